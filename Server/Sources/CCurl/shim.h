@@ -1,0 +1,37 @@
+/* Typed wrappers for libcurl's variadic and macro-only API, so Swift can call them. */
+#ifndef PUSH_CCURL_SHIM_H
+#define PUSH_CCURL_SHIM_H
+
+#include <curl/curl.h>
+
+typedef size_t (*ccurl_data_cb)(char *ptr, size_t size, size_t nmemb, void *userdata);
+
+static inline CURLcode ccurl_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode ccurl_setopt_ptr(CURL *h, CURLoption o, void *v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode ccurl_setopt_str(CURL *h, CURLoption o, const char *v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode ccurl_setopt_slist(CURL *h, CURLoption o, struct curl_slist *v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode ccurl_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode ccurl_setopt_datacb(CURL *h, CURLoption o, ccurl_data_cb v) { return curl_easy_setopt(h, o, v); }
+
+static inline CURLcode ccurl_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
+static inline CURLcode ccurl_getinfo_ptr(CURL *h, CURLINFO i, void **v) { return curl_easy_getinfo(h, i, v); }
+static inline CURLcode ccurl_getinfo_double(CURL *h, CURLINFO i, double *v) { return curl_easy_getinfo(h, i, v); }
+
+static inline CURLMcode ccurl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
+
+/* Option and constant values that import awkwardly (enums of mixed types, macros). */
+static inline CURLoption ccurl_opt_url(void) { return CURLOPT_URL; }
+static inline long ccurl_http_version_2_prior_knowledge(void) { return CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE; }
+static inline long ccurl_http_version_2tls(void) { return CURL_HTTP_VERSION_2TLS; }
+static inline long ccurl_pipe_multiplex(void) { return CURLPIPE_MULTIPLEX; }
+static inline long ccurl_global_default(void) { return CURL_GLOBAL_DEFAULT; }
+
+/* The message a finished transfer leaves in the multi handle: easy handle and result. */
+static inline int ccurl_msg_done(CURLMsg *msg, CURL **easy, CURLcode *result) {
+    if (msg == NULL || msg->msg != CURLMSG_DONE) return 0;
+    *easy = msg->easy_handle;
+    *result = msg->data.result;
+    return 1;
+}
+
+#endif
