@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+// The push service: a self-hostable backend for the iOS push SDK (see Server/README.md).
+import PackageDescription
+
+let package = Package(
+    name: "PushServer",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "push-server", targets: ["push-server"]),
+        .library(name: "PushCore", targets: ["PushCore"]),
+        .library(name: "PushStore", targets: ["PushStore"]),
+        .library(name: "PushService", targets: ["PushService"]),
+    ],
+    targets: [
+        // MARK: C libraries (system libraries through pkg-config; see each shim header)
+        .systemLibrary(
+            name: "CMHD", path: "Sources/CMHD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        // Shared with part 2 (JWT signing): add the wrappers you need to shim.h.
+        .systemLibrary(
+            name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+
+        // MARK: Service (part 1)
+        /// The seam between the service and the delivery engine: jobs, outcomes, the
+        /// sender protocol and the outbox API of the store.
+        .target(name: "PushCore"),
+        /// The store protocol and its SQLite implementation (WAL, migrations).
+        .target(name: "PushStore", dependencies: ["PushCore", "CSQLite"]),
+        /// A small HTTP/1.1 server on libmicrohttpd.
+        .target(name: "HTTPServer", dependencies: ["CMHD"]),
+        /// Client and admin API, payload builder, webhooks, configuration, workers.
+        .target(name: "PushService", dependencies: ["PushCore", "PushStore", "HTTPServer", "CCrypto"]),
+        .executableTarget(name: "push-server", dependencies: ["PushService"]),
+        .testTarget(
+            name: "PushServerTests",
+            dependencies: ["PushService", "PushStore", "PushCore", "HTTPServer", "push-server"]),
+
+        // MARK: Delivery (part 2)
+        // The issue 8 engineer adds their targets here: CCurl, PushCrypto, APNs, FCM,
+        // Delivery, mocks, and their tests. They consume `PushCore` (PushJob, JobOutcome,
+        // PushSender, OutboxStore). Add new targets below this line only.
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,43 @@
+// OpenSSL libcrypto for Swift, shared by the service (part 1: AES-256-GCM at rest,
+// HMAC-SHA256, SHA-256, random bytes) and the delivery engine (part 2: JWT signing).
+//
+// Part 2: add the includes and typed static-inline wrappers you need (variadic functions,
+// macros such as BIO_get_mem_data / OPENSSL_free) below the marked section. Keep the part 1
+// wrappers as they are.
+#ifndef CCRYPTO_SHIM_H
+#define CCRYPTO_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+#include <openssl/sha.h>
+#include <openssl/err.h>
+
+// MARK: part 1 (service)
+
+/// EVP_CIPHER_CTX_ctrl for GCM: sets the IV length (12 bytes recommended).
+static inline int ccrypto_gcm_set_iv_length(EVP_CIPHER_CTX *ctx, int length) {
+    return EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, length, NULL);
+}
+
+/// EVP_CIPHER_CTX_ctrl for GCM: reads the 16-byte tag after encryption.
+static inline int ccrypto_gcm_get_tag(EVP_CIPHER_CTX *ctx, unsigned char *tag, int length) {
+    return EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, length, tag);
+}
+
+/// EVP_CIPHER_CTX_ctrl for GCM: sets the expected tag before decryption finishes.
+static inline int ccrypto_gcm_set_tag(EVP_CIPHER_CTX *ctx, unsigned char *tag, int length) {
+    return EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, length, tag);
+}
+
+// MARK: part 2 (delivery): add wrappers below this line.
+
+#include <openssl/bio.h>
+#include <openssl/pem.h>
+#include <openssl/ecdsa.h>
+#include <openssl/bn.h>
+
+#endif

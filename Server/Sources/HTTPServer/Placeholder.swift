@@ -1,0 +1,1 @@
+// The HTTPServer target is filled in by the next commits of issue 7.

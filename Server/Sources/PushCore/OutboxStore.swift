@@ -1,0 +1,42 @@
+import Foundation
+
+/// The durable outbox of push jobs, as seen by the delivery engine.
+///
+/// Delivery is at least once: a job claimed by a process that dies before it finishes the
+/// job becomes claimable again when its lease runs out. Calls may block (they touch the
+/// database); call them off latency-sensitive threads. Implementations: `SQLiteStore`
+/// (PushStore); a PostgreSQL one can claim with `FOR UPDATE SKIP LOCKED`.
+public protocol OutboxStore: Sendable {
+    /// Claims up to `limit` jobs that are due (`notBefore <= now`), oldest first, and leases
+    /// them for `lease` seconds: no other claim returns them until the lease runs out or the
+    /// job is finished. Each returned job has `attempts` already incremented.
+    func claimPushJobs(limit: Int, lease: TimeInterval, now: Date) throws -> [PushJob]
+
+    /// Records the outcome of a claimed job: `delivered` and `failed` end it, `retry`
+    /// makes it claimable again at its `notBefore`, `tokenInvalid` ends it and deletes the
+    /// token (for its app) so later sends skip it.
+    func finishPushJob(id: String, outcome: JobOutcome, now: Date) throws
+
+    /// Counts jobs by state, for health checks and tests.
+    func pushJobCounts() throws -> OutboxCounts
+}
+
+/// How many push jobs are in each state.
+public struct OutboxCounts: Sendable, Hashable, Codable {
+    /// Waiting to be claimed (including retries not yet due).
+    public var pending: Int
+    /// Claimed, lease not finished.
+    public var inFlight: Int
+    /// Delivered.
+    public var delivered: Int
+    /// Ended without delivery (`failed` or `tokenInvalid`).
+    public var failed: Int
+
+    /// Creates counts.
+    public init(pending: Int, inFlight: Int, delivered: Int, failed: Int) {
+        self.pending = pending
+        self.inFlight = inFlight
+        self.delivered = delivered
+        self.failed = failed
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// One push to one token, as stored in the durable outbox.
+///
+/// The service creates jobs when it accepts a send (in the same transaction as the
+/// request's idempotency record); the delivery engine claims them from an ``OutboxStore``,
+/// hands them to a ``PushSender`` and reports a ``JobOutcome``.
+public struct PushJob: Sendable, Hashable, Identifiable {
+    /// Unique job id (a UUID string). Senders may use it as `apns-id`.
+    public var id: String
+    /// The app the job belongs to.
+    public var appId: String
+    /// The id of the accepted send request that produced the job.
+    public var requestId: String
+    /// The recipient's user id.
+    public var uid: String
+    /// The device token (lowercase hex for APNs, the registration token for FCM).
+    public var token: String
+    /// The kind of token, which picks APNs or FCM.
+    public var platform: TokenPlatform
+    /// What the push is about.
+    public var kind: PushKind
+    /// The provider (APNs or FCM credentials) to send with.
+    public var providerId: String
+    /// The complete APNs payload as UTF-8 JSON: `aps` plus the §4 keys at the top level.
+    /// For FCM tokens, senders put it under `message.apns.payload` and copy the top-level
+    /// keys other than `aps` into `message.data` (as strings).
+    public var payload: Data
+    /// The APNs headers.
+    public var headers: PushHeaders
+    /// How many times the job has been claimed, this claim included.
+    public var attempts: Int
+    /// The job is not claimed before this time.
+    public var notBefore: Date
+    /// When the job was created.
+    public var createdAt: Date
+
+    /// Creates a job.
+    public init(
+        id: String, appId: String, requestId: String, uid: String, token: String,
+        platform: TokenPlatform, kind: PushKind, providerId: String, payload: Data,
+        headers: PushHeaders, attempts: Int = 0, notBefore: Date, createdAt: Date
+    ) {
+        self.id = id
+        self.appId = appId
+        self.requestId = requestId
+        self.uid = uid
+        self.token = token
+        self.platform = platform
+        self.kind = kind
+        self.providerId = providerId
+        self.payload = payload
+        self.headers = headers
+        self.attempts = attempts
+        self.notBefore = notBefore
+        self.createdAt = createdAt
+    }
+}

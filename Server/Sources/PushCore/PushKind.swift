@@ -1,0 +1,9 @@
+/// What a push is about; picks the payload shape of WIRE-CONTRACT.md §4.
+public enum PushKind: String, Sendable, Codable, CaseIterable, Hashable {
+    /// A chat message, reaction or group action (`type: "chat"`).
+    case chat
+    /// A call event (`type: "call"`, with `callAction`).
+    case call
+    /// A campaign (engagement) push (`source: "campaign"`).
+    case campaign
+}

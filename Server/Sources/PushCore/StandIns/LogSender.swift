@@ -1,0 +1,49 @@
+import Foundation
+
+/// STAND-IN SENDER for development until the delivery engine (part 2) is wired in: writes
+/// one line per job (id, app, kind, platform, a token prefix, payload size) through `log`
+/// and reports it delivered. It sends nothing anywhere. When `journalPath` is set it also
+/// appends `<job id>\n` to that file and flushes it before answering (used by the
+/// crash-recovery test to see what was "sent").
+public struct LogSender: PushSender {
+    private let log: @Sendable (String) -> Void
+    private let journal: FileJournal?
+
+    /// Creates a log sender.
+    public init(journalPath: String? = nil, log: @escaping @Sendable (String) -> Void) {
+        self.log = log
+        self.journal = journalPath.map(FileJournal.init(path:))
+    }
+
+    /// Logs the job and reports it delivered.
+    public func send(_ job: PushJob) async -> JobOutcome {
+        let prefix = String(job.token.prefix(8))
+        log("push job=\(job.id) app=\(job.appId) kind=\(job.kind.rawValue) platform=\(job.platform.rawValue) "
+            + "token=\(prefix)… type=\(job.headers.pushType.rawValue) bytes=\(job.payload.count) attempt=\(job.attempts) [log sender: not sent]")
+        journal?.append(job.id + "\n")
+        return .delivered
+    }
+}
+
+/// An append-only file written with `write(2)` + `fsync(2)` per line.
+final class FileJournal: Sendable {
+    private let lock = Locked(())
+    private let fd: Int32
+
+    init(path: String) {
+        fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+    }
+
+    deinit {
+        if fd >= 0 { close(fd) }
+    }
+
+    func append(_ line: String) {
+        guard fd >= 0 else { return }
+        let bytes = Array(line.utf8)
+        lock.withLock { _ in
+            _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            _ = fsync(fd)
+        }
+    }
+}

@@ -1,0 +1,12 @@
+/// The kind of a registered push token, with the wire values of WIRE-CONTRACT.md §2.
+public enum TokenPlatform: String, Sendable, Codable, CaseIterable, Hashable {
+    /// An APNs device token (lowercase hex) for alert and background pushes.
+    case apnsDevice = "apns_ios_device"
+    /// A PushKit VoIP token (lowercase hex); APNs topic is the bundle id + `.voip`.
+    case apnsVoIP = "apns_ios_voip"
+    /// A Firebase registration token; delivered through FCM HTTP v1.
+    case fcm = "fcm_ios"
+
+    /// Whether the token is delivered through APNs directly (as opposed to FCM).
+    public var isAPNs: Bool { self != .fcm }
+}

@@ -1,0 +1,1 @@
+// The PushService target is filled in by the next commits of issue 7.

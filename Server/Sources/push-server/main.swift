@@ -1,0 +1,1 @@
+print("push-server: work in progress (issue 7)")
