@@ -1,0 +1,29 @@
+import Foundation
+
+/// A complete HTTP request as the server hands it to the handler.
+public struct HTTPRequest: Sendable {
+    /// The method in upper case (`GET`, `POST`…).
+    public var method: String
+    /// The path, percent-decoded, without the query string.
+    public var path: String
+    /// Query arguments.
+    public var query: [String: String]
+    /// Headers with lower-cased names (the last value wins for repeated names).
+    public var headers: [String: String]
+    /// The body (empty when there was none).
+    public var body: Data
+
+    /// Creates a request.
+    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: Data = Data()) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The value of a header, looked up case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers[name.lowercased()]
+    }
+}

@@ -1,0 +1,80 @@
+import CMHD
+import Foundation
+
+extension HTTPServer {
+    /// The libmicrohttpd access handler: called once with the headers, then once per body
+    /// chunk, then once more with no data when the request is complete.
+    func access(
+        _ connection: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
+        _ uploadData: UnsafePointer<CChar>?, _ uploadSize: UnsafeMutablePointer<Int>?,
+        _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+    ) -> MHD_Result {
+        guard let connection, let requestContext, let uploadSize else { return .NO }
+        guard let pointer = requestContext.pointee else {
+            let context = RequestContext()
+            context.headers = Self.values(of: connection, kind: .HEADER_KIND)
+            if let length = context.headers["content-length"].flatMap(Int.init), length > configuration.maxBodyBytes {
+                context.tooLarge = true
+            }
+            requestContext.pointee = Unmanaged.passRetained(context).toOpaque()
+            return .YES
+        }
+        let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeUnretainedValue()
+        if uploadSize.pointee > 0 {
+            let count = uploadSize.pointee
+            if !context.tooLarge, let uploadData {
+                if context.body.count + count > configuration.maxBodyBytes {
+                    context.tooLarge = true
+                    context.body = Data()
+                } else {
+                    context.body.append(UnsafeRawPointer(uploadData).assumingMemoryBound(to: UInt8.self), count: count)
+                }
+            }
+            uploadSize.pointee = 0
+            return .YES
+        }
+        let response: HTTPResponse
+        if context.tooLarge {
+            response = tooLarge
+        } else {
+            let request = HTTPRequest(
+                method: method.map { String(cString: $0) } ?? "",
+                path: url.map { String(cString: $0) } ?? "/",
+                query: Self.values(of: connection, kind: .GET_ARGUMENT_KIND),
+                headers: context.headers,
+                body: context.body)
+            response = handler(request)
+        }
+        return Self.queue(response, on: connection)
+    }
+
+    static func values(of connection: OpaquePointer, kind: MHD_ValueKind) -> [String: String] {
+        let collected = Collected()
+        let box = Unmanaged.passUnretained(collected).toOpaque()
+        _ = MHD_get_connection_values(connection, kind, { cls, _, key, value in
+            guard let cls, let key else { return .YES }
+            let collected = Unmanaged<Collected>.fromOpaque(cls).takeUnretainedValue()
+            collected.values[String(cString: key).lowercased()] = value.map { String(cString: $0) } ?? ""
+            return .YES
+        }, box)
+        return withExtendedLifetime(collected) { collected.values }
+    }
+
+    static func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+        let mhdResponse = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let mhdResponse else { return .NO }
+        for (name, value) in response.headers {
+            _ = MHD_add_response_header(mhdResponse, name, value)
+        }
+        let result = MHD_queue_response(connection, UInt32(response.status), mhdResponse)
+        MHD_destroy_response(mhdResponse)
+        return result
+    }
+}
+
+/// Header or query values gathered by the iterator callback.
+final class Collected {
+    var values: [String: String] = [:]
+}

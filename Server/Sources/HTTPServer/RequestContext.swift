@@ -1,0 +1,9 @@
+import Foundation
+
+/// What the server collects for one request between libmicrohttpd callbacks. Only the
+/// connection's thread touches it, one callback at a time.
+final class RequestContext {
+    var headers: [String: String] = [:]
+    var body = Data()
+    var tooLarge = false
+}

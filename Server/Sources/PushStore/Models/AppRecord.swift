@@ -1,0 +1,24 @@
+import Foundation
+
+/// A tenant of the service: one chat app with its own users, tokens, providers and webhook.
+public struct AppRecord: Sendable, Hashable {
+    /// The app id (the `appid` header).
+    public var id: String
+    /// A display name.
+    public var name: String
+    /// Where events (quick replies, receipts, call declines) are posted; nil holds them.
+    public var webhookURL: String?
+    /// The webhook's HMAC secret, sealed (encrypted) by the service; opaque to the store.
+    public var sealedWebhookSecret: Data?
+    /// Creation time.
+    public var createdAt: Date
+
+    /// Creates a record.
+    public init(id: String, name: String, webhookURL: String? = nil, sealedWebhookSecret: Data? = nil, createdAt: Date) {
+        self.id = id
+        self.name = name
+        self.webhookURL = webhookURL
+        self.sealedWebhookSecret = sealedWebhookSecret
+        self.createdAt = createdAt
+    }
+}

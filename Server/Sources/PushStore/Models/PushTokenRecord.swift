@@ -1,0 +1,43 @@
+import Foundation
+import PushCore
+
+/// A registered push token: unique per app; belongs to the user who registered it last.
+public struct PushTokenRecord: Sendable, Hashable {
+    /// The app.
+    public var appId: String
+    /// The owner.
+    public var uid: String
+    /// The token text.
+    public var token: String
+    /// The kind of token.
+    public var platform: TokenPlatform
+    /// The provider to send with.
+    public var providerId: String
+    /// The device's IANA time zone, if given.
+    public var timezone: String?
+    /// SHA-256 of the auth token that registered it (unregister finds tokens by it).
+    public var authTokenHash: Data
+    /// The hint of that auth token.
+    public var authTokenHint: String
+    /// First registration.
+    public var createdAt: Date
+    /// Last registration.
+    public var updatedAt: Date
+
+    /// Creates a record.
+    public init(
+        appId: String, uid: String, token: String, platform: TokenPlatform, providerId: String,
+        timezone: String?, authTokenHash: Data, authTokenHint: String, createdAt: Date, updatedAt: Date
+    ) {
+        self.appId = appId
+        self.uid = uid
+        self.token = token
+        self.platform = platform
+        self.providerId = providerId
+        self.timezone = timezone
+        self.authTokenHash = authTokenHash
+        self.authTokenHint = authTokenHint
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}

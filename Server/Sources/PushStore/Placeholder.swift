@@ -1,1 +1,0 @@
-// The PushStore target is filled in by the next commits of issue 7.

@@ -1,0 +1,51 @@
+/// Schema versions, applied in order; each runs once in its own transaction.
+/// Never edit a shipped migration: add a new one.
+enum Migrations {
+    static let all: [String] = [
+        // 1: initial schema
+        """
+        CREATE TABLE apps (
+            id TEXT PRIMARY KEY, name TEXT NOT NULL, webhook_url TEXT, webhook_secret BLOB,
+            created_at INTEGER NOT NULL);
+        CREATE TABLE users (
+            app_id TEXT NOT NULL REFERENCES apps(id) ON DELETE CASCADE, uid TEXT NOT NULL,
+            name TEXT NOT NULL, avatar TEXT, created_at INTEGER NOT NULL, PRIMARY KEY (app_id, uid));
+        CREATE TABLE auth_tokens (
+            hash BLOB PRIMARY KEY, app_id TEXT NOT NULL, uid TEXT NOT NULL, hint TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
+        CREATE INDEX auth_tokens_user ON auth_tokens(app_id, uid);
+        CREATE TABLE providers (
+            app_id TEXT NOT NULL REFERENCES apps(id) ON DELETE CASCADE, id TEXT NOT NULL,
+            kind TEXT NOT NULL, settings BLOB NOT NULL, secret BLOB NOT NULL,
+            created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, PRIMARY KEY (app_id, id));
+        CREATE TABLE push_tokens (
+            app_id TEXT NOT NULL, token TEXT NOT NULL, uid TEXT NOT NULL, platform TEXT NOT NULL,
+            provider_id TEXT NOT NULL, timezone TEXT, auth_token_hash BLOB NOT NULL,
+            auth_token_hint TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+            seq INTEGER NOT NULL, PRIMARY KEY (app_id, token),
+            FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
+        CREATE INDEX push_tokens_user ON push_tokens(app_id, uid, seq);
+        CREATE INDEX push_tokens_auth ON push_tokens(auth_token_hash);
+        CREATE TABLE idempotency (
+            app_id TEXT NOT NULL, key TEXT NOT NULL, request_hash BLOB NOT NULL, response BLOB NOT NULL,
+            created_at INTEGER NOT NULL, PRIMARY KEY (app_id, key));
+        CREATE TABLE push_jobs (
+            id TEXT PRIMARY KEY, app_id TEXT NOT NULL, request_id TEXT NOT NULL, uid TEXT NOT NULL,
+            token TEXT NOT NULL, platform TEXT NOT NULL, kind TEXT NOT NULL, provider_id TEXT NOT NULL,
+            payload BLOB NOT NULL, push_type TEXT NOT NULL, priority INTEGER NOT NULL,
+            expiration INTEGER NOT NULL, collapse_id TEXT, topic_suffix TEXT NOT NULL,
+            state TEXT NOT NULL, attempts INTEGER NOT NULL, not_before INTEGER NOT NULL,
+            lease_until INTEGER, last_error TEXT, created_at INTEGER NOT NULL, finished_at INTEGER);
+        CREATE INDEX push_jobs_due ON push_jobs(state, not_before);
+        CREATE TABLE webhook_jobs (
+            id TEXT PRIMARY KEY, app_id TEXT NOT NULL, event TEXT NOT NULL, body BLOB NOT NULL,
+            state TEXT NOT NULL, attempts INTEGER NOT NULL, not_before INTEGER NOT NULL,
+            lease_until INTEGER, last_error TEXT, created_at INTEGER NOT NULL, finished_at INTEGER);
+        CREATE INDEX webhook_jobs_due ON webhook_jobs(state, not_before);
+        CREATE TABLE calls (
+            app_id TEXT NOT NULL, session_id TEXT NOT NULL, caller_uid TEXT NOT NULL,
+            details BLOB NOT NULL, created_at INTEGER NOT NULL, PRIMARY KEY (app_id, session_id));
+        """,
+    ]
+}

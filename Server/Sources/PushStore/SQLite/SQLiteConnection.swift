@@ -1,0 +1,83 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection. Not thread-safe on its own: ``SQLiteStore`` guards it with a lock.
+final class SQLiteConnection {
+    private var db: OpaquePointer?
+
+    /// Opens (or creates) the database file.
+    init(path: String) throws {
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(db)
+            throw StoreError.database("open failed: \(message)")
+        }
+        sqlite3_busy_timeout(db, 5_000)
+    }
+
+    deinit {
+        sqlite3_close_v2(db)
+    }
+
+    /// Runs one or more statements without parameters.
+    func execute(_ sql: String) throws {
+        var error: UnsafeMutablePointer<CChar>?
+        if sqlite3_exec(db, sql, nil, nil, &error) != SQLITE_OK {
+            let message = error.map { String(cString: $0) } ?? "unknown error"
+            sqlite3_free(error)
+            throw StoreError.database(message)
+        }
+    }
+
+    /// Prepares a statement and binds `values` to its `?` parameters in order.
+    func prepare(_ sql: String, _ values: [SQLValue] = []) throws -> SQLiteStatement {
+        var stmt: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &stmt, nil) == SQLITE_OK, let stmt else {
+            throw StoreError.database(lastError)
+        }
+        let statement = SQLiteStatement(stmt, connection: self)
+        try statement.bind(values)
+        return statement
+    }
+
+    /// Runs a statement that returns no rows; returns the number of changed rows.
+    @discardableResult
+    func run(_ sql: String, _ values: [SQLValue] = []) throws -> Int {
+        let statement = try prepare(sql, values)
+        while try statement.step() {}
+        return Int(sqlite3_changes(db))
+    }
+
+    /// Runs a query and maps each row.
+    func query<T>(_ sql: String, _ values: [SQLValue] = [], _ map: (SQLiteStatement) throws -> T) throws -> [T] {
+        let statement = try prepare(sql, values)
+        var rows: [T] = []
+        while try statement.step() {
+            rows.append(try map(statement))
+        }
+        return rows
+    }
+
+    /// Runs `body` in a transaction (`BEGIN IMMEDIATE`), committing on success.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    var lastError: String {
+        String(cString: sqlite3_errmsg(db))
+    }
+
+    var lastErrorCode: Int32 {
+        sqlite3_extended_errcode(db)
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import PushCore
+
+/// Job states in `push_jobs.state` and `webhook_jobs.state`.
+enum JobState {
+    static let pending = "pending"
+    static let leased = "leased"
+    static let delivered = "delivered"
+    static let failed = "failed"
+}
+
+extension SQLiteStore {
+    public func acceptSend(appId: String, idempotencyKey: String, requestHash: Data, jobs: [PushJob], response: Data, now: Date) throws
+        -> SendAcceptance
+    {
+        try withConnection { connection in
+            try connection.transaction {
+                let seen = try connection.query(
+                    "SELECT request_hash, response FROM idempotency WHERE app_id = ? AND key = ?", [.text(appId), .text(idempotencyKey)]
+                ) { ($0.blob(0), $0.blob(1)) }
+                if let (hash, stored) = seen.first {
+                    return hash == requestHash ? .replayed(response: stored) : .keyReused
+                }
+                for job in jobs {
+                    try Self.insert(job, into: connection)
+                }
+                try connection.run(
+                    "INSERT INTO idempotency (app_id, key, request_hash, response, created_at) VALUES (?, ?, ?, ?, ?)",
+                    [.text(appId), .text(idempotencyKey), .blob(requestHash), .blob(response), .date(now)])
+                return .accepted(response: response)
+            }
+        }
+    }
+
+    public func enqueue(webhooks: [WebhookJob], pushJobs: [PushJob]) throws {
+        try withConnection { connection in
+            try connection.transaction {
+                for webhook in webhooks {
+                    try connection.run(
+                        """
+                        INSERT INTO webhook_jobs (id, app_id, event, body, state, attempts, not_before, created_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                        [.text(webhook.id), .text(webhook.appId), .text(webhook.event), .blob(webhook.body), .text(JobState.pending),
+                         .int(Int64(webhook.attempts)), .date(webhook.notBefore), .date(webhook.createdAt)])
+                }
+                for job in pushJobs {
+                    try Self.insert(job, into: connection)
+                }
+            }
+        }
+    }
+
+    public func claimPushJobs(limit: Int, lease: TimeInterval, now: Date) throws -> [PushJob] {
+        try withConnection { connection in
+            try connection.transaction {
+                let jobs = try connection.query(
+                    Self.jobColumns + """
+                     WHERE (state = ? AND not_before <= ?) OR (state = ? AND lease_until <= ?)
+                    ORDER BY not_before, created_at LIMIT ?
+                    """,
+                    [.text(JobState.pending), .date(now), .text(JobState.leased), .date(now), .int(Int64(limit))], Self.jobRow)
+                let leaseUntil = now.addingTimeInterval(lease)
+                return try jobs.map { job in
+                    try connection.run(
+                        "UPDATE push_jobs SET state = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?",
+                        [.text(JobState.leased), .date(leaseUntil), .text(job.id)])
+                    var claimed = job
+                    claimed.attempts += 1
+                    return claimed
+                }
+            }
+        }
+    }
+
+    public func finishPushJob(id: String, outcome: JobOutcome, now: Date) throws {
+        try withConnection { connection in
+            try connection.transaction {
+                switch outcome {
+                case .delivered:
+                    try connection.run(
+                        "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = NULL WHERE id = ?",
+                        [.text(JobState.delivered), .date(now), .text(id)])
+                case .retry(let notBefore, let reason):
+                    try connection.run(
+                        "UPDATE push_jobs SET state = ?, lease_until = NULL, not_before = ?, last_error = ? WHERE id = ?",
+                        [.text(JobState.pending), .date(notBefore), .text(reason), .text(id)])
+                case .failed(let reason):
+                    try connection.run(
+                        "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = ? WHERE id = ?",
+                        [.text(JobState.failed), .date(now), .text(reason), .text(id)])
+                case .tokenInvalid(let reason):
+                    try connection.run(
+                        "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = ? WHERE id = ?",
+                        [.text(JobState.failed), .date(now), .text(reason), .text(id)])
+                    try connection.run(
+                        "DELETE FROM push_tokens WHERE (app_id, token) IN (SELECT app_id, token FROM push_jobs WHERE id = ?)",
+                        [.text(id)])
+                }
+            }
+        }
+    }
+
+    public func pushJobCounts() throws -> OutboxCounts {
+        let rows = try withConnection {
+            try $0.query("SELECT state, COUNT(*) FROM push_jobs GROUP BY state") { ($0.text(0), Int($0.int(1))) }
+        }
+        let counts = Dictionary(uniqueKeysWithValues: rows)
+        return OutboxCounts(
+            pending: counts[JobState.pending] ?? 0, inFlight: counts[JobState.leased] ?? 0,
+            delivered: counts[JobState.delivered] ?? 0, failed: counts[JobState.failed] ?? 0)
+    }
+
+    /// Every push job of one send request, oldest first (for the admin API and tests).
+    public func pushJobs(requestId: String) throws -> [PushJob] {
+        try withConnection {
+            try $0.query(Self.jobColumns + " WHERE request_id = ? ORDER BY created_at, id", [.text(requestId)], Self.jobRow)
+        }
+    }
+
+    /// Every push job, oldest first (for tests and small installations).
+    public func allPushJobs() throws -> [PushJob] {
+        try withConnection {
+            try $0.query(Self.jobColumns + " ORDER BY created_at, id", [], Self.jobRow)
+        }
+    }
+
+    static func insert(_ job: PushJob, into connection: SQLiteConnection) throws {
+        try connection.run(
+            """
+            INSERT INTO push_jobs (id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type,
+                priority, expiration, collapse_id, topic_suffix, state, attempts, not_before, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [.text(job.id), .text(job.appId), .text(job.requestId), .text(job.uid), .text(job.token), .text(job.platform.rawValue),
+             .text(job.kind.rawValue), .text(job.providerId), .blob(job.payload), .text(job.headers.pushType.rawValue),
+             .int(Int64(job.headers.priority)), .int(job.headers.expiration), .optionalText(job.headers.collapseId),
+             .text(job.headers.topicSuffix), .text(JobState.pending), .int(Int64(job.attempts)), .date(job.notBefore),
+             .date(job.createdAt)])
+    }
+
+    static let jobColumns = """
+        SELECT id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type, priority, expiration,
+            collapse_id, topic_suffix, attempts, not_before, created_at FROM push_jobs
+        """
+
+    static func jobRow(_ row: SQLiteStatement) -> PushJob {
+        PushJob(
+            id: row.text(0), appId: row.text(1), requestId: row.text(2), uid: row.text(3), token: row.text(4),
+            platform: TokenPlatform(rawValue: row.text(5)) ?? .apnsDevice, kind: PushKind(rawValue: row.text(6)) ?? .chat,
+            providerId: row.text(7), payload: row.blob(8),
+            headers: PushHeaders(
+                pushType: PushHeaders.PushType(rawValue: row.text(9)) ?? .alert, priority: Int(row.int(10)), expiration: row.int(11),
+                collapseId: row.optionalText(12), topicSuffix: row.text(13)),
+            attempts: Int(row.int(14)), notBefore: row.date(15), createdAt: row.date(16))
+    }
+}

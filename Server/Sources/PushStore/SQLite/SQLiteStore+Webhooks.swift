@@ -1,0 +1,71 @@
+import Foundation
+
+extension SQLiteStore {
+    public func claimWebhookJobs(limit: Int, lease: TimeInterval, now: Date) throws -> [WebhookJob] {
+        try withConnection { connection in
+            try connection.transaction {
+                let jobs = try connection.query(
+                    """
+                    SELECT id, app_id, event, body, attempts, not_before, created_at FROM webhook_jobs
+                    WHERE (state = ? AND not_before <= ?) OR (state = ? AND lease_until <= ?)
+                    ORDER BY not_before, created_at LIMIT ?
+                    """,
+                    [.text(JobState.pending), .date(now), .text(JobState.leased), .date(now), .int(Int64(limit))]
+                ) {
+                    WebhookJob(
+                        id: $0.text(0), appId: $0.text(1), event: $0.text(2), body: $0.blob(3), attempts: Int($0.int(4)),
+                        notBefore: $0.date(5), createdAt: $0.date(6))
+                }
+                let leaseUntil = now.addingTimeInterval(lease)
+                return try jobs.map { job in
+                    try connection.run(
+                        "UPDATE webhook_jobs SET state = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?",
+                        [.text(JobState.leased), .date(leaseUntil), .text(job.id)])
+                    var claimed = job
+                    claimed.attempts += 1
+                    return claimed
+                }
+            }
+        }
+    }
+
+    public func finishWebhookJob(id: String, retryAt: Date?, error: String?) throws {
+        try withConnection {
+            if let retryAt {
+                try $0.run(
+                    "UPDATE webhook_jobs SET state = ?, lease_until = NULL, not_before = ?, last_error = ? WHERE id = ?",
+                    [.text(JobState.pending), .date(retryAt), .optionalText(error), .text(id)])
+            } else {
+                try $0.run(
+                    "UPDATE webhook_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = NULL WHERE id = ?",
+                    [.text(JobState.delivered), .date(Date()), .text(id)])
+            }
+        }
+    }
+
+    public func pendingWebhookJobCount() throws -> Int {
+        try withConnection {
+            try $0.query("SELECT COUNT(*) FROM webhook_jobs WHERE state != ?", [.text(JobState.delivered)]) { Int($0.int(0)) }.first ?? 0
+        }
+    }
+
+    public func recordCall(_ call: CallRecord) throws {
+        try withConnection {
+            try $0.run(
+                """
+                INSERT INTO calls (app_id, session_id, caller_uid, details, created_at) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (app_id, session_id) DO UPDATE SET caller_uid = excluded.caller_uid, details = excluded.details
+                """,
+                [.text(call.appId), .text(call.sessionId), .text(call.callerUid), .blob(call.details), .date(call.createdAt)])
+        }
+    }
+
+    public func call(appId: String, sessionId: String) throws -> CallRecord? {
+        try withConnection {
+            try $0.query(
+                "SELECT app_id, session_id, caller_uid, details, created_at FROM calls WHERE app_id = ? AND session_id = ?",
+                [.text(appId), .text(sessionId)]
+            ) { CallRecord(appId: $0.text(0), sessionId: $0.text(1), callerUid: $0.text(2), details: $0.blob(3), createdAt: $0.date(4)) }.first
+        }
+    }
+}

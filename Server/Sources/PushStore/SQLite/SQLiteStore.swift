@@ -1,0 +1,47 @@
+import Foundation
+import PushCore
+
+/// The default store: one SQLite file in WAL mode, one connection behind a lock.
+///
+/// Durability: `synchronous=FULL` by default, so a committed send survives a process crash
+/// and a power loss; `NORMAL` survives process crashes only and is faster.
+public final class SQLiteStore: ServiceStore, @unchecked Sendable {
+    // @unchecked: the connection is only used inside `database.withLock`.
+    private let database: Locked<SQLiteConnection>
+
+    /// The schema version after migrations.
+    public let schemaVersion: Int
+
+    /// Opens or creates the database at `path` and migrates it.
+    public init(path: String, synchronousFull: Bool = true) throws {
+        let connection = try SQLiteConnection(path: path)
+        try connection.execute("PRAGMA journal_mode=WAL")
+        try connection.execute("PRAGMA synchronous=\(synchronousFull ? "FULL" : "NORMAL")")
+        try connection.execute("PRAGMA foreign_keys=ON")
+        schemaVersion = try Self.migrate(connection)
+        database = Locked(connection)
+    }
+
+    private static func migrate(_ connection: SQLiteConnection) throws -> Int {
+        try connection.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)")
+        let current = try connection.query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") { Int($0.int(0)) }.first ?? 0
+        for (index, sql) in Migrations.all.enumerated() where index + 1 > current {
+            try connection.transaction {
+                try connection.execute(sql)
+                try connection.run("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)", [.int(Int64(index + 1)), .date(Date())])
+            }
+        }
+        return Migrations.all.count
+    }
+
+    @discardableResult
+    /// Runs `body` with the connection, serialized with every other call.
+    func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try database.withLock { try body($0) }
+    }
+
+    /// The journal mode SQLite reports (`wal`), for tests and diagnostics.
+    public func journalMode() throws -> String {
+        try withConnection { try $0.query("PRAGMA journal_mode") { $0.text(0) }.first ?? "" }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import PushCore
+
+/// Everything the service keeps. ``SQLiteStore`` implements it; a PostgreSQL store can too.
+///
+/// Methods are synchronous and may block on I/O. Deleting an app or a user deletes what
+/// hangs off it (users, auth tokens, push tokens, providers).
+public protocol ServiceStore: OutboxStore {
+    // MARK: Apps
+    /// Adds an app; throws ``StoreError/conflict`` when the id is taken.
+    func createApp(_ app: AppRecord) throws
+    /// Replaces an app's name and webhook; throws ``StoreError/notFound``.
+    func updateApp(_ app: AppRecord) throws
+    /// The app with this id.
+    func app(id: String) throws -> AppRecord?
+    /// All apps, by id.
+    func apps() throws -> [AppRecord]
+    /// Deletes an app and everything in it; false when there was none.
+    func deleteApp(id: String) throws -> Bool
+
+    // MARK: Users and auth tokens
+    /// Adds a user; throws ``StoreError/conflict`` when the uid is taken.
+    func createUser(_ user: UserRecord) throws
+    /// The user.
+    func user(appId: String, uid: String) throws -> UserRecord?
+    /// The app's users, by uid.
+    func users(appId: String) throws -> [UserRecord]
+    /// Deletes a user with their auth tokens and push tokens.
+    func deleteUser(appId: String, uid: String) throws -> Bool
+    /// Stores an auth token (its hash).
+    func addAuthToken(_ token: AuthTokenRecord) throws
+    /// The auth token with this hash.
+    func authToken(hash: Data) throws -> AuthTokenRecord?
+    /// The user's auth tokens (hashes and hints only).
+    func authTokens(appId: String, uid: String) throws -> [AuthTokenRecord]
+    /// Revokes one auth token; its push tokens stay until unregistered or moved.
+    func revokeAuthToken(appId: String, uid: String, hash: Data) throws -> Bool
+    /// Revokes all of a user's auth tokens; returns how many.
+    func revokeAuthTokens(appId: String, uid: String) throws -> Int
+
+    // MARK: Providers
+    /// Adds a provider; throws ``StoreError/conflict`` when the id is taken in the app.
+    func createProvider(_ provider: ProviderRecord) throws
+    /// Replaces a provider; throws ``StoreError/notFound``.
+    func updateProvider(_ provider: ProviderRecord) throws
+    /// The provider.
+    func provider(appId: String, id: String) throws -> ProviderRecord?
+    /// The app's providers.
+    func providers(appId: String) throws -> [ProviderRecord]
+    /// Deletes a provider.
+    func deleteProvider(appId: String, id: String) throws -> Bool
+
+    // MARK: Push tokens
+    /// Registers a token: the same token again updates it (and moves it to `uid` when
+    /// another user had it); then the user's oldest tokens beyond `maxPerUser` are deleted.
+    func registerToken(_ token: PushTokenRecord, maxPerUser: Int) throws -> PushTokenRecord
+    /// Deletes the tokens registered with this auth token; returns how many.
+    func deleteTokens(appId: String, authTokenHash: Data) throws -> Int
+    /// Deletes one token.
+    func deleteToken(appId: String, token: String) throws -> Bool
+    /// The app's tokens (of one user when `uid` is given), oldest first.
+    func tokens(appId: String, uid: String?) throws -> [PushTokenRecord]
+
+    // MARK: Sends (the outbox side that writes)
+    /// Stores the jobs of a send and its idempotency record in one transaction, unless
+    /// the key was used before.
+    func acceptSend(appId: String, idempotencyKey: String, requestHash: Data, jobs: [PushJob], response: Data, now: Date) throws
+        -> SendAcceptance
+    /// Stores webhook jobs and push jobs (for example a decline and the push to the caller)
+    /// in one transaction.
+    func enqueue(webhooks: [WebhookJob], pushJobs: [PushJob]) throws
+
+    // MARK: Webhook outbox
+    /// Claims due webhook jobs (oldest first) and leases them; `attempts` is incremented.
+    func claimWebhookJobs(limit: Int, lease: TimeInterval, now: Date) throws -> [WebhookJob]
+    /// Ends a webhook job (`retryAt == nil`) or makes it claimable again at `retryAt`.
+    func finishWebhookJob(id: String, retryAt: Date?, error: String?) throws
+    /// Counts webhook jobs not yet delivered.
+    func pendingWebhookJobCount() throws -> Int
+
+    // MARK: Calls
+    /// Records (or replaces) a call.
+    func recordCall(_ call: CallRecord) throws
+    /// The call with this session id.
+    func call(appId: String, sessionId: String) throws -> CallRecord?
+}
