@@ -1,0 +1,29 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "CometChatPushNotifications",
+    platforms: [.iOS("15.1"), .macOS(.v12)],
+    products: [
+        .library(name: "CometChatPushNotificationsSwift", targets: ["CometChatPushNotificationsSwift"]),
+        .library(name: "CometChatPushNotificationsTesting", targets: ["CometChatPushNotificationsTesting"]),
+    ],
+    targets: [
+        .target(
+            name: "CometChatPushNotificationsSwift",
+            path: "Sources/CometChatPushNotificationsSwift",
+            exclude: ["Platform/Apple/README.md"]
+        ),
+        .target(
+            name: "CometChatPushNotificationsTesting",
+            dependencies: ["CometChatPushNotificationsSwift"],
+            path: "Sources/CometChatPushNotificationsTesting"
+        ),
+        .testTarget(
+            name: "CometChatPushNotificationsSwiftTests",
+            dependencies: ["CometChatPushNotificationsSwift", "CometChatPushNotificationsTesting"],
+            path: "Tests/CometChatPushNotificationsSwiftTests"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,92 @@
+import Foundation
+
+extension CometChatPushNotifications {
+    /// A redacted description of everything that affects delivery, for bug reports: products,
+    /// configuration state, login state, cached tokens (as short fingerprints only), background
+    /// modes, and the last registration outcome per platform. It never holds a whole token or an
+    /// auth token.
+    #if canImport(ObjectiveC)
+    @objc(getDiagnostics)
+    #endif
+    public func getDiagnostics() -> [String: Any] {
+        let snapshot = state.withLock { $0 }
+        var out: [String: Any] = [:]
+        out["sdkVersion"] = CometChatPushNotifications.version
+        out["initialised"] = snapshot.config != nil
+        if let problem = snapshot.configurationProblem { out["configurationError"] = problem }
+        out["products"] = ["CometChatPushNotificationsSwift"] + snapshot.products.map { type(of: $0).moduleName }
+        if let config = snapshot.config {
+            out["appId"] = config.appId
+            out["region"] = config.region
+            out["providerId"] = config.usableProviderId ?? "missing"
+            out["clientHost"] = snapshot.api?.baseURL.absoluteString
+            out["autoRegisterTokens"] = config.autoRegisterTokens
+            out["tokenRegistrar"] = config.tokenRegistrar.name
+            out["enableBadgeCount"] = config.enableBadgeCount
+            out["showInAppNotifications"] = config.showInAppNotifications
+            out["extensionGroupID"] = config.extensionGroupID ?? "none"
+        }
+        out["loggedIn"] = snapshot.sessionOrigin != nil
+        if let origin = snapshot.sessionOrigin { out["sessionSource"] = origin.rawValue }
+        if let uid = snapshot.sessionUID { out["uid"] = uid }
+        var tokens: [String: String] = [:]
+        for (platform, token) in tokenStore.tokens { tokens[platform.rawName] = Fingerprint.of(token) }
+        out["tokens"] = tokens
+        var registrations: [String: [String: Any]] = [:]
+        for (name, outcome) in tokenStore.outcomes {
+            var entry: [String: Any] = ["succeeded": outcome.succeeded, "at": ISO8601DateFormatter().string(from: outcome.at)]
+            if let code = outcome.errorCode { entry["error"] = code }
+            if let message = outcome.message { entry["message"] = message }
+            registrations[name] = entry
+        }
+        out["lastRegistration"] = registrations
+        if let failure = snapshot.apnsRegistrationFailure { out["apnsRegistrationFailure"] = failure }
+        out["backgroundModes"] = platform.application.backgroundModes().sorted()
+        for product in snapshot.products {
+            for (key, value) in product.diagnostics() { out[key] = value }
+        }
+        return out
+    }
+
+    /// Checks what could silence a notification or a ring: a missing provider, notifications
+    /// off, and with the Calls product a missing `voip` background mode, VoIP entitlement or
+    /// microphone permission. Completes on the main queue with the first problem, or `.ready`.
+    public func ensureRingReady(_ completion: @escaping @Sendable (PNResult<PNRingReadiness>) -> Void) {
+        guard let config = requireInitialised(completion) else { return }
+        let products = state.withLock { $0.products }
+        let permissions = platform.permissions
+        tracker.begin()
+        Task { [weak self, tracker] in
+            defer { tracker.end() }
+            var readiness = PNRingReadiness.ready
+            if config.usableProviderId == nil {
+                readiness = .providerMissing
+            } else if config.requestNotificationPermission, !(await permissions.currentPermission()).allowsNotifications {
+                readiness = .notificationsOff
+            } else {
+                for product in products {
+                    let found = await product.ringReadiness()
+                    if found != .ready {
+                        readiness = found
+                        break
+                    }
+                }
+            }
+            let answer = readiness
+            self?.onCallbackQueue { completion(.success(answer)) }
+        }
+    }
+
+    /// Clears the app icon badge. Does nothing while `enableBadgeCount` is off.
+    #if canImport(ObjectiveC)
+    @objc(clearBadgeCount)
+    #endif
+    public func clearBadgeCount() {
+        guard configuration?.enableBadgeCount == true else { return }
+        let application = platform.application
+        onCallbackQueue { application.setBadgeCount(0) }
+    }
+
+    /// The SDK's version.
+    public static let version = "2.0.0"
+}

@@ -1,0 +1,228 @@
+import Foundation
+
+/// The SDK's entry point. Call ``initialize(config:)`` in
+/// `application(_:didFinishLaunchingWithOptions:)` on every launch, before the user logs in.
+///
+/// Every method may be called from any thread; completions and delegate callbacks arrive on
+/// the main queue.
+#if canImport(ObjectiveC)
+@objc(CometChatPushNotifications)
+#endif
+public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
+    // @unchecked: mutable state lives in `state` (lock-protected) or in the `TokenLifecycle` actor.
+
+    /// The SDK, on the live platform.
+    #if canImport(ObjectiveC)
+    @objc(shared)
+    #endif
+    public static let shared = CometChatPushNotifications(platform: .live)
+
+    let platform: PNPlatform
+    let tracker = WorkTracker()
+    let jobs: OrderedJobs
+    let lifecycle: TokenLifecycle
+    let tokenStore: TokenStore
+
+    struct State {
+        weak var delegate: CometChatPushNotificationsDelegate?
+        var config: PNConfiguration?
+        var configurationProblem: String?
+        var api: ClientAPI?
+        var vault: SessionVault
+        var appSession: PNSession?
+        var sessionOrigin: PNSession.Origin?
+        var sessionUID: String?
+        var products: [PNProductModule] = []
+        var delegateObservers: [@Sendable () -> Void] = []
+        var apnsRegistrationFailure: String?
+    }
+    let state: PNLocked<State>
+
+    /// Creates an SDK instance on `platform`. Apps use ``shared``; tests create instances on the
+    /// simulated platform of `CometChatPushNotificationsTesting`.
+    public init(platform: PNPlatform) {
+        self.platform = platform
+        let tracker = self.tracker
+        jobs = OrderedJobs(tracker: tracker)
+        tokenStore = TokenStore(store: platform.store)
+        let vault = SessionVault(secure: platform.secureStore(nil))
+        state = PNLocked(State(vault: vault, appSession: vault.appSession))
+        let box = WeakBox()
+        lifecycle = TokenLifecycle(
+            tokenStore: tokenStore, vault: vault, clock: platform.clock, logger: platform.logger, tracker: tracker,
+            timeZone: platform.timeZoneIdentifier,
+            events: TokenLifecycleEvents(
+                registered: { platform in box.sdk?.notifyDelegate { $0.pnOnPushTokenRegistered(platform) } },
+                registrationFailed: { platform, error in
+                    box.sdk?.notifyDelegate { $0.pnOnPushTokenRegistrationFailed(platform, error) }
+                },
+                sessionEnded: { previous in await box.sdk?.sessionDidEnd(previous) },
+                sessionStarted: { session in box.sdk?.state.withLock { $0.sessionUID = session.uid } }
+            ))
+        super.init()
+        box.sdk = self
+    }
+
+    /// Lets the lifecycle's callbacks reach the SDK without a retain cycle.
+    private final class WeakBox: @unchecked Sendable {
+        // @unchecked: written once in init, before any callback can run.
+        weak var sdk: CometChatPushNotifications?
+    }
+
+    // MARK: Delegate
+
+    /// Receives taps and token outcomes. Held weakly: keep a strong reference to it.
+    #if canImport(ObjectiveC)
+    @objc
+    #endif
+    public weak var delegate: CometChatPushNotificationsDelegate? {
+        get { state.withLock { $0.delegate } }
+        set {
+            let observers = state.withLock { state -> [@Sendable () -> Void] in
+                state.delegate = newValue
+                return state.delegateObservers
+            }
+            if newValue != nil { observers.forEach { $0() } }
+        }
+    }
+
+    /// Runs `call` on the callback queue with the delegate, if one is set.
+    func notifyDelegate(_ call: @escaping @Sendable (CometChatPushNotificationsDelegate) -> Void) {
+        tracker.begin()
+        platform.callbackQueue.async { [weak self] in
+            defer { self?.tracker.end() }
+            guard let delegate = self?.delegate else { return }
+            call(delegate)
+        }
+    }
+
+    /// Runs `body` on the callback queue.
+    func onCallbackQueue(_ body: @escaping @Sendable () -> Void) {
+        tracker.begin()
+        let tracker = self.tracker
+        platform.callbackQueue.async {
+            body()
+            tracker.end()
+        }
+    }
+
+    // MARK: Initialise
+
+    /// Initialises the SDK: validates and saves the configuration, asks for notification
+    /// permission and registers for remote notifications (unless
+    /// `requestNotificationPermission` is off), installs every linked product, and registers
+    /// the cached tokens if someone is already logged in.
+    ///
+    /// A blank `appId` or `region` is logged and shown in ``getDiagnostics()``; every later
+    /// call then answers ``PNError/Code-swift.enum/notInitialised``.
+    #if canImport(ObjectiveC)
+    @objc(initializeWithConfig:)
+    #endif
+    public func initialize(config: PNConfiguration) {
+        if let problem = config.validationProblem {
+            state.withLock {
+                $0.config = nil
+                $0.configurationProblem = problem
+            }
+            platform.logger.log(.error, "initialize(config:) rejected the configuration: \(problem)")
+            return
+        }
+        guard let baseURL = ClientAPI.baseURL(appId: config.appId, region: config.region, clientHost: config.clientHost) else {
+            let problem = "PNConfiguration.clientHost is not a host or a URL."
+            state.withLock {
+                $0.config = nil
+                $0.configurationProblem = problem
+            }
+            platform.logger.log(.error, "initialize(config:) rejected the configuration: \(problem)")
+            return
+        }
+        if config.usableProviderId == nil {
+            platform.logger.log(.warning, "PNConfiguration.providerId is missing: push tokens cannot be registered.")
+        }
+        let api = ClientAPI(baseURL: baseURL, appId: config.appId, transport: platform.transport)
+        let vault = SessionVault(secure: platform.secureStore(config.extensionGroupID))
+        let isFirstInitialize = state.withLock { state -> Bool in
+            let first = state.config == nil
+            state.config = config
+            state.configurationProblem = nil
+            state.api = api
+            if state.vault.appSession != nil, vault.appSession == nil { vault.appSession = state.vault.appSession }
+            state.vault = vault
+            if state.appSession == nil { state.appSession = vault.appSession }
+            return first
+        }
+        if let group = config.extensionGroupID {
+            TokenStore(store: platform.sharedStore(group)).savedConfiguration = SavedConfiguration(config)
+        }
+        if isFirstInitialize { installProducts(config) }
+
+        let resolved = resolveSession(config)
+        state.withLock { $0.sessionOrigin = resolved?.1 }
+        let lifecycle = self.lifecycle
+        jobs.submit { await lifecycle.configure(config, api: api, session: resolved?.0, origin: resolved?.1) }
+
+        if config.requestNotificationPermission {
+            let platform = self.platform
+            tracker.begin()
+            Task { [tracker] in
+                defer { tracker.end() }
+                _ = await platform.permissions.requestPermission()
+                platform.application.registerForRemoteNotifications()
+            }
+        }
+    }
+
+    private func installProducts(_ config: PNConfiguration) {
+        let already = Set(state.withLock { $0.products.map { ObjectIdentifier(type(of: $0)) } })
+        for type in ProductDiscovery.linkedProducts() where !already.contains(ObjectIdentifier(type)) {
+            let product = type.init()
+            state.withLock { $0.products.append(product) }
+            product.install(into: self, config: config)
+            platform.logger.log(.info, "Installed \(type.moduleName).")
+        }
+    }
+
+    /// The configuration `initialize` accepted, or `nil`.
+    var configuration: PNConfiguration? { state.withLock { $0.config } }
+
+    private func resolveSession(_ config: PNConfiguration) -> (PNSession, PNSession.Origin)? {
+        let appSession = state.withLock { $0.appSession }
+        return SessionResolver(bridge: platform.sessionBridge)
+            .resolve(registrar: config.tokenRegistrar, appSession: appSession, configToken: config.authToken)
+    }
+
+    /// Completes `completion` with `.notInitialised` when `initialize` has not accepted a configuration.
+    func requireInitialised<T>(_ completion: (@Sendable (PNResult<T>) -> Void)?) -> PNConfiguration? {
+        if let config = configuration { return config }
+        let problem = state.withLock { $0.configurationProblem }
+        let error = PNError.notInitialised(problem.map { "initialize(config:) rejected the configuration: \($0)" }
+            ?? "CometChatPushNotifications.initialize(config:) has not run.")
+        if let completion { onCallbackQueue { completion(.failure(error)) } }
+        return nil
+    }
+}
+
+extension CometChatPushNotifications {
+    /// Work accepted and not finished (queued calls, requests, retries, pending callbacks).
+    @_spi(PNProducts)
+    public var pendingWork: Int { tracker.pending }
+
+    /// Counts product work (a reply being sent, a call being reported) as pending.
+    @_spi(PNProducts)
+    public func beginWork() { tracker.begin() }
+
+    /// Ends work started with ``beginWork()``.
+    @_spi(PNProducts)
+    public func endWork() { tracker.end() }
+
+    /// The platform the SDK runs on.
+    @_spi(PNProducts)
+    public var runtimePlatform: PNPlatform { platform }
+
+    /// The process is gone (the simulator killed the app): stop retries and ignore later calls.
+    @_spi(PNProducts)
+    public func terminate() {
+        let lifecycle = self.lifecycle
+        jobs.submit { await lifecycle.terminate() }
+    }
+}

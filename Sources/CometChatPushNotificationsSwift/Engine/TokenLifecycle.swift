@@ -1,0 +1,325 @@
+import Foundation
+
+/// What the token lifecycle tells the outside world. Called on the engine's executor; the API
+/// layer hops to the main queue.
+struct TokenLifecycleEvents: Sendable {
+    var registered: @Sendable (CometChatPushTokenPlatform) -> Void
+    var registrationFailed: @Sendable (CometChatPushTokenPlatform, PNError) -> Void
+    /// The user is gone (logout, or the service rejected the auth token).
+    var sessionEnded: @Sendable (_ previous: PNSession) async -> Void
+    /// A new user is logged in.
+    var sessionStarted: @Sendable (PNSession) -> Void
+}
+
+/// The token lifecycle: the one serial owner of tokens, the session and registrations
+/// (guide §4 and §6).
+///
+/// - Tokens are cached persistently whatever arrives first (before `initialize`, before login).
+/// - They are registered under `providerId` when someone is logged in: at login, at
+///   `initialize` when someone already is, and on rotation. The same token for the same user is
+///   not sent again unless forced or older than a day.
+/// - `autoRegisterTokens: false` stops registration at `initialize` and login and unregistration
+///   at logout; a token delivered or rotated while a user is logged in is still registered.
+/// - Network failures and 5xx are retried with capped exponential back-off and jitter while the
+///   same user stays logged in; other 4xx are not; `AUTH_ERR_AUTH_TOKEN_NOT_FOUND` ends the session.
+actor TokenLifecycle {
+    private let tokenStore: TokenStore
+    private let vault: SessionVault
+    private let clock: PNClock
+    private let logger: PNLogger
+    private let tracker: WorkTracker
+    private let timeZone: @Sendable () -> String
+    private let events: TokenLifecycleEvents
+    var retryPolicy = RetryPolicy()
+
+    private var config: PNConfiguration?
+    private var api: ClientAPI?
+    private(set) var session: PNSession?
+    private(set) var sessionOrigin: PNSession.Origin?
+    private var generation = 0
+    private var running: [CometChatPushTokenPlatform: Task<Void, Never>] = [:]
+
+    /// A day: an older registration of the same token is sent again.
+    static let refreshInterval: TimeInterval = 24 * 60 * 60
+
+    init(
+        tokenStore: TokenStore, vault: SessionVault, clock: PNClock, logger: PNLogger, tracker: WorkTracker,
+        timeZone: @escaping @Sendable () -> String, events: TokenLifecycleEvents
+    ) {
+        self.tokenStore = tokenStore
+        self.vault = vault
+        self.clock = clock
+        self.logger = logger
+        self.tracker = tracker
+        self.timeZone = timeZone
+        self.events = events
+    }
+
+    // MARK: Configuration and session
+
+    /// Called by `initialize` with a valid configuration.
+    func configure(_ config: PNConfiguration, api: ClientAPI, session: PNSession?, origin: PNSession.Origin?) {
+        self.config = config
+        self.api = api
+        tokenStore.savedConfiguration = SavedConfiguration(config)
+        adopt(session, origin: origin, isInitialize: true)
+    }
+
+    var isConfigured: Bool { config != nil }
+
+    /// A (possibly) new session from the session sources.
+    func sessionChanged(_ new: PNSession?, origin: PNSession.Origin?) async {
+        guard config != nil else { return }
+        if new == session {
+            sessionOrigin = origin
+            return
+        }
+        if let previous = session {
+            await endSession(previous, reason: "the session changed")
+        }
+        adopt(new, origin: origin, isInitialize: false)
+    }
+
+    private func adopt(_ new: PNSession?, origin: PNSession.Origin?, isInitialize: Bool) {
+        guard let config, let api else { return }
+        session = new
+        sessionOrigin = new == nil ? nil : origin
+        vault.saveActive(new, appId: config.appId, baseURL: api.baseURL)
+        guard let new else { return }
+        generation += 1
+        events.sessionStarted(new)
+        if config.autoRegisterTokens {
+            for platform in tokenStore.tokens.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+                startRegistration(platform, force: false, completion: nil)
+            }
+        } else {
+            logger.log(.info, "autoRegisterTokens is off: tokens are not registered at \(isInitialize ? "initialize" : "login").")
+        }
+    }
+
+    /// Logout: unregisters first when `autoRegisterTokens` is on (awaited), then ends the session.
+    func logout() async -> PNResult<Void> {
+        guard let config, let previous = session else { return .success(()) }
+        var result: PNResult<Void> = .success(())
+        if config.autoRegisterTokens {
+            result = await unregister()
+        }
+        await endSession(previous, reason: "logout")
+        return result
+    }
+
+    private func endSession(_ previous: PNSession, reason: String) async {
+        cancelRunning()
+        generation += 1
+        session = nil
+        sessionOrigin = nil
+        if let config, let api { vault.saveActive(nil, appId: config.appId, baseURL: api.baseURL) }
+        logger.log(.info, "Session ended: \(reason).")
+        await events.sessionEnded(previous)
+    }
+
+    private func cancelRunning() {
+        for task in running.values { task.cancel() }
+        running.removeAll()
+    }
+
+    /// The process is gone: stop every retry and accept nothing more.
+    func terminate() {
+        cancelRunning()
+        generation += 1
+        config = nil
+        api = nil
+        session = nil
+    }
+
+    // MARK: Tokens
+
+    /// A token arrived from APNs, PushKit or Firebase. Cached always; registered when someone
+    /// is logged in and it is new or rotated.
+    func tokenArrived(_ token: String, platform: CometChatPushTokenPlatform, completion: (@Sendable (PNResult<String>) -> Void)?) {
+        var tokens = tokenStore.tokens
+        let rotated = tokens[platform] != token
+        tokens[platform] = token
+        tokenStore.tokens = tokens
+        guard config != nil else {
+            completion?(.failure(.notInitialised("The token is cached; it is registered once initialize(config:) runs and a user is logged in.")))
+            return
+        }
+        guard session != nil else {
+            completion?(.failure(.notLoggedIn("The token is cached; it is registered when a user logs in.")))
+            return
+        }
+        if rotated { logger.log(.info, "A new \(platform.rawName) token arrived.") }
+        startRegistration(platform, force: false, completion: completion)
+    }
+
+    /// The token of `platform` is no longer valid (PushKit invalidation): stop using it.
+    func tokenInvalidated(_ platform: CometChatPushTokenPlatform) {
+        var tokens = tokenStore.tokens
+        tokens[platform] = nil
+        tokenStore.tokens = tokens
+        var records = tokenStore.records
+        records[platform] = nil
+        tokenStore.records = records
+        running[platform]?.cancel()
+        running[platform] = nil
+    }
+
+    /// Registers every cached token; with `force`, even ones already registered.
+    func registerAll(force: Bool) async -> [CometChatPushTokenPlatform: PNResult<String>] {
+        let platforms = tokenStore.tokens.keys.sorted(by: { $0.rawValue < $1.rawValue })
+        var results: [CometChatPushTokenPlatform: PNResult<String>] = [:]
+        for platform in platforms {
+            results[platform] = await withCheckedContinuation { continuation in
+                startRegistration(platform, force: force) { continuation.resume(returning: $0) }
+            }
+        }
+        return results
+    }
+
+    var cachedTokens: [CometChatPushTokenPlatform: String] { tokenStore.tokens }
+    var records: [CometChatPushTokenPlatform: RegistrationRecord] { tokenStore.records }
+
+    private func userKey(_ session: PNSession) -> String {
+        session.uid.map { "uid:" + $0 } ?? "auth:" + Fingerprint.of(session.authToken)
+    }
+
+    private func startRegistration(
+        _ platform: CometChatPushTokenPlatform, force: Bool, completion: (@Sendable (PNResult<String>) -> Void)?
+    ) {
+        guard let config, let api else {
+            completion?(.failure(.notInitialised()))
+            return
+        }
+        guard let token = tokenStore.tokens[platform] else {
+            completion?(.failure(PNError(code: .notLoggedIn, message: "No \(platform.rawName) token has arrived yet.")))
+            return
+        }
+        guard let session else {
+            completion?(.failure(.notLoggedIn()))
+            return
+        }
+        guard let providerId = config.usableProviderId else {
+            record(platform, .failure(.providerRequired))
+            events.registrationFailed(platform, .providerRequired)
+            completion?(.failure(.providerRequired))
+            return
+        }
+        let key = userKey(session)
+        if !force, let existing = tokenStore.records[platform], existing.token == token, existing.userKey == key,
+            existing.providerId == providerId,
+            clock.now().timeIntervalSince(existing.registeredAt) < Self.refreshInterval
+        {
+            completion?(.success(token))
+            return
+        }
+        running[platform]?.cancel()
+        let myGeneration = generation
+        tracker.begin()
+        running[platform] = Task {
+            defer { tracker.end() }
+            await self.registrationLoop(
+                platform, token: token, providerId: providerId, session: session, userKey: key,
+                generation: myGeneration, api: api, completion: completion)
+        }
+    }
+
+    private func registrationLoop(
+        _ platform: CometChatPushTokenPlatform, token: String, providerId: String, session: PNSession, userKey: String,
+        generation myGeneration: Int, api: ClientAPI, completion: (@Sendable (PNResult<String>) -> Void)?
+    ) async {
+        var completion = completion
+        var attempt = 0
+        var reportedFailure = false
+        while !Task.isCancelled {
+            let body: [String: Any] = [
+                "fcmToken": token, "platform": platform.wireValue, "providerId": providerId, "timezone": timeZone(),
+            ]
+            let result = await api.call("POST", "/notifications/push/v1/tokens", json: body, authToken: session.authToken)
+            guard !Task.isCancelled, generation == myGeneration, self.session == session else { return }
+            switch result {
+            case .success:
+                var records = tokenStore.records
+                records[platform] = RegistrationRecord(token: token, userKey: userKey, providerId: providerId, registeredAt: clock.now())
+                tokenStore.records = records
+                record(platform, .success(token))
+                running[platform] = nil
+                logger.log(.info, "Registered the \(platform.rawName) token \(Fingerprint.of(token)).")
+                events.registered(platform)
+                completion?(.success(token))
+                return
+            case .failure(let error):
+                logger.log(.warning, "Registering the \(platform.rawName) token failed: \(error.description)")
+                record(platform, .failure(error))
+                if !reportedFailure || !error.isRetryable {
+                    events.registrationFailed(platform, error)
+                    reportedFailure = true
+                }
+                completion?(.failure(error))
+                completion = nil
+                if error.endsSession {
+                    running[platform] = nil
+                    var records = tokenStore.records
+                    records.removeAll()
+                    tokenStore.records = records
+                    await endSession(session, reason: "the service rejected the auth token")
+                    return
+                }
+                guard error.isRetryable else {
+                    running[platform] = nil
+                    return
+                }
+                let delay = retryPolicy.delay(attempt: attempt)
+                attempt += 1
+                do { try await clock.sleep(seconds: delay) } catch { return }
+                guard generation == myGeneration, self.session == session else { return }
+            }
+        }
+    }
+
+    private func record(_ platform: CometChatPushTokenPlatform, _ result: PNResult<String>) {
+        var outcomes = tokenStore.outcomes
+        switch result {
+        case .success:
+            outcomes[platform.rawName] = RegistrationOutcome(succeeded: true, at: clock.now())
+        case .failure(let error):
+            outcomes[platform.rawName] = RegistrationOutcome(
+                succeeded: false, at: clock.now(), errorCode: error.serverCode ?? error.code.name, message: error.message)
+        }
+        tokenStore.outcomes = outcomes
+    }
+
+    // MARK: Unregistration
+
+    /// `DELETE /notifications/push/v1/tokens` with the current session; transient failures are
+    /// tried three times in all, then reported.
+    func unregister() async -> PNResult<Void> {
+        guard config != nil, let api else { return .failure(.notInitialised()) }
+        guard let session else { return .failure(.notLoggedIn()) }
+        cancelRunning()
+        var attempt = 0
+        while true {
+            let result = await api.call("DELETE", "/notifications/push/v1/tokens", json: nil, authToken: session.authToken)
+            switch result {
+            case .success:
+                tokenStore.records = [:]
+                logger.log(.info, "Unregistered this session's push tokens.")
+                return .success(())
+            case .failure(let error):
+                logger.log(.warning, "Unregistering push tokens failed: \(error.description)")
+                if error.endsSession {
+                    // The service no longer knows the session, so it has no tokens under it.
+                    tokenStore.records = [:]
+                    return .failure(error)
+                }
+                attempt += 1
+                guard error.isRetryable, attempt < 3 else { return .failure(error) }
+                do {
+                    try await clock.sleep(seconds: retryPolicy.delay(attempt: attempt - 1))
+                } catch {
+                    return .failure(PNError(code: .networkError, message: "Unregistering was cancelled."))
+                }
+            }
+        }
+    }
+}

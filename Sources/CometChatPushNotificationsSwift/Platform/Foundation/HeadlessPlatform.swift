@@ -1,0 +1,45 @@
+import Foundation
+
+#if !canImport(UIKit)
+/// The platform outside iOS (Linux, a command-line tool): no app, no notification center, no
+/// keychain. Secrets stay in memory; tests use the simulated platform instead.
+extension PNPlatform {
+    /// The live platform of this system.
+    public static var live: PNPlatform {
+        let secrets = MemorySecureStore()
+        return PNPlatform(
+            store: UserDefaultsStore(),
+            sharedStore: { UserDefaultsStore(suiteName: $0) },
+            secureStore: { _ in secrets },
+            transport: URLSessionTransport(),
+            clock: PNSystemClock(),
+            application: HeadlessApplication(),
+            permissions: HeadlessPermissions(),
+            sessionBridge: PNNoSessionBridge(),
+            logger: PNStandardErrorLogger())
+    }
+}
+
+/// Secrets in memory only.
+final class MemorySecureStore: PNSecureStore {
+    private let values = PNLocked<[String: String]>([:])
+    func secret(forKey key: String) -> String? { values.withLock { $0[key] } }
+    func setSecret(_ secret: String?, forKey key: String) { values.withLock { $0[key] = secret } }
+}
+
+/// No app object: always active, no badge, no remote notifications.
+struct HeadlessApplication: PNApplication {
+    func applicationState() -> PNApplicationState { .active }
+    func registerForRemoteNotifications() {}
+    func setBadgeCount(_ count: Int) {}
+    func backgroundModes() -> Set<String> { [] }
+    func beginBackgroundTask(name: String, expiration: @escaping @Sendable () -> Void) -> Int { 0 }
+    func endBackgroundTask(_ identifier: Int) {}
+}
+
+/// No notification center: permission is never granted.
+struct HeadlessPermissions: PNNotificationPermissions {
+    func currentPermission() async -> PNNotificationPermission { .notDetermined }
+    func requestPermission() async -> PNNotificationPermission { .notDetermined }
+}
+#endif

@@ -1,0 +1,28 @@
+import Foundation
+
+/// The state of the app process, as iOS reports it.
+public enum PNApplicationState: String, Sendable {
+    /// In the foreground and receiving events.
+    case active
+    /// In the foreground but not receiving events (launching, a system alert).
+    case inactive
+    /// In the background.
+    case background
+}
+
+/// What the SDK needs from the application object (`UIApplication` on iOS).
+public protocol PNApplication: Sendable {
+    /// The app's current state.
+    func applicationState() -> PNApplicationState
+    /// Asks APNs for a device token; it arrives through `registerDeviceToken(_:)`.
+    func registerForRemoteNotifications()
+    /// Sets the app icon badge; 0 clears it.
+    func setBadgeCount(_ count: Int)
+    /// The `UIBackgroundModes` declared in Info.plist (`remote-notification`, `voip`, …).
+    func backgroundModes() -> Set<String>
+    /// Asks for time to finish work in the background; returns an identifier for
+    /// ``endBackgroundTask(_:)``. `expiration` runs if the time runs out first.
+    func beginBackgroundTask(name: String, expiration: @escaping @Sendable () -> Void) -> Int
+    /// Ends a background task started with ``beginBackgroundTask(name:expiration:)``.
+    func endBackgroundTask(_ identifier: Int)
+}

@@ -1,0 +1,144 @@
+import Foundation
+@_spi(PNProducts) import CometChatPushNotificationsSwift
+
+/// What APNs does when the app registers for remote notifications (rules 6–7).
+public enum SimulatedAPNsBehaviour: Sendable, Equatable {
+    /// Issues this token (bytes).
+    case issue(Data)
+    /// Fails, as without the Push Notifications entitlement or on the Simulator.
+    case fail(String)
+    /// Never answers.
+    case silent
+}
+
+/// The application object of the simulated device: state, badge, background modes, remote
+/// registration and background tasks.
+public final class SimulatedApplication: PNApplication, @unchecked Sendable {
+    // @unchecked: all mutable state is inside `state`.
+    struct State {
+        var appState: PNApplicationState = .inactive
+        var badge = 0
+        var badgeHistory: [Int] = []
+        var backgroundModes: Set<String>
+        var remoteRegistrations = 0
+        var nextTask = 1
+        var openTasks: [Int: String] = [:]
+        var endedTasks: [String] = []
+        var expirations: [Int: @Sendable () -> Void] = [:]
+    }
+
+    let state: PNLocked<State>
+    /// Called when the app registers for remote notifications; the device answers through it.
+    var onRegisterForRemoteNotifications: @Sendable () -> Void = {}
+
+    init(backgroundModes: Set<String>, badge: Int) {
+        state = PNLocked(State(badge: badge, backgroundModes: backgroundModes))
+    }
+
+    /// The current state.
+    public func applicationState() -> PNApplicationState { state.withLock { $0.appState } }
+
+    /// Counts the call and lets the device answer with a token or an error.
+    public func registerForRemoteNotifications() {
+        state.withLock { $0.remoteRegistrations += 1 }
+        onRegisterForRemoteNotifications()
+    }
+
+    /// Sets the badge.
+    public func setBadgeCount(_ count: Int) {
+        state.withLock {
+            $0.badge = count
+            $0.badgeHistory.append(count)
+        }
+    }
+
+    /// The declared background modes.
+    public func backgroundModes() -> Set<String> { state.withLock { $0.backgroundModes } }
+
+    /// Opens a background task.
+    public func beginBackgroundTask(name: String, expiration: @escaping @Sendable () -> Void) -> Int {
+        state.withLock {
+            let id = $0.nextTask
+            $0.nextTask += 1
+            $0.openTasks[id] = name
+            $0.expirations[id] = expiration
+            return id
+        }
+    }
+
+    /// Closes a background task.
+    public func endBackgroundTask(_ identifier: Int) {
+        state.withLock {
+            if let name = $0.openTasks.removeValue(forKey: identifier) { $0.endedTasks.append(name) }
+            $0.expirations[identifier] = nil
+        }
+    }
+
+    /// Background tasks still open, by name.
+    public var openBackgroundTasks: [String] { state.withLock { Array($0.openTasks.values) } }
+
+    /// Runs out the time of every open background task (their expiration handlers run).
+    public func expireBackgroundTasks() {
+        let handlers = state.withLock { state -> [@Sendable () -> Void] in
+            let handlers = Array(state.expirations.values)
+            state.expirations.removeAll()
+            return handlers
+        }
+        handlers.forEach { $0() }
+    }
+}
+
+/// Notification permission of the simulated device (rule 23: the prompt shows once).
+public final class SimulatedPermissions: PNNotificationPermissions, @unchecked Sendable {
+    // @unchecked: all mutable state is inside `state`.
+    struct State {
+        var permission: PNNotificationPermission
+        var answer: PNNotificationPermission
+        var prompts = 0
+    }
+    let state: PNLocked<State>
+
+    init(permission: PNNotificationPermission, answer: PNNotificationPermission) {
+        state = PNLocked(State(permission: permission, answer: answer))
+    }
+
+    /// The current permission.
+    public func currentPermission() async -> PNNotificationPermission { state.withLock { $0.permission } }
+
+    /// Shows the prompt only while the permission is not determined.
+    public func requestPermission() async -> PNNotificationPermission {
+        state.withLock {
+            if $0.permission == .notDetermined {
+                $0.prompts += 1
+                $0.permission = $0.answer
+            }
+            return $0.permission
+        }
+    }
+}
+
+/// CometChat Chat and Calls SDKs as the session bridge sees them.
+public final class SimulatedCometChatSDKs: PNSessionBridge, @unchecked Sendable {
+    // @unchecked: all mutable state is inside `sessions`.
+    private let sessions = PNLocked<(chat: PNSession?, calls: PNSession?)>((nil, nil))
+
+    /// The Chat SDK's session.
+    public func chatSDKSession() -> PNSession? { sessions.withLock { $0.chat } }
+    /// The Calls SDK's session.
+    public func callsSDKSession() -> PNSession? { sessions.withLock { $0.calls } }
+
+    func setChat(_ session: PNSession?) { sessions.withLock { $0.chat = session } }
+    func setCalls(_ session: PNSession?) { sessions.withLock { $0.calls = session } }
+}
+
+/// Log lines the SDK wrote.
+public final class RecordingLogger: PNLogger, @unchecked Sendable {
+    // @unchecked: all mutable state is inside `lines`.
+    private let lines = PNLocked<[String]>([])
+    /// Creates an empty log.
+    public init() {}
+    /// Records a line.
+    public func log(_ level: PNLogLevel, _ message: String) { lines.withLock { $0.append("\(level): \(message)") } }
+    /// Every line, in order.
+    public var all: [String] { lines.current }
+}

@@ -1,0 +1,246 @@
+import Foundation
+@_spi(PNProducts) import CometChatPushNotificationsSwift
+
+/// A simulated iPhone for scenario tests: storage that survives relaunches (UserDefaults, App
+/// Group containers, the keychain), APNs registration, notification permission, CometChat
+/// SDK logins, a push service that checks the wire contract, and virtual time.
+///
+/// ```swift
+/// let device = SimulatedDevice()
+/// let app = device.launch { sdk in
+///     sdk.initialize(config: PNConfiguration(appId: "app", region: "us", providerId: "apns"))
+/// }
+/// device.logInToChatSDK(uid: "alice", authToken: "alice-token")
+/// await device.settle()
+/// #expect(device.service.registrations(authToken: "alice-token").count == 1)
+/// ```
+public final class SimulatedDevice: @unchecked Sendable {
+    // @unchecked: all mutable state is inside `state`.
+
+    /// Virtual time.
+    public let clock: SimulatedClock
+    /// The push service the SDK talks to.
+    public let service: SimulatedPushService
+    /// Plain storage (survives relaunch).
+    public let defaults = SimulatedDefaults()
+    /// The keychain (survives relaunch).
+    public let keychain = SimulatedKeychain()
+    /// The CometChat Chat and Calls SDKs' logins.
+    public let cometChatSDKs = SimulatedCometChatSDKs()
+    /// Every log line of every process.
+    public let logger = RecordingLogger()
+    /// Ports of the Chat and Calls products' simulators, keyed by module name.
+    let productPorts: PNLocked<[String: any Sendable]> = PNLocked([:])
+
+    private struct State {
+        var app: SimulatedApp?
+        var apns: SimulatedAPNsBehaviour
+        var permission: PNNotificationPermission
+        var promptAnswer: PNNotificationPermission
+        var backgroundModes: Set<String>
+        var badge = 0
+        var launches = 0
+    }
+    private let state: PNLocked<State>
+
+    /// Creates a device whose app has not run yet.
+    ///
+    /// - Parameters:
+    ///   - apns: what APNs does when the app registers (default: issues a 32-byte token).
+    ///   - permission: the notification permission before the app asks.
+    ///   - promptAnswer: what the user answers when the prompt shows.
+    ///   - backgroundModes: the app's `UIBackgroundModes`.
+    public init(
+        apns: SimulatedAPNsBehaviour = .issue(SimulatedDevice.token(1)),
+        permission: PNNotificationPermission = .notDetermined,
+        promptAnswer: PNNotificationPermission = .authorized,
+        backgroundModes: Set<String> = ["remote-notification"],
+        clock: SimulatedClock = SimulatedClock()
+    ) {
+        self.clock = clock
+        service = SimulatedPushService(clock: clock)
+        state = PNLocked(State(apns: apns, permission: permission, promptAnswer: promptAnswer, backgroundModes: backgroundModes))
+    }
+
+    /// A 32-byte APNs token made of `seed`.
+    public static func token(_ seed: UInt8) -> Data { Data((0..<32).map { seed &+ UInt8($0) }) }
+
+    /// The running app, if any.
+    public var app: SimulatedApp? { state.withLock { $0.app } }
+
+    /// How many times the app has been launched.
+    public var launchCount: Int { state.withLock { $0.launches } }
+
+    /// The app icon badge (survives relaunch).
+    public var badge: Int { app?.application.state.withLock { $0.badge } ?? state.withLock { $0.badge } }
+
+    /// The platform a process of the app sees.
+    public func makePlatform(application: SimulatedApplication, permissions: SimulatedPermissions) -> PNPlatform {
+        let defaults = self.defaults
+        let keychain = self.keychain
+        return PNPlatform(
+            store: defaults.store(suite: SimulatedDefaults.standardSuite),
+            sharedStore: { defaults.store(suite: $0) },
+            secureStore: { keychain.store(accessGroup: $0) },
+            transport: service,
+            clock: clock,
+            application: application,
+            permissions: permissions,
+            sessionBridge: cometChatSDKs,
+            logger: logger,
+            callbackQueue: .main,
+            timeZoneIdentifier: { "Europe/Berlin" },
+            productPorts: productPorts.current)
+    }
+
+    /// Launches the app: a new process with a new SDK instance on the device's storage.
+    /// `didFinishLaunching` plays `application(_:didFinishLaunchingWithOptions:)`.
+    @discardableResult
+    public func launch(_ didFinishLaunching: (CometChatPushNotifications) -> Void = { _ in }) -> SimulatedApp {
+        terminate()
+        let (badge, modes, permission, answer) = state.withLock { ($0.badge, $0.backgroundModes, $0.permission, $0.promptAnswer) }
+        let application = SimulatedApplication(backgroundModes: modes, badge: badge)
+        let permissions = SimulatedPermissions(permission: permission, answer: answer)
+        let sdk = CometChatPushNotifications(platform: makePlatform(application: application, permissions: permissions))
+        let app = SimulatedApp(device: self, sdk: sdk, application: application, permissions: permissions)
+        application.onRegisterForRemoteNotifications = { [weak self, weak app] in
+            guard let self, let app else { return }
+            self.answerRemoteRegistration(app)
+        }
+        state.withLock {
+            $0.app = app
+            $0.launches += 1
+        }
+        didFinishLaunching(sdk)
+        application.state.withLock { $0.appState = .active }
+        return app
+    }
+
+    /// Kills the app process (its SDK instance stops; storage stays).
+    public func terminate() {
+        guard let app = state.withLock({ state -> SimulatedApp? in
+            let app = state.app
+            state.app = nil
+            return app
+        }) else { return }
+        let (badge, permission) = (app.application.state.withLock { $0.badge }, app.permissions.state.withLock { $0.permission })
+        state.withLock {
+            $0.badge = badge
+            $0.permission = permission
+        }
+        app.sdk.terminate()
+    }
+
+    private func answerRemoteRegistration(_ app: SimulatedApp) {
+        switch state.withLock({ $0.apns }) {
+        case .issue(let token): app.sdk.registerDeviceToken(token)
+        case .fail(let reason): app.sdk.handleRegistrationFailure(SimulatedError(reason: reason))
+        case .silent: break
+        }
+    }
+
+    /// APNs issues a new token (reinstall, restore, OS update). A running app receives it now,
+    /// as iOS may call `didRegisterForRemoteNotificationsWithDeviceToken` at any time.
+    public func rotateAPNsToken(to token: Data) {
+        state.withLock { $0.apns = .issue(token) }
+        if let app { app.sdk.registerDeviceToken(token) }
+    }
+
+    /// Changes what APNs does at the next registration.
+    public func setAPNs(_ behaviour: SimulatedAPNsBehaviour) { state.withLock { $0.apns = behaviour } }
+
+    /// The user logs in to the CometChat Chat SDK. The SDK notices it as its session poll would.
+    public func logInToChatSDK(uid: String, authToken: String) {
+        cometChatSDKs.setChat(PNSession(uid: uid, authToken: authToken))
+        app?.sdk.refreshSession()
+    }
+
+    /// The user logs out of the CometChat Chat SDK.
+    public func logOutOfChatSDK() {
+        cometChatSDKs.setChat(nil)
+        app?.sdk.refreshSession()
+    }
+
+    /// The user logs in to the CometChat Calls SDK.
+    public func logInToCallsSDK(uid: String, authToken: String) {
+        cometChatSDKs.setCalls(PNSession(uid: uid, authToken: authToken))
+        app?.sdk.refreshSession()
+    }
+
+    /// The user logs out of the CometChat Calls SDK.
+    public func logOutOfCallsSDK() {
+        cometChatSDKs.setCalls(nil)
+        app?.sdk.refreshSession()
+    }
+
+    /// Extra SDK instances to wait for in ``settle(timeout:)`` (the extension's process).
+    let otherProcesses = PNLocked<[CometChatPushNotifications]>([])
+
+    /// Waits until every process has finished the work it accepted (retries waiting past the
+    /// clock's auto-advance limit count as finished), and its callbacks have run.
+    /// Returns `false` if that did not happen within `timeout` seconds of real time.
+    @discardableResult
+    public func settle(timeout: TimeInterval = 10) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        var quietRounds = 0
+        while Date() < deadline {
+            let sdks = (app.map { [$0.sdk] } ?? []) + otherProcesses.current
+            let pending = sdks.reduce(0) { $0 + $1.pendingWork }
+            if pending == 0 || pending <= clock.suspendedSleepers {
+                quietRounds += 1
+                if quietRounds >= 3 { return true }
+            } else {
+                quietRounds = 0
+            }
+            await withCheckedContinuation { continuation in DispatchQueue.main.async { continuation.resume() } }
+            try? await Task.sleep(nanoseconds: 300_000)
+        }
+        return false
+    }
+}
+
+/// The running app: its SDK instance and its application object.
+public final class SimulatedApp: @unchecked Sendable {
+    // @unchecked: immutable references to thread-safe objects.
+    /// The device it runs on.
+    public unowned let device: SimulatedDevice
+    /// The app's SDK instance (what `CometChatPushNotifications.shared` is on a device).
+    public let sdk: CometChatPushNotifications
+    /// The application object.
+    public let application: SimulatedApplication
+    /// Notification permission.
+    public let permissions: SimulatedPermissions
+
+    init(device: SimulatedDevice, sdk: CometChatPushNotifications, application: SimulatedApplication, permissions: SimulatedPermissions) {
+        self.device = device
+        self.sdk = sdk
+        self.application = application
+        self.permissions = permissions
+    }
+
+    /// The app's state.
+    public var state: PNApplicationState { application.applicationState() }
+    /// The badge.
+    public var badge: Int { application.state.withLock { $0.badge } }
+    /// How many times the app registered for remote notifications.
+    public var remoteRegistrations: Int { application.state.withLock { $0.remoteRegistrations } }
+    /// How many times the permission prompt showed.
+    public var permissionPrompts: Int { permissions.state.withLock { $0.prompts } }
+
+    /// The user opens the app.
+    public func bringToForeground() {
+        application.state.withLock { $0.appState = .active }
+        sdk.refreshSession()
+    }
+
+    /// The user leaves the app.
+    public func sendToBackground() { application.state.withLock { $0.appState = .background } }
+}
+
+/// An error from the simulated platform.
+public struct SimulatedError: Error, LocalizedError, Sendable {
+    /// What failed.
+    public var reason: String
+    /// The reason.
+    public var errorDescription: String? { reason }
+}
