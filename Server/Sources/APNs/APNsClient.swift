@@ -1,0 +1,87 @@
+import CurlHTTP
+import Foundation
+import PushCrypto
+
+/// Sends notifications to APNs with token (JWT) authentication over HTTP/2.
+///
+/// One client per (environment, key id): APNs binds a connection to the first key id
+/// used on it, so the client's connection pool never mixes keys. Safe to use from any
+/// thread; many sends run concurrently as streams on a few connections.
+public final class APNsClient: Sendable {
+    /// The environment this client talks to.
+    public let environment: APNsEnvironment
+    /// The provider-token cache for this client's key.
+    public let tokens: APNsTokenProvider
+    private let http: HTTP2Client
+    private let timeoutMilliseconds: Int
+
+    /// Creates a client.
+    /// - Parameters:
+    ///   - environment: production, sandbox or a mock's URL.
+    ///   - tokens: the JWT cache for the signing key.
+    ///   - http: the connection pool's configuration (CA file for mocks, connection count).
+    ///   - timeoutMilliseconds: per-request time limit.
+    public init(
+        environment: APNsEnvironment, tokens: APNsTokenProvider,
+        http: HTTP2Client.Configuration = HTTP2Client.Configuration(), timeoutMilliseconds: Int = 15_000
+    ) {
+        self.environment = environment
+        self.tokens = tokens
+        var http = http
+        // One connection per loop, so the one-stream-until-authenticated gate covers it.
+        http.singleStreamUntilAuthenticated = true
+        http.maxConnectionsPerHost = 1
+        self.http = HTTP2Client(configuration: http, name: "apns-\(tokens.keyID)")
+        self.timeoutMilliseconds = timeoutMilliseconds
+    }
+
+    /// Requests submitted and not yet answered.
+    public var inFlight: Int { http.inFlight }
+
+    /// Sends one notification. On `403 ExpiredProviderToken` it signs a new token and
+    /// retries once.
+    public func send(_ notification: APNsNotification) async -> APNsResponse {
+        if let problem = notification.localProblem { return .rejectedLocally(reason: problem) }
+        let first = await attempt(notification)
+        guard case .answered(let answer) = first.response, answer.status == 403,
+              answer.reason == "ExpiredProviderToken", let token = first.token else {
+            return first.response
+        }
+        tokens.invalidate(token)
+        return await attempt(notification).response
+    }
+
+    /// Stops the connection pool.
+    public func shutdown() { http.shutdown() }
+
+    private func attempt(_ notification: APNsNotification) async -> (response: APNsResponse, token: APNsTokenProvider.Token?) {
+        let token: APNsTokenProvider.Token
+        do {
+            token = try tokens.token()
+        } catch {
+            return (.rejectedLocally(reason: "InvalidProviderToken"), nil)
+        }
+        let result = await http.send(request(for: notification, token: token))
+        switch result {
+        case .success(let response):
+            return (.answered(APNsAnswer(status: response.status, headers: response.headers, body: response.body)), token)
+        case .failure(let error):
+            return (.transportFailure(message: error.description), token)
+        }
+    }
+
+    func request(for notification: APNsNotification, token: APNsTokenProvider.Token) -> HTTPRequest {
+        var headers: [(name: String, value: String)] = [
+            ("authorization", "bearer " + token.value),
+            ("apns-topic", notification.topic),
+            ("apns-push-type", notification.pushType.rawValue),
+            ("apns-priority", String(notification.priority)),
+            ("apns-expiration", String(notification.expiration)),
+        ]
+        if let collapse = notification.collapseID { headers.append(("apns-collapse-id", collapse)) }
+        if let id = notification.apnsID { headers.append(("apns-id", id)) }
+        return HTTPRequest(
+            url: environment.baseURL + "/3/device/" + notification.deviceToken, headers: headers,
+            body: notification.payload, timeoutMilliseconds: timeoutMilliseconds)
+    }
+}

@@ -1,0 +1,185 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// The thread that owns a libcurl multi handle and every transfer on it.
+///
+/// `@unchecked Sendable`: `multi`, `idle`, `running` and the back-off fields are touched only
+/// by the loop thread; other threads use `queue` (a `Mutex`), `inFlight` (an `Atomic`) and
+/// `curl_multi_wakeup`, which libcurl documents as thread-safe.
+final class CurlLoop: @unchecked Sendable {
+    struct Queue {
+        var transfers: [Transfer] = []
+        var stopped = false
+    }
+
+    let configuration: HTTP2Client.Configuration
+    let queue = Mutex(Queue())
+    let inFlight = Atomic<Int>(0)
+    private let multi: UnsafeMutableRawPointer
+    private var idle: [UnsafeMutableRawPointer] = []
+    private var running: Set<UnsafeMutableRawPointer> = []
+    private var waiting: [Transfer] = []
+    private var connectFailures = 0
+    private var holdUntil: ContinuousClock.Instant?
+    private var lastPing = ContinuousClock.now
+    private var authenticated = false
+
+    init(configuration: HTTP2Client.Configuration) {
+        self.configuration = configuration
+        multi = curl_multi_init()
+        _ = ccurl_multi_setopt_long(multi, CURLMOPT_PIPELINING, ccurl_pipe_multiplex())
+        _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
+        _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_CONCURRENT_STREAMS, configuration.maxConcurrentStreams)
+    }
+
+    func submit(_ transfer: Transfer) {
+        inFlight.add(1, ordering: .relaxed)
+        let accepted = queue.withLock { queue -> Bool in
+            guard !queue.stopped else { return false }
+            queue.transfers.append(transfer)
+            return true
+        }
+        if accepted {
+            curl_multi_wakeup(multi)
+        } else {
+            inFlight.subtract(1, ordering: .relaxed)
+            transfer.completion(.failure(HTTPTransportError(code: -1, message: "client stopped", isConnectFailure: true)))
+        }
+    }
+
+    func stop() {
+        let wasRunning = queue.withLock { queue -> Bool in
+            defer { queue.stopped = true }
+            return !queue.stopped
+        }
+        if wasRunning { curl_multi_wakeup(multi) }
+    }
+
+    /// The loop: start submitted transfers, drive libcurl, finish completed transfers, wait.
+    func run() {
+        while true {
+            let (submitted, stopped) = queue.withLock { queue in
+                defer { queue.transfers.removeAll(keepingCapacity: true) }
+                return (queue.transfers, queue.stopped)
+            }
+            if stopped { break }
+            waiting.append(contentsOf: submitted)
+            var timeout = 1000
+            if let until = holdUntil, ContinuousClock.now < until {
+                timeout = max(1, Int((until - ContinuousClock.now) / .milliseconds(1)))
+            } else {
+                holdUntil = nil
+                startWaiting()
+            }
+            var stillRunning: Int32 = 0
+            _ = curl_multi_perform(multi, &stillRunning)
+            collectFinished()
+            if holdUntil == nil, !waiting.isEmpty {
+                startWaiting()
+                _ = curl_multi_perform(multi, &stillRunning)
+            }
+            pingIfDue()
+            var ready: Int32 = 0
+            _ = curl_multi_poll(multi, nil, 0, Int32(timeout), &ready)
+        }
+        shutDown()
+    }
+
+    /// Starts waiting transfers: all of them, or one at a time while the connection is
+    /// not yet authenticated (`singleStreamUntilAuthenticated`).
+    private func startWaiting() {
+        guard !waiting.isEmpty else { return }
+        if configuration.singleStreamUntilAuthenticated && !authenticated {
+            if running.isEmpty { start(waiting.removeFirst()) }
+            return
+        }
+        for transfer in waiting { start(transfer) }
+        waiting.removeAll(keepingCapacity: true)
+    }
+
+    private func start(_ transfer: Transfer) {
+        let easy = idle.popLast() ?? curl_easy_init()!
+        EasyHandle.prepare(easy, for: transfer, configuration: configuration)
+        running.insert(easy)
+        _ = curl_multi_add_handle(multi, easy)
+    }
+
+    private func collectFinished() {
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(multi, &left) {
+            var easy: UnsafeMutableRawPointer?
+            var result = CURLE_OK
+            guard ccurl_msg_done(message, &easy, &result) == 1, let easy else { continue }
+            finish(easy, result: result)
+        }
+    }
+
+    private func finish(_ easy: UnsafeMutableRawPointer, result: CURLcode) {
+        _ = curl_multi_remove_handle(multi, easy)
+        running.remove(easy)
+        guard let transfer = EasyHandle.takeTransfer(easy) else { return }
+        var status = 0
+        _ = ccurl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        curl_easy_reset(easy)
+        idle.append(easy)
+        transfer.release()
+        inFlight.subtract(1, ordering: .relaxed)
+        if result == CURLE_OK {
+            connectFailures = 0
+            if status != 403 { authenticated = true }
+            transfer.completion(.success(HTTPResponse(status: status, headers: transfer.headers, body: transfer.body)))
+            return
+        }
+        let connectFailure = [CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_SSL_CONNECT_ERROR]
+            .contains(result) && status == 0
+        if connectFailure { backOff() }
+        authenticated = false
+        let message = String(cString: curl_easy_strerror(result))
+        transfer.completion(.failure(HTTPTransportError(
+            code: Int(result.rawValue), message: message, isConnectFailure: connectFailure)))
+    }
+
+    /// Holds new transfers back after a failed connection attempt, doubling each time.
+    private func backOff() {
+        connectFailures += 1
+        let delay = min(
+            configuration.reconnectDelayMilliseconds << min(connectFailures - 1, 16),
+            configuration.maxReconnectDelayMilliseconds)
+        holdUntil = ContinuousClock.now + .milliseconds(delay)
+    }
+
+    /// Sends HTTP/2 PINGs on idle-looking connections through libcurl's upkeep.
+    private func pingIfDue() {
+        guard configuration.pingIntervalMilliseconds > 0,
+              ContinuousClock.now - lastPing >= .milliseconds(configuration.pingIntervalMilliseconds),
+              let easy = running.first else { return }
+        lastPing = ContinuousClock.now
+        _ = curl_easy_upkeep(easy)
+    }
+
+    private func shutDown() {
+        let pending = queue.withLock { queue in
+            defer { queue.transfers.removeAll() }
+            return queue.transfers
+        }
+        for easy in running {
+            _ = curl_multi_remove_handle(multi, easy)
+            if let transfer = EasyHandle.takeTransfer(easy) {
+                transfer.release()
+                fail(transfer)
+            }
+            curl_easy_cleanup(easy)
+        }
+        for transfer in waiting + pending { fail(transfer) }
+        for easy in idle { curl_easy_cleanup(easy) }
+        running.removeAll()
+        idle.removeAll()
+        curl_multi_cleanup(multi)
+    }
+
+    private func fail(_ transfer: Transfer) {
+        inFlight.subtract(1, ordering: .relaxed)
+        transfer.completion(.failure(HTTPTransportError(code: -1, message: "client stopped", isConnectFailure: false)))
+    }
+}

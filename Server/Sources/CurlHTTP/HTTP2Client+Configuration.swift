@@ -1,0 +1,40 @@
+extension HTTP2Client {
+    /// How an `HTTP2Client` connects.
+    public struct Configuration: Sendable {
+        /// A PEM file of CA certificates to trust instead of the system store (test CAs).
+        public var caFile: String?
+        /// Most connections opened to one host; further requests wait for a free stream.
+        public var maxConnectionsPerHost: Int
+        /// Most concurrent streams per connection; the server's own limit still applies.
+        public var maxConcurrentStreams: Int
+        /// Send an HTTP/2 PING on busy connections at this interval (0 turns pings off).
+        public var pingIntervalMilliseconds: Int
+        /// First delay after a failed connection attempt; doubles up to `maxReconnectDelay`.
+        public var reconnectDelayMilliseconds: Int
+        /// Longest delay between reconnection attempts.
+        public var maxReconnectDelayMilliseconds: Int
+        /// Speak HTTP/2 without TLS (h2c, prior knowledge). For local tools only.
+        public var cleartext: Bool
+        /// Keep a single request in flight until one got an HTTP answer other than 403
+        /// (APNs allows one stream per connection until a request with a valid token
+        /// succeeded). Applies again after a connection failure.
+        public var singleStreamUntilAuthenticated: Bool
+
+        /// Creates a configuration.
+        public init(
+            caFile: String? = nil, maxConnectionsPerHost: Int = 2, maxConcurrentStreams: Int = 1000,
+            pingIntervalMilliseconds: Int = 30_000, reconnectDelayMilliseconds: Int = 50,
+            maxReconnectDelayMilliseconds: Int = 5_000, cleartext: Bool = false,
+            singleStreamUntilAuthenticated: Bool = false
+        ) {
+            self.caFile = caFile
+            self.maxConnectionsPerHost = maxConnectionsPerHost
+            self.maxConcurrentStreams = maxConcurrentStreams
+            self.pingIntervalMilliseconds = pingIntervalMilliseconds
+            self.reconnectDelayMilliseconds = reconnectDelayMilliseconds
+            self.maxReconnectDelayMilliseconds = maxReconnectDelayMilliseconds
+            self.cleartext = cleartext
+            self.singleStreamUntilAuthenticated = singleStreamUntilAuthenticated
+        }
+    }
+}

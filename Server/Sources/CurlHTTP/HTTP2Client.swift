@@ -1,0 +1,57 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// An HTTP/2 client on libcurl's multi interface: one thread drives many concurrent
+/// streams multiplexed over a few TLS connections to each host.
+///
+/// The connections of one client form a pool: libcurl keeps them open, puts new requests
+/// on an existing connection while it has free streams (honouring the server's
+/// `SETTINGS_MAX_CONCURRENT_STREAMS`, so a server that allows one stream until it has
+/// seen a valid request gets one), opens up to `maxConnectionsPerHost` connections, pings
+/// busy connections, and stops using a connection after GOAWAY. After a failed connection
+/// attempt new requests wait with an exponential back-off before the next attempt.
+///
+/// Callbacks run on the client's loop thread: keep them short.
+public final class HTTP2Client: Sendable {
+    private let loop: CurlLoop
+
+    /// Creates a client and starts its loop thread.
+    public init(configuration: Configuration = Configuration(), name: String = "http2") {
+        CurlGlobal.initialize()
+        loop = CurlLoop(configuration: configuration)
+        let loop = self.loop
+        let thread = Thread { loop.run() }
+        thread.name = name
+        thread.start()
+    }
+
+    deinit { loop.stop() }
+
+    /// Sends `request`; `completion` runs on the loop thread with the answer or a transport error.
+    public func send(
+        _ request: HTTPRequest,
+        completion: @escaping @Sendable (Result<HTTPResponse, HTTPTransportError>) -> Void
+    ) {
+        loop.submit(Transfer(request: request, completion: completion))
+    }
+
+    /// Sends `request` and waits for its answer.
+    public func send(_ request: HTTPRequest) async -> Result<HTTPResponse, HTTPTransportError> {
+        await withCheckedContinuation { continuation in
+            send(request) { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// Requests submitted and not yet answered.
+    public var inFlight: Int { loop.inFlight.load(ordering: .relaxed) }
+
+    /// Stops the loop; requests still in flight fail with a transport error.
+    public func shutdown() { loop.stop() }
+}
+
+/// Calls `curl_global_init` once per process.
+enum CurlGlobal {
+    static let once: Bool = { curl_global_init(ccurl_global_default()) == CURLE_OK }()
+    static func initialize() { _ = once }
+}

@@ -1,0 +1,60 @@
+/// One HTTP request for `HTTP2Client`: a POST (or GET when `body` is nil) with headers.
+public struct HTTPRequest: Sendable {
+    /// The absolute URL, e.g. `https://api.push.apple.com/3/device/<token>`.
+    public var url: String
+    /// Request headers, in order. Names are sent as given (HTTP/2 lowercases them).
+    public var headers: [(name: String, value: String)]
+    /// The request body; nil sends a GET.
+    public var body: [UInt8]?
+    /// Give up after this many milliseconds (connection set-up included).
+    public var timeoutMilliseconds: Int
+
+    /// Creates a request.
+    public init(
+        url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil,
+        timeoutMilliseconds: Int = 30_000
+    ) {
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeoutMilliseconds = timeoutMilliseconds
+    }
+}
+
+/// The answer to an `HTTPRequest`.
+public struct HTTPResponse: Sendable {
+    /// The HTTP status code.
+    public var status: Int
+    /// Response headers with lowercased names (last value wins).
+    public var headers: [String: String]
+    /// The response body.
+    public var body: [UInt8]
+
+    /// Creates a response.
+    public init(status: Int, headers: [String: String], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// A request that got no HTTP answer.
+public struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
+    /// libcurl's result code (`CURLcode`).
+    public var code: Int
+    /// libcurl's description of it.
+    public var message: String
+    /// Whether the failure happened before the request could reach the server (connect,
+    /// TLS handshake), so it is safe to send again on another connection.
+    public var isConnectFailure: Bool
+
+    /// Creates an error.
+    public init(code: Int, message: String, isConnectFailure: Bool) {
+        self.code = code
+        self.message = message
+        self.isConnectFailure = isConnectFailure
+    }
+
+    /// "curl error <code>: <message>".
+    public var description: String { "curl error \(code): \(message)" }
+}

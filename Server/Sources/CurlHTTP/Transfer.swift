@@ -1,0 +1,43 @@
+import CCurl
+
+/// The state of one request in flight: its easy handle, header list, body and what has
+/// been received so far.
+///
+/// `@unchecked Sendable`: created by the submitting thread, then touched only by the
+/// client's loop thread (libcurl calls the write and header callbacks on it).
+final class Transfer: @unchecked Sendable {
+    let request: HTTPRequest
+    let completion: @Sendable (Result<HTTPResponse, HTTPTransportError>) -> Void
+    var headers: [String: String] = [:]
+    var body: [UInt8] = []
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    var postData: UnsafeMutableBufferPointer<UInt8>?
+
+    init(request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, HTTPTransportError>) -> Void) {
+        self.request = request
+        self.completion = completion
+    }
+
+    /// Frees the C resources the easy handle pointed at; call after it left the multi handle.
+    func release() {
+        if let list = headerList { curl_slist_free_all(list) }
+        headerList = nil
+        postData?.deallocate()
+        postData = nil
+    }
+
+    /// Records one raw header line (`name: value\r\n`); status lines reset the set, so only
+    /// the final response's headers are kept.
+    func receiveHeaderLine(_ line: UnsafeRawBufferPointer) {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
+            if line.starts(with: "HTTP/".utf8) { headers.removeAll(keepingCapacity: true) }
+            return
+        }
+        let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
+        var start = colon + 1
+        var end = line.count
+        while start < end, line[start] == UInt8(ascii: " ") { start += 1 }
+        while end > start, line[end - 1] == 13 || line[end - 1] == 10 || line[end - 1] == 32 { end -= 1 }
+        headers[name] = String(decoding: line[start..<end], as: UTF8.self)
+    }
+}

@@ -1,0 +1,143 @@
+import APNs
+import CurlHTTP
+import Foundation
+import PushCrypto
+import PushMocks
+import Testing
+
+@Suite(.serialized) struct APNsClientTests {
+    let mock: MockPushServer
+    let client: APNsClient
+
+    init() throws {
+        mock = try MockPushServer()
+        let credentials = mock.credentials
+        let tokens = try APNsTokenProvider(
+            key: PrivateKey(pem: credentials.apnsPrivateKeyPEM), keyID: MockPushServer.keyID,
+            teamID: MockPushServer.teamID)
+        client = APNsClient(
+            environment: .custom(baseURL: mock.baseURL), tokens: tokens,
+            http: HTTP2Client.Configuration(caFile: credentials.caFile), timeoutMilliseconds: 5_000)
+    }
+
+    func alert(_ token: String, payload: String = #"{"aps":{"alert":"hi"}}"#) -> APNsNotification {
+        APNsNotification(
+            deviceToken: token, bundleID: "com.example.app", pushType: .alert, priority: 10,
+            expiration: 1_800_000_000, collapseID: "conv-1", apnsID: UUID().uuidString.lowercased(),
+            payload: Array(payload.utf8))
+    }
+
+    @Test func alertPushIsAcceptedWithTheRightHeaders() async throws {
+        // When an alert push is sent
+        let notification = alert("aa01")
+        let response = await client.send(notification)
+
+        // Then the mock (which checks the JWT against the test key) accepted it
+        #expect(response == .answered(APNsAnswer(status: 200, apnsID: notification.apnsID)))
+        let entry = try #require(mock.log(kind: "apns").first)
+        #expect(entry["topic"] as? String == "com.example.app")
+        #expect(entry["push_type"] as? String == "alert")
+        #expect(entry["priority"] as? String == "10")
+        #expect(entry["expiration"] as? String == "1800000000")
+        #expect(entry["collapse_id"] as? String == "conv-1")
+        #expect(entry["body"] as? String == #"{"aps":{"alert":"hi"}}"#)
+    }
+
+    @Test func voipPushUsesTheVoipTopic() async throws {
+        let response = await client.send(APNsNotification(
+            deviceToken: "bb02", bundleID: "com.example.app", pushType: .voip, priority: 10,
+            payload: Array(#"{"type":"call"}"#.utf8)))
+        #expect(response == .answered(APNsAnswer(status: 200, apnsID: (mock.log(kind: "apns").first?["apns_id"] as? String) ?? "")) || {
+            if case .answered(let a) = response { return a.status == 200 } else { return false }
+        }())
+        let entry = try #require(mock.log(kind: "apns").first)
+        #expect(entry["topic"] as? String == "com.example.app.voip")
+        #expect(entry["push_type"] as? String == "voip")
+        #expect(entry["expiration"] as? String == "0")
+    }
+
+    @Test(arguments: [
+        (410, "Unregistered"), (400, "BadDeviceToken"), (400, "DeviceTokenNotForTopic"),
+        (413, "PayloadTooLarge"), (429, "TooManyRequests"), (500, "InternalServerError"),
+        (503, "ServiceUnavailable"),
+    ])
+    func errorAnswersAreReportedWithTheirReason(status: Int, reason: String) async throws {
+        try mock.script(["cc03": [["status": status, "reason": reason, "timestamp": 1_700_000_000_000, "retry_after": 7]]])
+        guard case .answered(let answer) = await client.send(alert("cc03")) else {
+            Issue.record("no answer")
+            return
+        }
+        #expect(answer.status == status)
+        #expect(answer.reason == reason)
+        #expect(answer.retryAfter == 7)
+        #expect(answer.unregisteredAt == Date(timeIntervalSince1970: 1_700_000_000))
+    }
+
+    @Test func expiredProviderTokenGetsANewJWTAndOneRetry() async throws {
+        // Given APNs refuses the first token once
+        try mock.script(["dd04": [["status": 403, "reason": "ExpiredProviderToken"], ["status": 200]]])
+
+        // When a push is sent
+        let response = await client.send(alert("dd04"))
+
+        // Then it was retried once with a freshly signed token and delivered
+        guard case .answered(let answer) = response else { Issue.record("no answer"); return }
+        #expect(answer.status == 200)
+        let jwts = mock.log(kind: "apns").compactMap { $0["jwt"] as? String }
+        #expect(jwts.count == 2)
+        #expect(jwts.first != jwts.last)
+        #expect(client.tokens.tokensSigned == 2)
+    }
+
+    @Test func anExpiredTokenTwiceIsReportedNotRetriedForever() async throws {
+        try mock.script(["ee05": [["status": 403, "reason": "ExpiredProviderToken"]]])
+        guard case .answered(let answer) = await client.send(alert("ee05")) else { Issue.record("no answer"); return }
+        #expect(answer.reason == "ExpiredProviderToken")
+        #expect(mock.log(kind: "apns").count == 2)
+    }
+
+    @Test func oversizedPayloadsAreRefusedBeforeSending() async {
+        let big = #"{"aps":{"alert":""# + String(repeating: "x", count: 4100) + #""}}"#
+        #expect(await client.send(alert("ff06", payload: big)) == .rejectedLocally(reason: "PayloadTooLarge"))
+        // VoIP allows 5,120 bytes
+        let voip = APNsNotification(deviceToken: "ff06", bundleID: "b", pushType: .voip, payload: Array(big.utf8))
+        #expect(voip.localProblem == nil)
+        #expect(mock.log(kind: "apns").isEmpty)
+    }
+
+    @Test func manyConcurrentPushesRespectTheStreamRules() async throws {
+        // The mock allows one stream until the first authenticated request, then 1000.
+        let results = await withTaskGroup(of: Int.self) { group in
+            for i in 0..<300 {
+                group.addTask {
+                    let response = await client.send(alert(String(format: "%04x", i)))
+                    if case .answered(let answer) = response { return answer.status }
+                    return -1
+                }
+            }
+            return await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(results.allSatisfy { $0 == 200 })
+        #expect(mock.log(kind: "violation").isEmpty)
+        #expect(mock.log(kind: "apns").count == 300)
+    }
+
+    @Test func aLostServerIsATransportFailureAndTheClientReconnects() async throws {
+        // Given a connection that worked
+        guard case .answered = await client.send(alert("ab01")) else { Issue.record("no answer"); return }
+
+        // When the server goes away
+        mock.stop()
+        let failed = await client.send(alert("ab02"))
+        if case .transportFailure = failed {} else { Issue.record("expected a transport failure, got \(failed)") }
+
+        // Then after it comes back the client reconnects
+        try mock.restart()
+        var delivered = false
+        for _ in 0..<20 where !delivered {
+            if case .answered(let answer) = await client.send(alert("ab03")), answer.status == 200 { delivered = true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(delivered)
+    }
+}
