@@ -73,6 +73,7 @@ extension CometChatPushNotifications {
                 state.vault.appSession = nil
             }
             state.sessionUID = nil
+            state.sessionOrigin = nil
             return (state.config, state.products)
         }
         if config?.enableBadgeCount == true {

@@ -37,7 +37,15 @@ actor TokenLifecycle {
     private(set) var session: PNSession?
     private(set) var sessionOrigin: PNSession.Origin?
     private var generation = 0
-    private var running: [CometChatPushTokenPlatform: Task<Void, Never>] = [:]
+    private struct Running {
+        var task: Task<Void, Never>
+        var token: String
+        var userKey: String
+        var waiters: [@Sendable (PNResult<String>) -> Void]
+    }
+    private var running: [CometChatPushTokenPlatform: Running] = [:]
+    /// Fingerprints of auth tokens the service rejected in this process: not adopted again.
+    private var rejectedAuthTokens: Set<String> = []
 
     /// A day: an older registration of the same token is sent again.
     static let refreshInterval: TimeInterval = 24 * 60 * 60
@@ -70,6 +78,8 @@ actor TokenLifecycle {
     /// A (possibly) new session from the session sources.
     func sessionChanged(_ new: PNSession?, origin: PNSession.Origin?) async {
         guard config != nil else { return }
+        var new = new
+        if let candidate = new, rejectedAuthTokens.contains(Fingerprint.of(candidate.authToken)) { new = nil }
         if new == session {
             sessionOrigin = origin
             return
@@ -82,6 +92,8 @@ actor TokenLifecycle {
 
     private func adopt(_ new: PNSession?, origin: PNSession.Origin?, isInitialize: Bool) {
         guard let config, let api else { return }
+        var new = new
+        if let candidate = new, rejectedAuthTokens.contains(Fingerprint.of(candidate.authToken)) { new = nil }
         session = new
         sessionOrigin = new == nil ? nil : origin
         vault.saveActive(new, appId: config.appId, baseURL: api.baseURL)
@@ -119,8 +131,22 @@ actor TokenLifecycle {
     }
 
     private func cancelRunning() {
-        for task in running.values { task.cancel() }
+        let stopped = running.values
         running.removeAll()
+        for registration in stopped {
+            registration.task.cancel()
+            registration.waiters.forEach { $0(.failure(.notLoggedIn("The registration stopped: the session ended."))) }
+        }
+    }
+
+    /// Completes the waiters of the registration running for `platform` and, when `finished`,
+    /// forgets it.
+    private func complete(_ platform: CometChatPushTokenPlatform, _ result: PNResult<String>, finished: Bool) {
+        guard var registration = running[platform] else { return }
+        let waiters = registration.waiters
+        registration.waiters = []
+        running[platform] = finished ? nil : registration
+        waiters.forEach { $0(result) }
     }
 
     /// The process is gone: stop every retry and accept nothing more.
@@ -161,7 +187,7 @@ actor TokenLifecycle {
         var records = tokenStore.records
         records[platform] = nil
         tokenStore.records = records
-        running[platform]?.cancel()
+        running[platform]?.task.cancel()
         running[platform] = nil
     }
 
@@ -213,22 +239,31 @@ actor TokenLifecycle {
             completion?(.success(token))
             return
         }
-        running[platform]?.cancel()
+        if !force, var current = running[platform], current.token == token, current.userKey == key {
+            // The same registration is already under way: wait for it instead of sending it twice.
+            if let completion { current.waiters.append(completion) }
+            running[platform] = current
+            return
+        }
+        if let previous = running[platform] {
+            previous.task.cancel()
+            previous.waiters.forEach { $0(.failure(PNError(code: .networkError, message: "Superseded by a newer registration."))) }
+        }
         let myGeneration = generation
         tracker.begin()
-        running[platform] = Task {
+        let task = Task {
             defer { tracker.end() }
             await self.registrationLoop(
                 platform, token: token, providerId: providerId, session: session, userKey: key,
-                generation: myGeneration, api: api, completion: completion)
+                generation: myGeneration, api: api)
         }
+        running[platform] = Running(task: task, token: token, userKey: key, waiters: completion.map { [$0] } ?? [])
     }
 
     private func registrationLoop(
         _ platform: CometChatPushTokenPlatform, token: String, providerId: String, session: PNSession, userKey: String,
-        generation myGeneration: Int, api: ClientAPI, completion: (@Sendable (PNResult<String>) -> Void)?
+        generation myGeneration: Int, api: ClientAPI
     ) async {
-        var completion = completion
         var attempt = 0
         var reportedFailure = false
         while !Task.isCancelled {
@@ -243,10 +278,9 @@ actor TokenLifecycle {
                 records[platform] = RegistrationRecord(token: token, userKey: userKey, providerId: providerId, registeredAt: clock.now())
                 tokenStore.records = records
                 record(platform, .success(token))
-                running[platform] = nil
                 logger.log(.info, "Registered the \(platform.rawName) token \(Fingerprint.of(token)).")
                 events.registered(platform)
-                completion?(.success(token))
+                complete(platform, .success(token), finished: true)
                 return
             case .failure(let error):
                 logger.log(.warning, "Registering the \(platform.rawName) token failed: \(error.description)")
@@ -255,20 +289,15 @@ actor TokenLifecycle {
                     events.registrationFailed(platform, error)
                     reportedFailure = true
                 }
-                completion?(.failure(error))
-                completion = nil
+                let willRetry = error.isRetryable
+                complete(platform, .failure(error), finished: !willRetry)
                 if error.endsSession {
-                    running[platform] = nil
-                    var records = tokenStore.records
-                    records.removeAll()
-                    tokenStore.records = records
+                    tokenStore.records = [:]
+                    rejectedAuthTokens.insert(Fingerprint.of(session.authToken))
                     await endSession(session, reason: "the service rejected the auth token")
                     return
                 }
-                guard error.isRetryable else {
-                    running[platform] = nil
-                    return
-                }
+                guard willRetry else { return }
                 let delay = retryPolicy.delay(attempt: attempt)
                 attempt += 1
                 do { try await clock.sleep(seconds: delay) } catch { return }

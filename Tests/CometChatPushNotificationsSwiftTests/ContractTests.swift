@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+@testable import CometChatPushNotificationsSwift
+import CometChatPushNotificationsTesting
+
+/// The simulated service's contract rules agree with the `Contract/` fixtures, and the SDK
+/// classifies the fixtures' error envelopes as they say.
+@Suite("Wire contract")
+struct ContractTests {
+    static func substitute(_ value: Any) -> Any {
+        if let text = value as? String, text.hasPrefix("{"), text.hasSuffix("}") { return "value-of-" + text.dropFirst().dropLast() }
+        if let object = value as? [String: Any] { return object.mapValues(substitute) }
+        return value
+    }
+
+    static func request(_ fixture: [String: Any]) -> (method: String, path: String, headers: [String: String], body: Data?) {
+        let request = fixture["request"] as? [String: Any] ?? [:]
+        let headers = (substitute(request["headers"] ?? [:]) as? [String: Any] ?? [:]).compactMapValues { $0 as? String }
+        var body: Data?
+        if let object = request["body"] as? [String: Any] {
+            body = try? JSONSerialization.data(withJSONObject: substitute(object))
+        }
+        var path = request["path"] as? String ?? ""
+        for placeholder in ["{uid}", "{guid}", "{parentId}", "{id}", "{sessionId}"] {
+            path = path.replacingOccurrences(of: placeholder, with: "p1")
+        }
+        return (request["method"] as? String ?? "", path, headers, body)
+    }
+
+    @Test("Every client fixture is a valid request under the simulator's rules")
+    func fixturesPass() throws {
+        let fixtures = try contractFixtures("client")
+        #expect(fixtures.count >= 4)
+        for (name, json) in fixtures {
+            let r = Self.request(json)
+            #expect(WireContract.match(method: r.method, path: r.path) != nil, "\(name) has no route")
+            #expect(WireContract.violations(method: r.method, path: r.path, headers: r.headers, body: r.body) == [], "\(name)")
+        }
+    }
+
+    @Test("Broken variants of the fixtures are caught")
+    func brokenVariantsFail() throws {
+        for (name, json) in try contractFixtures("client") {
+            let r = Self.request(json)
+            var noAuth = r.headers
+            noAuth["authToken"] = nil
+            #expect(!WireContract.violations(method: r.method, path: r.path, headers: noAuth, body: r.body).isEmpty, "\(name) without authToken")
+            if var object = r.body.flatMap({ try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }), let key = object.keys.sorted().first {
+                object[key] = nil
+                let body = try JSONSerialization.data(withJSONObject: object)
+                #expect(!WireContract.violations(method: r.method, path: r.path, headers: r.headers, body: body).isEmpty, "\(name) without \(key)")
+            }
+        }
+        let bad = try JSONSerialization.data(withJSONObject: ["fcmToken": "t", "platform": "ios", "providerId": "p", "timezone": "UTC"])
+        let headers = ["appid": "a", "authToken": "t", "Content-Type": "application/json", "Accept": "application/json"]
+        #expect(!WireContract.violations(method: "POST", path: "/notifications/push/v1/tokens", headers: headers, body: bad).isEmpty)
+    }
+
+    @Test("The SDK sends exactly the fixture's token requests")
+    func sdkRequestsMatchFixtures() async throws {
+        let fixtures = Dictionary(uniqueKeysWithValues: try contractFixtures("client").map { ($0.name, $0.json) })
+        let device = SimulatedDevice()
+        device.logInToChatSDK(uid: "alice", authToken: "alice-token")
+        let app = await device.launchAndSettle()
+        app.sdk.registerFCMToken("fcm-1")
+        #expect(await device.settle())
+        _ = await awaitResult { (done: @escaping @Sendable (PNResult<Void>) -> Void) in app.sdk.unregisterTokens(completion: done) }
+
+        for (fixtureName, route, platform) in [
+            ("register-apns-token.json", WireContract.Route.registerToken, "apns_ios_device"),
+            ("register-fcm-token.json", .registerToken, "fcm_ios"),
+            ("unregister-tokens.json", .unregisterTokens, nil),
+        ] {
+            let fixture = try #require(fixtures[fixtureName])
+            let expected = try #require(fixture["request"] as? [String: Any])
+            let sent = try #require(device.service.requests(route).first { platform == nil || $0.json["platform"] == platform })
+            #expect(sent.method == expected["method"] as? String)
+            #expect("/v3.0" + sent.path == "/v3.0" + (expected["path"] as? String ?? ""))
+            let expectedHeaders = try #require(expected["headers"] as? [String: String])
+            #expect(Set(sent.headers.keys) == Set(expectedHeaders.keys))
+            #expect(sent.headers["appid"] == "app1")
+            if let body = expected["body"] as? [String: Any] {
+                #expect(Set(sent.json.keys) == Set(body.keys))
+                if let platform { #expect(body["platform"] as? String == platform) }
+            } else {
+                #expect(sent.json.isEmpty)
+            }
+        }
+        #expect(device.service.contractViolations.isEmpty)
+    }
+
+    @Test("Error envelopes are classified as the fixtures say")
+    func errorFixtures() throws {
+        let fixtures = try contractFixtures("errors")
+        #expect(fixtures.count >= 5)
+        for (name, json) in fixtures {
+            let status = try #require(json["status"] as? Int)
+            let body = try JSONSerialization.data(withJSONObject: json["body"] ?? [:])
+            let sdk = try #require(json["sdk"] as? [String: Any])
+            guard case .failure(let error) = ClientAPI.classify(PNHTTPResponse(status: status, body: body)) else {
+                Issue.record("\(name) classified as success")
+                continue
+            }
+            #expect(error.code.name == sdk["errorCode"] as? String, "\(name)")
+            #expect(error.isRetryable == sdk["retryable"] as? Bool, "\(name)")
+            #expect(error.endsSession == sdk["endsSession"] as? Bool, "\(name)")
+            let envelope = (json["body"] as? [String: Any])?["error"] as? [String: Any]
+            #expect(error.serverCode == envelope?["code"] as? String)
+        }
+        guard case .failure(let garbage) = ClientAPI.classify(PNHTTPResponse(status: 418, body: Data("<html>".utf8))) else {
+            Issue.record("418 classified as success")
+            return
+        }
+        #expect(garbage.code == .serverError && garbage.serverCode == nil && !garbage.isRetryable)
+    }
+}
