@@ -8,6 +8,7 @@
 #define CCRYPTO_SHIM_H
 
 #include <stddef.h>
+#include <string.h>
 #include <stdint.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -15,6 +16,8 @@
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 #include <openssl/err.h>
+#include <openssl/bio.h>
+#include <openssl/pem.h>
 
 // MARK: part 1 (service)
 
@@ -31,6 +34,27 @@ static inline int ccrypto_gcm_get_tag(EVP_CIPHER_CTX *ctx, unsigned char *tag, i
 /// EVP_CIPHER_CTX_ctrl for GCM: sets the expected tag before decryption finishes.
 static inline int ccrypto_gcm_set_tag(EVP_CIPHER_CTX *ctx, unsigned char *tag, int length) {
     return EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, length, tag);
+}
+
+/// Generates a P-256 private key and writes it as PKCS#8 PEM ("BEGIN PRIVATE KEY", the
+/// `.p8` format) into `out`. Returns the length written, or -1. Used by `--seed-dev`.
+static inline int ccrypto_generate_p256_pem(char *out, size_t capacity) {
+    int written = -1;
+    EVP_PKEY *key = NULL;
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
+    BIO *bio = NULL;
+    if (ctx == NULL || EVP_PKEY_keygen_init(ctx) != 1 || EVP_PKEY_CTX_set_group_name(ctx, "P-256") != 1 ||
+        EVP_PKEY_generate(ctx, &key) != 1) { goto done; }
+    bio = BIO_new(BIO_s_mem());
+    if (bio == NULL || PEM_write_bio_PrivateKey(bio, key, NULL, NULL, 0, NULL, NULL) != 1) { goto done; }
+    char *data = NULL;
+    long length = BIO_get_mem_data(bio, &data);
+    if (length > 0 && (size_t)length <= capacity) { memcpy(out, data, (size_t)length); written = (int)length; }
+done:
+    BIO_free(bio);
+    EVP_PKEY_free(key);
+    EVP_PKEY_CTX_free(ctx);
+    return written;
 }
 
 // MARK: part 2 (delivery): add wrappers below this line.

@@ -62,10 +62,13 @@ public protocol ServiceStore: OutboxStore {
     func tokens(appId: String, uid: String?) throws -> [PushTokenRecord]
 
     // MARK: Sends (the outbox side that writes)
-    /// Stores the jobs of a send and its idempotency record in one transaction, unless
-    /// the key was used before.
-    func acceptSend(appId: String, idempotencyKey: String, requestHash: Data, jobs: [PushJob], response: Data, now: Date) throws
-        -> SendAcceptance
+    /// Stores the jobs of a send (push jobs and webhook jobs) and its idempotency record in
+    /// one transaction, unless the key was used before.
+    func acceptSend(
+        appId: String, idempotencyKey: String, requestHash: Data, jobs: [PushJob], webhooks: [WebhookJob], response: Data, now: Date
+    ) throws -> SendAcceptance
+    /// The push jobs of one accepted send, oldest first.
+    func pushJobs(requestId: String) throws -> [PushJob]
     /// Stores webhook jobs and push jobs (for example a decline and the push to the caller)
     /// in one transaction.
     func enqueue(webhooks: [WebhookJob], pushJobs: [PushJob]) throws

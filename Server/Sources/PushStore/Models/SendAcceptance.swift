@@ -1,6 +1,6 @@
 import Foundation
 
-/// What happened to a send request in ``ServiceStore/acceptSend(appId:idempotencyKey:requestHash:jobs:response:now:)``.
+/// What happened to a send request in ``ServiceStore/acceptSend(appId:idempotencyKey:requestHash:jobs:webhooks:response:now:)``.
 public enum SendAcceptance: Sendable, Hashable {
     /// New request: the jobs were stored; answer with the given response.
     case accepted(response: Data)

@@ -10,9 +10,9 @@ enum JobState {
 }
 
 extension SQLiteStore {
-    public func acceptSend(appId: String, idempotencyKey: String, requestHash: Data, jobs: [PushJob], response: Data, now: Date) throws
-        -> SendAcceptance
-    {
+    public func acceptSend(
+        appId: String, idempotencyKey: String, requestHash: Data, jobs: [PushJob], webhooks: [WebhookJob], response: Data, now: Date
+    ) throws -> SendAcceptance {
         try withConnection { connection in
             try connection.transaction {
                 let seen = try connection.query(
@@ -23,6 +23,9 @@ extension SQLiteStore {
                 }
                 for job in jobs {
                     try Self.insert(job, into: connection)
+                }
+                for webhook in webhooks {
+                    try Self.insert(webhook, into: connection)
                 }
                 try connection.run(
                     "INSERT INTO idempotency (app_id, key, request_hash, response, created_at) VALUES (?, ?, ?, ?, ?)",
@@ -36,13 +39,7 @@ extension SQLiteStore {
         try withConnection { connection in
             try connection.transaction {
                 for webhook in webhooks {
-                    try connection.run(
-                        """
-                        INSERT INTO webhook_jobs (id, app_id, event, body, state, attempts, not_before, created_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                        [.text(webhook.id), .text(webhook.appId), .text(webhook.event), .blob(webhook.body), .text(JobState.pending),
-                         .int(Int64(webhook.attempts)), .date(webhook.notBefore), .date(webhook.createdAt)])
+                    try Self.insert(webhook, into: connection)
                 }
                 for job in pushJobs {
                     try Self.insert(job, into: connection)
@@ -137,6 +134,16 @@ extension SQLiteStore {
              .int(Int64(job.headers.priority)), .int(job.headers.expiration), .optionalText(job.headers.collapseId),
              .text(job.headers.topicSuffix), .text(JobState.pending), .int(Int64(job.attempts)), .date(job.notBefore),
              .date(job.createdAt)])
+    }
+
+    static func insert(_ webhook: WebhookJob, into connection: SQLiteConnection) throws {
+        try connection.run(
+            """
+            INSERT INTO webhook_jobs (id, app_id, event, body, state, attempts, not_before, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [.text(webhook.id), .text(webhook.appId), .text(webhook.event), .blob(webhook.body), .text(JobState.pending),
+             .int(Int64(webhook.attempts)), .date(webhook.notBefore), .date(webhook.createdAt)])
     }
 
     static let jobColumns = """

@@ -1,0 +1,91 @@
+import Foundation
+import HTTPServer
+import PushStore
+
+/// Routes requests, authenticates them, rate-limits sessions, and turns every failure into
+/// the error envelope. Never throws, never logs a secret.
+final class APIHandler: Sendable {
+    let service: ServiceContext
+    private let routes: [Route]
+
+    init(service: ServiceContext) {
+        self.service = service
+        routes = ClientAPI(service: service).routes + AdminAPI(service: service).routes
+            + [Route("GET", "health", .none) { _ in ["status": "ok"] }]
+    }
+
+    func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let started = Date()
+        let response = route(request)
+        service.logger.info("\(request.method) \(Self.redactedPath(request.path)) \(response.status) \(Int(Date().timeIntervalSince(started) * 1000))ms")
+        return response
+    }
+
+    private func route(_ request: HTTPRequest) -> HTTPResponse {
+        let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        var pathMatched = false
+        for route in routes {
+            guard let parameters = route.match(segments) else { continue }
+            pathMatched = true
+            guard route.method == request.method else { continue }
+            do {
+                let call = try authenticate(request, route: route, parameters: parameters)
+                let data = try route.handler(call)
+                return .json(200, JSON.encode(["data": data]))
+            } catch let error as APIError {
+                return error.response
+            } catch StoreError.conflict {
+                return APIError(409, "ERR_ALREADY_EXISTS", "It already exists.").response
+            } catch StoreError.notFound {
+                return APIError(404, "ERR_NOT_FOUND", "It does not exist.").response
+            } catch {
+                service.logger.error("request failed: \(type(of: error))")
+                return APIError.operationFailed.response
+            }
+        }
+        return (pathMatched ? APIError.methodNotAllowed : APIError.notFound).response
+    }
+
+    private func authenticate(_ request: HTTPRequest, route: Route, parameters: [String: String]) throws -> Call {
+        switch route.auth {
+        case .none:
+            return Call(request: request, parameters: parameters, app: nil, session: nil)
+        case .admin:
+            try checkAPIKey(request)
+            return Call(request: request, parameters: parameters, app: nil, session: nil)
+        case .adminApp:
+            try checkAPIKey(request)
+            let app = try requireApp(request)
+            return Call(request: request, parameters: parameters, app: app, session: nil)
+        case .client:
+            let app = try requireApp(request)
+            guard let token = request.header("authtoken"), !token.isEmpty else { throw APIError.emptyAuthToken }
+            guard token.utf8.count <= 512 else { throw APIError.authTokenNotFound }
+            let hash = Crypto.sha256(token)
+            guard let record = try service.store.authToken(hash: hash), record.appId == app.id else {
+                throw APIError.authTokenNotFound
+            }
+            guard service.rateLimiter.allow(hash) else { throw APIError.tooManyRequests }
+            let session = Session(appId: app.id, uid: record.uid, authTokenHash: hash, authTokenHint: record.hint)
+            return Call(request: request, parameters: parameters, app: app, session: session)
+        }
+    }
+
+    private func checkAPIKey(_ request: HTTPRequest) throws {
+        guard let key = request.header("apikey"), !key.isEmpty else { throw APIError.emptyAPIKey }
+        guard Crypto.constantTimeEquals(Crypto.sha256(key), Crypto.sha256(service.adminKey)) else { throw APIError.apiKeyNotFound }
+    }
+
+    private func requireApp(_ request: HTTPRequest) throws -> AppContext {
+        guard let appId = request.header("appid"), !appId.isEmpty else { throw APIError.emptyAppId }
+        guard appId.utf8.count <= 128, try service.store.app(id: appId) != nil else { throw APIError.appNotFound }
+        return AppContext(id: appId)
+    }
+
+    /// The path with token-like segments shortened, for logs.
+    static func redactedPath(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            segment.count > 24 ? segment.prefix(6) + "…" : segment
+        }.joined(separator: "/")
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import PushStore
+
+extension AdminAPI {
+    func createApp(_ call: Call) throws -> Any {
+        let body = try call.body()
+        let id = try body.optionalString("appId", maxLength: 64) ?? service.newId()
+        try Validate.identifier(id, field: "appId", maxLength: 64)
+        let name = try body.optionalString("name", maxLength: 256) ?? id
+        let webhookURL = try body.optionalString("webhookUrl", maxLength: 2_048)
+        if let webhookURL { try Self.validateWebhookURL(webhookURL) }
+        let secret = try body.optionalString("webhookSecret", maxLength: 256) ?? Crypto.randomToken(prefix: "whsec_")
+        let record = AppRecord(
+            id: id, name: name, webhookURL: webhookURL, sealedWebhookSecret: try sealWebhookSecret(secret, appId: id), createdAt: service.now)
+        do {
+            try service.store.createApp(record)
+        } catch StoreError.conflict {
+            throw APIError(409, "ERR_APP_ALREADY_EXISTS", "An app with this id exists.")
+        }
+        service.logger.info("app created app=\(id)")
+        var value = appJSON(record)
+        value["webhookSecret"] = secret
+        return value
+    }
+
+    func updateApp(_ call: Call) throws -> Any {
+        var record = try existingApp(call.parameter("appId"))
+        let body = try call.body()
+        if let name = try body.optionalString("name", maxLength: 256) { record.name = name }
+        if body.values["webhookUrl"] is NSNull {
+            record.webhookURL = nil
+        } else if let url = try body.optionalString("webhookUrl", maxLength: 2_048) {
+            try Self.validateWebhookURL(url)
+            record.webhookURL = url
+        }
+        var newSecret: String?
+        if let secret = try body.optionalString("webhookSecret", maxLength: 256) {
+            newSecret = secret
+        } else if try body.bool("rotateWebhookSecret") == true {
+            newSecret = Crypto.randomToken(prefix: "whsec_")
+        }
+        if let newSecret { record.sealedWebhookSecret = try sealWebhookSecret(newSecret, appId: record.id) }
+        try service.store.updateApp(record)
+        var value = appJSON(record)
+        if let newSecret { value["webhookSecret"] = newSecret }
+        return value
+    }
+
+    func sealWebhookSecret(_ secret: String, appId: String) throws -> Data {
+        try service.secrets.seal(Data(secret.utf8), context: "webhook:\(appId)")
+    }
+
+    static func validateWebhookURL(_ text: String) throws {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+            throw APIError.badRequest("The webhookUrl must be an http or https URL.", field: "webhookUrl", problem: "invalid URL")
+        }
+    }
+}

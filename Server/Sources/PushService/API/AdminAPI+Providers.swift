@@ -1,0 +1,94 @@
+import Foundation
+import PushStore
+
+/// APNs and FCM providers (§3). Secrets are sealed before they reach the store and are
+/// never returned.
+extension AdminAPI {
+    var providerRoutes: [Route] {
+        [
+            Route("POST", "notifications/push/v1/providers/apns", .adminApp) { try saveAPNs($0, create: true) },
+            Route("PUT", "notifications/push/v1/providers/apns", .adminApp) { try saveAPNs($0, create: false) },
+            Route("POST", "notifications/push/v1/providers/fcm", .adminApp) { try saveFCM($0, create: true) },
+            Route("PUT", "notifications/push/v1/providers/fcm", .adminApp) { try saveFCM($0, create: false) },
+            Route("GET", "notifications/push/v1/providers", .adminApp) { call in try service.store.providers(appId: call.appId).map(providerJSON) },
+            Route("DELETE", "notifications/push/v1/providers/:providerId", .adminApp) { call in
+                guard try service.store.deleteProvider(appId: call.appId, id: call.parameter("providerId")) else { throw APIError.providerNotFound }
+                return ["providerId": call.parameter("providerId"), "deleted": true]
+            },
+        ]
+    }
+
+    func saveAPNs(_ call: Call, create: Bool) throws -> Any {
+        let body = try call.body()
+        let id = try body.string("providerId", maxLength: 128)
+        try Validate.identifier(id, field: "providerId")
+        let key = try body.optionalString("p8Key", maxLength: 8_192, allowNewlines: true)
+            ?? body.string("privateKey", maxLength: 8_192)
+        guard key.contains("-----BEGIN PRIVATE KEY-----"), key.contains("-----END PRIVATE KEY-----") else {
+            throw APIError.badRequest("The p8Key must be the PEM text of the .p8 key.", field: "p8Key", problem: "not a PEM private key")
+        }
+        let settings: [String: Any] = [
+            "keyId": try body.string("keyId", maxLength: 64),
+            "teamId": try body.string("teamId", maxLength: 64),
+            "bundleId": try body.string("bundleId", maxLength: 256),
+            "production": try body.bool("production") ?? false,
+            "includeContentAvailable": try body.bool("includeContentAvailable") ?? false,
+            "includeMutableContent": try body.bool("includeMutableContent") ?? true,
+        ]
+        return try save(call, id: id, kind: .apns, settings: settings, secret: Data(key.utf8), create: create)
+    }
+
+    func saveFCM(_ call: Call, create: Bool) throws -> Any {
+        let body = try call.body()
+        let id = try body.string("providerId", maxLength: 128)
+        try Validate.identifier(id, field: "providerId")
+        let account = try body.object("serviceAccountCreds")
+        let privateKey = try account.string("private_key", maxLength: 8_192)
+        guard privateKey.contains("PRIVATE KEY-----") else {
+            throw APIError.badRequest(
+                "serviceAccountCreds.private_key must be PEM text.", field: "serviceAccountCreds.private_key", problem: "not a PEM private key")
+        }
+        let ios = try body.optionalObject("notificationInPayload")?.optionalObject("ios")
+        let settings: [String: Any] = [
+            "projectId": try account.string("project_id", maxLength: 256),
+            "clientEmail": try account.string("client_email", maxLength: 256),
+            "privateKeyId": try account.string("private_key_id", maxLength: 256),
+            "tokenUri": try account.optionalString("token_uri", maxLength: 2_048) ?? "https://oauth2.googleapis.com/token",
+            "notificationForChat": try ios?.bool("chat") ?? true,
+            "notificationForCall": try ios?.bool("call") ?? true,
+        ]
+        return try save(call, id: id, kind: .fcm, settings: settings, secret: Data(privateKey.utf8), create: create)
+    }
+
+    private func save(_ call: Call, id: String, kind: ProviderRecord.Kind, settings: [String: Any], secret: Data, create: Bool) throws -> Any {
+        let now = service.now
+        let sealed = try service.secrets.seal(secret, context: ProviderSecrets.context(appId: call.appId, providerId: id))
+        var record = ProviderRecord(
+            appId: call.appId, id: id, kind: kind, settings: JSON.encode(settings), sealedSecret: sealed, createdAt: now, updatedAt: now)
+        if create {
+            do {
+                try service.store.createProvider(record)
+            } catch StoreError.conflict {
+                throw APIError(409, "ERR_PROVIDER_ALREADY_EXISTS", "A provider with this id exists.")
+            }
+        } else {
+            guard let existing = try service.store.provider(appId: call.appId, id: id) else { throw APIError.providerNotFound }
+            guard existing.kind == kind else {
+                throw APIError.badRequest("Provider \(id) is an \(existing.kind.rawValue) provider.", field: "providerId", problem: "wrong kind")
+            }
+            record.createdAt = existing.createdAt
+            try service.store.updateProvider(record)
+        }
+        service.logger.info("provider saved app=\(call.appId) provider=\(id) kind=\(kind.rawValue)")
+        return providerJSON(record)
+    }
+
+    func providerJSON(_ provider: ProviderRecord) -> [String: Any] {
+        var value = (try? JSONSerialization.jsonObject(with: provider.settings) as? [String: Any]) ?? [:]
+        value["providerId"] = provider.id
+        value["type"] = provider.kind.rawValue
+        value["createdAt"] = Self.seconds(provider.createdAt)
+        value["updatedAt"] = Self.seconds(provider.updatedAt)
+        return value
+    }
+}

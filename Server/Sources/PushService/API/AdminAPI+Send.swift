@@ -1,0 +1,70 @@
+import Foundation
+import PushCore
+import PushStore
+
+/// The send API: an event for recipients becomes one job per token, stored with the
+/// request's idempotency key before the answer goes out.
+extension AdminAPI {
+    var sendRoutes: [Route] {
+        [
+            Route("POST", "notifications/push/v1/send", .adminApp) { try send($0) },
+            Route("GET", "notifications/push/v1/send/:requestId/jobs", .adminApp) { call in
+                try service.store.pushJobs(requestId: call.parameter("requestId")).filter { $0.appId == call.appId }.map(Self.jobJSON)
+            },
+        ]
+    }
+
+    func send(_ call: Call) throws -> Any {
+        let idempotencyKey = call.request.header("idempotency-key") ?? ""
+        guard idempotencyKey.isEmpty || (idempotencyKey.count <= 200 && !idempotencyKey.unicodeScalars.contains { $0.value < 0x20 }) else {
+            throw APIError.badRequest("The Idempotency-Key header must be at most 200 printable characters.", field: "Idempotency-Key")
+        }
+        let request = try SendRequest.parse(call.body(), now: service.now)
+        let requestId = service.newId()
+        let factory = JobFactory(service: service, requestId: requestId, ttlSeconds: request.ttlSeconds)
+        var jobs: [PushJob] = []
+        var perRecipient: [[String: Any]] = []
+        for recipient in request.recipients {
+            let tokens = try service.store.tokens(appId: call.appId, uid: recipient.uid)
+            let recipientJobs = factory.jobs(for: request.event, uid: recipient.uid, badge: recipient.badge, tokens: tokens)
+            jobs += recipientJobs
+            perRecipient.append(["uid": recipient.uid, "jobs": recipientJobs.count])
+        }
+        if case .call(let event) = request.event, event.callAction == "initiated" {
+            try service.store.recordCall(
+                CallRecord(
+                    appId: call.appId, sessionId: event.sessionId, callerUid: event.sender.id, details: CallDeclinePush.details(of: event),
+                    createdAt: service.now))
+        }
+        let response = JSON.encode(["requestId": requestId, "jobs": jobs.count, "recipients": perRecipient] as [String: Any])
+        let key = idempotencyKey.isEmpty ? "auto-" + requestId : "key-" + idempotencyKey
+        let outcome = try service.store.acceptSend(
+            appId: call.appId, idempotencyKey: key, requestHash: Crypto.sha256(call.request.body), jobs: jobs, webhooks: [],
+            response: response, now: service.now)
+        switch outcome {
+        case .accepted(let stored):
+            service.logger.info("send accepted app=\(call.appId) request=\(requestId) jobs=\(jobs.count)")
+            return try JSONSerialization.jsonObject(with: stored)
+        case .replayed(let stored):
+            service.logger.info("send replayed app=\(call.appId) (idempotency key seen)")
+            var value = (try JSONSerialization.jsonObject(with: stored) as? [String: Any]) ?? [:]
+            value["replayed"] = true
+            return value
+        case .keyReused:
+            throw APIError(422, "ERR_IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used with a different request.")
+        }
+    }
+
+    static func jobJSON(_ job: PushJob) -> [String: Any] {
+        var headers: [String: Any] = [
+            "pushType": job.headers.pushType.rawValue, "priority": job.headers.priority, "expiration": job.headers.expiration,
+            "topicSuffix": job.headers.topicSuffix,
+        ]
+        headers["collapseId"] = job.headers.collapseId ?? NSNull()
+        return [
+            "id": job.id, "uid": job.uid, "token": job.token, "platform": job.platform.rawValue, "kind": job.kind.rawValue,
+            "providerId": job.providerId, "attempts": job.attempts, "headers": headers,
+            "payload": (try? JSONSerialization.jsonObject(with: job.payload)) ?? [:],
+        ]
+    }
+}

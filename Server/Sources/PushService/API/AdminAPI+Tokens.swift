@@ -1,0 +1,51 @@
+import Foundation
+import PushCore
+import PushStore
+
+/// Listing and deleting push tokens (§3).
+extension AdminAPI {
+    var tokenRoutes: [Route] {
+        [
+            Route("GET", "notifications/push/v1/tokens", .adminApp) { call in
+                let uid = call.request.query["uid"].flatMap { $0.isEmpty ? nil : $0 }
+                return ["pushTokens": try service.store.tokens(appId: call.appId, uid: uid).map(TokenJSON.admin)]
+            },
+            Route("DELETE", "notifications/push/v1/tokens/:pushToken", .adminApp) { call in
+                guard try service.store.deleteToken(appId: call.appId, token: call.parameter("pushToken")) else {
+                    throw APIError(404, "ERR_TOKEN_NOT_FOUND", "No push token matches.")
+                }
+                return ["deleted": 1]
+            },
+        ]
+    }
+}
+
+/// JSON shapes of a token.
+enum TokenJSON {
+    /// `pushTokenType`: which service delivers the token and how.
+    static func type(of platform: TokenPlatform) -> String {
+        switch platform {
+        case .apnsDevice: return "apns"
+        case .apnsVoIP: return "voip"
+        case .fcm: return "fcm"
+        }
+    }
+
+    /// The client API's answer to a registration (Contract/client/register-*.json).
+    static func client(_ token: PushTokenRecord) -> [String: Any] {
+        var value: [String: Any] = [
+            "pushToken": token.token, "platform": token.platform.rawValue, "providerId": token.providerId, "uid": token.uid,
+            "createdAt": AdminAPI.seconds(token.createdAt), "updatedAt": AdminAPI.seconds(token.updatedAt),
+        ]
+        if let timezone = token.timezone { value["timezone"] = timezone }
+        return value
+    }
+
+    /// The admin listing (§3). `authToken` is a hint: the service only keeps hashes.
+    static func admin(_ token: PushTokenRecord) -> [String: Any] {
+        var value = client(token)
+        value["authToken"] = token.authTokenHint
+        value["pushTokenType"] = type(of: token.platform)
+        return value
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import PushCore
+import PushStore
+
+/// The admin API (`apikey` header; `appid` too for per-app routes): apps, users and auth
+/// tokens, providers, tokens, sends. See Server/README.md for the full list.
+struct AdminAPI {
+    let service: ServiceContext
+
+    var routes: [Route] {
+        [
+            Route("POST", "apps", .admin) { try createApp($0) },
+            Route("GET", "apps", .admin) { _ in try service.store.apps().map(appJSON) },
+            Route("GET", "apps/:appId", .admin) { try appJSON(existingApp($0.parameter("appId"))) },
+            Route("PUT", "apps/:appId", .admin) { try updateApp($0) },
+            Route("DELETE", "apps/:appId", .admin) { call in
+                guard try service.store.deleteApp(id: call.parameter("appId")) else { throw APIError.appNotFound }
+                return ["appId": call.parameter("appId"), "deleted": true]
+            },
+            Route("POST", "users", .adminApp) { try createUser($0) },
+            Route("GET", "users", .adminApp) { call in try service.store.users(appId: call.appId).map(userJSON) },
+            Route("GET", "users/:uid", .adminApp) { call in try userJSON(existingUser(call)) },
+            Route("DELETE", "users/:uid", .adminApp) { call in
+                guard try service.store.deleteUser(appId: call.appId, uid: call.parameter("uid")) else { throw Self.userNotFound }
+                return ["uid": call.parameter("uid"), "deleted": true]
+            },
+            Route("POST", "users/:uid/auth_tokens", .adminApp) { call in try createAuthToken(existingUser(call)) },
+            Route("GET", "users/:uid/auth_tokens", .adminApp) { call in
+                _ = try existingUser(call)
+                return try service.store.authTokens(appId: call.appId, uid: call.parameter("uid")).map {
+                    ["uid": $0.uid, "authTokenHint": $0.hint, "createdAt": Self.seconds($0.createdAt)] as [String: Any]
+                }
+            },
+            Route("DELETE", "users/:uid/auth_tokens", .adminApp) { call in
+                _ = try existingUser(call)
+                return ["revoked": try service.store.revokeAuthTokens(appId: call.appId, uid: call.parameter("uid"))]
+            },
+            Route("DELETE", "users/:uid/auth_tokens/:authToken", .adminApp) { call in
+                let revoked = try service.store.revokeAuthToken(
+                    appId: call.appId, uid: call.parameter("uid"), hash: Crypto.sha256(call.parameter("authToken")))
+                guard revoked else { throw APIError.authTokenNotFound }
+                return ["revoked": 1]
+            },
+            Route("GET", "admin/outbox", .admin) { _ in
+                let counts = try service.store.pushJobCounts()
+                return [
+                    "pushJobs": ["pending": counts.pending, "inFlight": counts.inFlight, "delivered": counts.delivered, "failed": counts.failed],
+                    "webhookJobsPending": try service.store.pendingWebhookJobCount(),
+                ]
+            },
+        ] + providerRoutes + tokenRoutes + sendRoutes
+    }
+
+    static let userNotFound = APIError(404, "ERR_UID_NOT_FOUND", "No user has this uid.")
+
+    static func seconds(_ date: Date) -> Int64 {
+        Int64(date.timeIntervalSince1970)
+    }
+
+    func existingApp(_ id: String) throws -> AppRecord {
+        guard let app = try service.store.app(id: id) else { throw APIError.appNotFound }
+        return app
+    }
+
+    func existingUser(_ call: Call) throws -> UserRecord {
+        let uid = call.parameter("uid")
+        guard let user = try service.store.user(appId: call.appId, uid: uid) else { throw Self.userNotFound }
+        return user
+    }
+
+    func appJSON(_ app: AppRecord) -> [String: Any] {
+        var value: [String: Any] = ["appId": app.id, "name": app.name, "createdAt": Self.seconds(app.createdAt)]
+        value["webhookUrl"] = app.webhookURL ?? NSNull()
+        value["hasWebhookSecret"] = app.sealedWebhookSecret != nil
+        return value
+    }
+
+    func userJSON(_ user: UserRecord) -> [String: Any] {
+        var value: [String: Any] = ["uid": user.uid, "name": user.name, "createdAt": Self.seconds(user.createdAt)]
+        if let avatar = user.avatar { value["avatar"] = avatar }
+        return value
+    }
+}

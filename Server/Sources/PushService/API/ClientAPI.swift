@@ -1,0 +1,77 @@
+import Foundation
+import PushCore
+import PushStore
+
+/// The client API of WIRE-CONTRACT.md §2 (`appid` + `authToken`): tokens, receipts,
+/// quick replies, campaign receipts, call status.
+struct ClientAPI {
+    let service: ServiceContext
+
+    var routes: [Route] {
+        [
+            Route("POST", "notifications/push/v1/tokens", .client) { try registerToken($0) },
+            Route("DELETE", "notifications/push/v1/tokens", .client) { try unregisterTokens($0) },
+            Route("POST", "users/:uid/conversation/delivered", .client) { try delivered($0, receiverType: "user", id: $0.parameter("uid")) },
+            Route("POST", "groups/:guid/conversation/delivered", .client) { try delivered($0, receiverType: "group", id: $0.parameter("guid")) },
+            Route("POST", "messages", .client) { try quickReply($0, parentId: nil) },
+            Route("POST", "messages/:parentId/thread", .client) { try quickReply($0, parentId: $0.parameter("parentId")) },
+            Route("PUT", "campaigns/push-notifications/:id/delivered", .client) { try campaign($0, action: "delivered") },
+            Route("PUT", "campaigns/push-notifications/:id/clicked", .client) { try campaign($0, action: "clicked") },
+            Route("PUT", "calls/:sessionId", .client) { try callStatus($0) },
+        ]
+    }
+
+    /// The longest token the service stores (§2).
+    static let maxTokenLength = 4_096
+
+    func registerToken(_ call: Call) throws -> Any {
+        guard let session = call.session else { throw APIError.authTokenNotFound }
+        let body = try call.body()
+        guard let token = try body.optionalString("fcmToken", maxLength: Self.maxTokenLength)
+            ?? body.optionalString("pushToken", maxLength: Self.maxTokenLength)
+        else {
+            throw APIError.badRequest("The fcmToken field is required.", field: "fcmToken", problem: "missing")
+        }
+        guard !token.contains(where: { $0 == " " || !$0.isASCII }) else {
+            throw APIError.badRequest("The token must be printable ASCII without spaces.", field: "fcmToken", problem: "invalid characters")
+        }
+        let platformText = try body.string("platform", maxLength: 64)
+        guard let platform = TokenPlatform(rawValue: platformText) else {
+            throw APIError(400, "ERR_BAD_REQUEST", "The platform field is not valid.", details: ["platform": platformText])
+        }
+        let timezone = try body.optionalString("timezone", maxLength: 64)
+        let provider = try resolveProvider(appId: session.appId, requested: body.optionalString("providerId", maxLength: 128), platform: platform)
+        let now = service.now
+        let record = try service.store.registerToken(
+            PushTokenRecord(
+                appId: session.appId, uid: session.uid, token: token, platform: platform, providerId: provider.id, timezone: timezone,
+                authTokenHash: session.authTokenHash, authTokenHint: session.authTokenHint, createdAt: now, updatedAt: now),
+            maxPerUser: service.configuration.maxTokensPerUser)
+        service.logger.info("token registered app=\(session.appId) uid=\(session.uid) platform=\(platform.rawValue) token=\(token.prefix(8))…")
+        return TokenJSON.client(record)
+    }
+
+    private func resolveProvider(appId: String, requested: String?, platform: TokenPlatform) throws -> ProviderRecord {
+        let wanted: ProviderRecord.Kind = platform == .fcm ? .fcm : .apns
+        if let requested {
+            guard let provider = try service.store.provider(appId: appId, id: requested) else { throw APIError.providerNotFound }
+            guard provider.kind == wanted else {
+                throw APIError.badRequest(
+                    "Provider \(requested) is an \(provider.kind.rawValue) provider; \(platform.rawValue) tokens need \(wanted.rawValue).",
+                    field: "providerId", problem: "wrong kind")
+            }
+            return provider
+        }
+        guard let provider = try service.store.providers(appId: appId).first(where: { $0.kind == wanted }) else {
+            throw APIError.providerNotFound
+        }
+        return provider
+    }
+
+    func unregisterTokens(_ call: Call) throws -> Any {
+        guard let session = call.session else { throw APIError.authTokenNotFound }
+        let count = try service.store.deleteTokens(appId: session.appId, authTokenHash: session.authTokenHash)
+        service.logger.info("tokens unregistered app=\(session.appId) uid=\(session.uid) count=\(count)")
+        return ["deleted": count]
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import HTTPServer
+import PushCore
+import PushStore
+
+/// The running service: store, HTTP API, outbox and webhook workers.
+public final class PushServiceApp: Sendable {
+    /// The configuration it runs with.
+    public let configuration: ServiceConfiguration
+    /// The store.
+    public let store: SQLiteStore
+    /// Provider credentials for the delivery engine.
+    public let providers: ProviderSecrets
+    /// Where the admin key comes from (a file path or the environment); never the key.
+    public let adminKeySource: String
+    /// The development seed, when `--seed-dev` was given.
+    public let seed: DevSeed?
+    let context: ServiceContext
+    private let server: HTTPServer
+    private let outbox: OutboxDispatcher?
+    private let webhooks: WebhookDispatcher
+
+    /// Opens the store, starts the HTTP server and the workers.
+    ///
+    /// - Parameter sender: the sender the outbox hands jobs to; when nil, the configured
+    ///   stand-in (`log`, or none — jobs then stay in the outbox for another consumer).
+    public init(configuration: ServiceConfiguration, logger: ServiceLogger = ServiceLogger(), sender: (any PushSender)? = nil) throws {
+        self.configuration = configuration
+        try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+        let secrets = try Self.secretBox(configuration, logger: logger)
+        let adminKey: String
+        if let key = configuration.adminKey {
+            adminKey = key
+            adminKeySource = "the PUSH_ADMIN_KEY environment variable"
+        } else {
+            let path = configuration.resolvedAdminKeyFile
+            adminKey = try KeyFiles.loadOrCreateText(at: path) { Crypto.randomToken(prefix: "adm_") }.value
+            adminKeySource = path
+        }
+        let store = try SQLiteStore(path: configuration.resolvedDatabasePath, synchronousFull: configuration.sqliteSynchronousFull)
+        self.store = store
+        providers = ProviderSecrets(store: store, secrets: secrets)
+        context = ServiceContext(configuration: configuration, store: store, secrets: secrets, adminKey: adminKey, logger: logger)
+        seed = configuration.seedDev ? try DevSeed.apply(context: context) : nil
+        let handler = APIHandler(service: context)
+        server = try HTTPServer(
+            configuration: HTTPServerConfiguration(
+                host: configuration.host, port: configuration.port, maxBodyBytes: configuration.maxBodyBytes, threads: configuration.threads),
+            tooLarge: APIError.tooLarge.response,
+            handler: { handler.handle($0) })
+        let chosen: (any PushSender)? = sender ?? (configuration.sender == "log"
+            ? LogSender(journalPath: configuration.senderJournal) { logger.info($0) } : nil)
+        outbox = chosen.map { OutboxDispatcher(store: store, sender: $0, pollInterval: configuration.pollInterval, logger: logger) }
+        webhooks = WebhookDispatcher(service: context)
+        if let outbox { Task.detached { await outbox.run() } }
+        let webhooks = self.webhooks
+        Task.detached { await webhooks.run() }
+        if let seed { try seed.write(port: server.port, host: configuration.host, dataDirectory: configuration.dataDirectory) }
+    }
+
+    /// The port the API listens on.
+    public var port: Int { server.port }
+
+    /// `http://host:port`.
+    public var baseURL: String { "http://\(configuration.host):\(port)" }
+
+    /// Stops the HTTP server and the workers. Jobs in flight stay leased and are claimed
+    /// again after their lease.
+    public func stop() {
+        server.stop()
+        outbox?.stop()
+        webhooks.stop()
+    }
+
+    private static func secretBox(_ configuration: ServiceConfiguration, logger: ServiceLogger) throws -> SecretBox {
+        if let text = configuration.secretKey {
+            guard let key = KeyFiles.parseKey(text) else {
+                throw ConfigurationError.invalid("PUSH_SECRET_KEY must be 32 bytes as base64 or 64 hex digits")
+            }
+            return try SecretBox(key: key)
+        }
+        let path = configuration.resolvedSecretKeyFile
+        let (text, created) = try KeyFiles.loadOrCreateText(at: path) { Crypto.randomBytes(32).base64EncodedString() }
+        guard let key = KeyFiles.parseKey(text) else { throw ConfigurationError.invalid("\(path) does not hold a 32-byte key") }
+        if created {
+            logger.warning("created a new secret key in \(path); set PUSH_SECRET_KEY (or keep that file safe) in production")
+        }
+        return try SecretBox(key: key)
+    }
+}

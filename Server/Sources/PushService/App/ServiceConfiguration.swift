@@ -1,0 +1,93 @@
+import Foundation
+
+/// Everything the service can be told at start. Each option has a flag (`--port`) and an
+/// environment variable (`PUSH_PORT`); flags win. See ``ServiceConfiguration/helpText``.
+public struct ServiceConfiguration: Sendable {
+    /// Address to bind (`--host`, `PUSH_HOST`).
+    public var host = "127.0.0.1"
+    /// Port (`--port`, `PUSH_PORT`); 0 picks a free port.
+    public var port = 8080
+    /// Directory for the database and generated key files (`--data-dir`, `PUSH_DATA_DIR`).
+    public var dataDirectory = "./data"
+    /// SQLite file (`--database`, `PUSH_DATABASE`); default `<data-dir>/push.sqlite`.
+    public var databasePath: String?
+    /// `FULL` (default) or `NORMAL` SQLite synchronous mode (`--sqlite-sync`, `PUSH_SQLITE_SYNC`).
+    public var sqliteSynchronousFull = true
+    /// The admin API key (`PUSH_ADMIN_KEY` only: keys do not belong in process listings).
+    public var adminKey: String?
+    /// File holding the admin key, created if missing (`--admin-key-file`, `PUSH_ADMIN_KEY_FILE`).
+    public var adminKeyFile: String?
+    /// 32-byte key sealing provider secrets, base64 or hex (`PUSH_SECRET_KEY` only).
+    public var secretKey: String?
+    /// File holding that key, created if missing (`--secret-key-file`, `PUSH_SECRET_KEY_FILE`).
+    public var secretKeyFile: String?
+    /// Stand-in sender until the delivery engine is wired: `log` or `none` (`--sender`, `PUSH_SENDER`).
+    public var sender = "log"
+    /// When set, the log sender appends each job id to this file (`--sender-journal`, `PUSH_SENDER_JOURNAL`).
+    public var senderJournal: String?
+    /// Largest request body in bytes (`--max-body-bytes`, `PUSH_MAX_BODY_BYTES`).
+    public var maxBodyBytes = 64 * 1024
+    /// Requests per minute per auth token; 0 disables (`--rate-limit`, `PUSH_RATE_LIMIT`).
+    public var rateLimitPerMinute = 600
+    /// Burst size per auth token (`--rate-burst`, `PUSH_RATE_BURST`).
+    public var rateLimitBurst = 60
+    /// Most tokens per user; the oldest goes (`--max-tokens-per-user`, `PUSH_MAX_TOKENS_PER_USER`).
+    public var maxTokensPerUser = 100
+    /// Server threads (`--threads`, `PUSH_THREADS`).
+    public var threads = 4
+    /// First webhook retry delay in seconds, doubled per attempt (`--webhook-retry-base`, `PUSH_WEBHOOK_RETRY_BASE`).
+    public var webhookRetryBase = 1.0
+    /// Longest webhook retry delay in seconds (`--webhook-retry-max`, `PUSH_WEBHOOK_RETRY_MAX`).
+    public var webhookRetryMax = 300.0
+    /// Seconds a webhook POST may take (`--webhook-timeout`, `PUSH_WEBHOOK_TIMEOUT`).
+    public var webhookTimeout = 10.0
+    /// Seconds between outbox polls when idle (`--poll-interval`, `PUSH_POLL_INTERVAL`).
+    public var pollInterval = 0.2
+    /// Create a development app, user, auth token and APNs provider (`--seed-dev`, `PUSH_SEED_DEV=1`).
+    public var seedDev = false
+    /// App id of the seed (`--seed-app-id`, `PUSH_SEED_APP_ID`).
+    public var seedAppId = "dev-app"
+    /// User id of the seed (`--seed-uid`, `PUSH_SEED_UID`).
+    public var seedUid = "dev-user"
+    /// Auth token of the seed (`PUSH_SEED_AUTH_TOKEN`); generated when absent.
+    public var seedAuthToken: String?
+    /// Provider id of the seed (`--seed-provider-id`, `PUSH_SEED_PROVIDER_ID`).
+    public var seedProviderId = "dev-apns"
+    /// Webhook URL of the seed app (`--seed-webhook-url`, `PUSH_SEED_WEBHOOK_URL`).
+    public var seedWebhookURL: String?
+    /// Log level: debug, info, warning, error (`--log-level`, `PUSH_LOG_LEVEL`).
+    public var logLevel = ServiceLogger.Level.info
+
+    /// Defaults.
+    public init() {}
+
+    /// The database path in effect.
+    public var resolvedDatabasePath: String {
+        databasePath ?? (dataDirectory as NSString).appendingPathComponent("push.sqlite")
+    }
+
+    /// The admin key file in effect.
+    public var resolvedAdminKeyFile: String {
+        adminKeyFile ?? (dataDirectory as NSString).appendingPathComponent("admin.key")
+    }
+
+    /// The secret key file in effect.
+    public var resolvedSecretKeyFile: String {
+        secretKeyFile ?? (dataDirectory as NSString).appendingPathComponent("secret.key")
+    }
+}
+
+/// A configuration problem, reported before the service starts.
+public enum ConfigurationError: Error, Sendable, CustomStringConvertible {
+    /// A bad flag or value.
+    case invalid(String)
+    /// `--help` was given.
+    case helpRequested
+
+    public var description: String {
+        switch self {
+        case .invalid(let message): return message
+        case .helpRequested: return "help requested"
+        }
+    }
+}

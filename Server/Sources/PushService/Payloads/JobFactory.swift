@@ -1,0 +1,60 @@
+import Foundation
+import PushCore
+import PushStore
+
+/// Turns an event and a recipient's tokens into outbox jobs, one per token, with the
+/// payload and APNs headers each kind of token needs.
+struct JobFactory {
+    let service: ServiceContext
+    let requestId: String
+    let ttlSeconds: Int64
+
+    /// Which tokens get the event: VoIP tokens only for calls (and then only them when the
+    /// user has any); device and FCM tokens for everything else.
+    static func targets(for event: SendRequest.Event, tokens: [PushTokenRecord]) -> [PushTokenRecord] {
+        let alertTokens = tokens.filter { $0.platform != .apnsVoIP }
+        if case .call = event {
+            let voip = tokens.filter { $0.platform == .apnsVoIP }
+            return voip.isEmpty ? alertTokens : voip
+        }
+        return alertTokens
+    }
+
+    /// The jobs for one recipient.
+    func jobs(for event: SendRequest.Event, uid: String, badge: Int?, tokens: [PushTokenRecord]) -> [PushJob] {
+        let now = service.now
+        return Self.targets(for: event, tokens: tokens).map { token in
+            let voip = token.platform == .apnsVoIP
+            let payload: [String: Any]
+            let kind: PushKind
+            var collapseId: String?
+            switch event {
+            case .chat(let chat):
+                payload = PayloadBuilder.chat(chat, badge: badge)
+                kind = .chat
+            case .call(let call):
+                payload = PayloadBuilder.call(call, voip: voip, badge: badge)
+                kind = .call
+                collapseId = voip ? nil : call.sessionId
+            case .campaign(let campaign):
+                payload = PayloadBuilder.campaign(campaign, badge: badge)
+                kind = .campaign
+            }
+            let headers = Self.headers(voip: voip, kind: kind, collapseId: collapseId, now: now, ttlSeconds: ttlSeconds)
+            return PushJob(
+                id: service.newId(), appId: token.appId, requestId: requestId, uid: uid, token: token.token, platform: token.platform,
+                kind: kind, providerId: token.providerId, payload: JSON.encode(payload), headers: headers, notBefore: now, createdAt: now)
+        }
+    }
+
+    /// APNs headers: VoIP → `voip`, priority 10, expiration 0, topic + `.voip`; alerts →
+    /// `alert`, priority 10, expiration now + TTL (calls: 60 s).
+    static func headers(voip: Bool, kind: PushKind, collapseId: String?, now: Date, ttlSeconds: Int64) -> PushHeaders {
+        if voip {
+            return PushHeaders(pushType: .voip, priority: 10, expiration: 0, collapseId: nil, topicSuffix: ".voip")
+        }
+        let ttl = kind == .call ? min(ttlSeconds, 60) : ttlSeconds
+        let expiration = ttl == 0 ? 0 : Int64(now.timeIntervalSince1970) + ttl
+        return PushHeaders(pushType: .alert, priority: 10, expiration: expiration, collapseId: collapseId, topicSuffix: "")
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// Builds the push payloads of WIRE-CONTRACT.md §4: the §4 keys at the top level next to
+/// `aps`; `aps` with `alert`, `badge` (from the count the caller gives), `sound`,
+/// `category`, `thread-id` and `mutable-content: 1`.
+enum PayloadBuilder {
+    /// The notification category that enables the SDK's Reply action.
+    static let messageCategory = "MessageCategory"
+
+    /// `user1_user_user2` (uids sorted) or `group_<guid>`.
+    static func conversationId(sender: String, receiver: String, receiverType: String) -> String {
+        if receiverType == "group" { return "group_\(receiver)" }
+        let pair = [sender, receiver].sorted()
+        return "\(pair[0])_user_\(pair[1])"
+    }
+
+    /// A chat push.
+    static func chat(_ event: ChatEvent, badge: Int?) -> [String: Any] {
+        let isGroup = event.receiverType == "group"
+        let title = event.title ?? (isGroup ? event.receiver.name : event.sender.name)
+        let body: String
+        switch event.category {
+        case .message:
+            body = isGroup ? "\(event.sender.name): \(event.text)" : event.text
+        case .reaction:
+            body = "\(event.sender.name) reacted \(event.reaction ?? "") to: \(event.text)"
+        case .action:
+            body = event.text
+        }
+        let conversation = conversationId(sender: event.sender.id, receiver: event.receiver.id, receiverType: event.receiverType)
+        var payload = parties(event.sender, event.receiver, event.receiverType)
+        payload["type"] = "chat"
+        payload["title"] = title
+        payload["body"] = body
+        payload["conversationId"] = conversation
+        payload["tag"] = event.id
+        payload["sentAt"] = String(event.sentAt)
+        if let parentId = event.parentId { payload["parentId"] = parentId }
+        if let custom = event.custom { payload["custom"] = custom }
+        if let message = event.message { payload["message"] = message }
+        if let badge { payload["unreadMessageCount"] = String(badge) }
+        var aps: [String: Any] = [
+            "alert": ["title": title, "body": body], "sound": "default", "category": messageCategory,
+            "thread-id": conversation, "mutable-content": 1,
+        ]
+        if let badge { aps["badge"] = badge }
+        payload["aps"] = aps
+        return payload
+    }
+
+    /// A call push. VoIP tokens get it as a PushKit dictionary (`aps` without an alert);
+    /// alert tokens (users without a VoIP token) get an alert.
+    static func call(_ event: CallEvent, voip: Bool, badge: Int?) -> [String: Any] {
+        let isGroup = event.receiverType == "group"
+        let title = isGroup ? event.receiver.name : event.sender.name
+        let body = event.callType == "video" ? "VIDEO CALL" : "AUDIO CALL"
+        var payload = parties(event.sender, event.receiver, event.receiverType)
+        payload["type"] = "call"
+        payload["title"] = title
+        payload["body"] = body
+        payload["callAction"] = event.callAction
+        payload["sessionId"] = event.sessionId
+        payload["callType"] = event.callType
+        payload["conversationId"] = conversationId(sender: event.sender.id, receiver: event.receiver.id, receiverType: event.receiverType)
+        payload["tag"] = event.sessionId
+        payload["sentAt"] = String(event.sentAt)
+        if voip {
+            payload["aps"] = [String: Any]()
+        } else {
+            var aps: [String: Any] = [
+                "alert": ["title": title, "body": body], "sound": "default", "thread-id": payload["conversationId"] ?? "",
+                "mutable-content": 1,
+            ]
+            if let badge { aps["badge"] = badge }
+            payload["aps"] = aps
+        }
+        return payload
+    }
+
+    /// A campaign push.
+    static func campaign(_ event: CampaignEvent, badge: Int?) -> [String: Any] {
+        var payload: [String: Any] = [
+            "source": "campaign", "id": event.id, "announcementId": event.id, "campaignId": event.campaignId,
+            "title": event.title, "body": event.body, "sentAt": String(event.sentAt),
+        ]
+        if let url = event.url { payload["url"] = url }
+        if let imageUrl = event.imageUrl { payload["imageUrl"] = imageUrl }
+        if let custom = event.custom { payload["custom"] = custom }
+        var aps: [String: Any] = ["alert": ["title": event.title, "body": event.body], "sound": "default", "mutable-content": 1]
+        if let badge { aps["badge"] = badge }
+        payload["aps"] = aps
+        return payload
+    }
+
+    private static func parties(_ sender: Party, _ receiver: Party, _ receiverType: String) -> [String: Any] {
+        var payload: [String: Any] = [
+            "sender": sender.id, "senderName": sender.name, "receiver": receiver.id, "receiverName": receiver.name,
+            "receiverType": receiverType,
+        ]
+        if let avatar = sender.avatar { payload["senderAvatar"] = avatar }
+        if let avatar = receiver.avatar { payload["receiverAvatar"] = avatar }
+        return payload
+    }
+}

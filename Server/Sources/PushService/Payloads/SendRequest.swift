@@ -1,0 +1,109 @@
+import Foundation
+
+/// A parsed `POST /notifications/push/v1/send` body.
+struct SendRequest {
+    enum Event {
+        case chat(ChatEvent)
+        case call(CallEvent)
+        case campaign(CampaignEvent)
+    }
+
+    struct Recipient {
+        var uid: String
+        var badge: Int?
+    }
+
+    /// The most recipients in one request.
+    static let maxRecipients = 1_000
+
+    var event: Event
+    var recipients: [Recipient]
+    /// Seconds APNs keeps an alert push for an offline device (`apns-expiration`).
+    var ttlSeconds: Int64
+
+    static func parse(_ body: JSONObject, now: Date) throws(APIError) -> SendRequest {
+        let type = try body.string("type", maxLength: 16)
+        let nowMs = Int64(now.timeIntervalSince1970 * 1000)
+        let event: Event
+        switch type {
+        case "chat": event = .chat(try chat(body.object("message"), nowMs: nowMs))
+        case "call": event = .call(try call(body.object("call"), nowMs: nowMs))
+        case "campaign": event = .campaign(try campaign(body.object("campaign"), nowMs: nowMs))
+        default: throw .badRequest("The type field must be chat, call or campaign.", field: "type", problem: type)
+        }
+        var recipients: [Recipient] = []
+        var seen = Set<String>()
+        for item in try body.objects("recipients", maxCount: maxRecipients) {
+            let uid = try item.string("uid", maxLength: 128)
+            let explicitBadge = try item.int("badge", in: 0...999_999)
+            let unread = try item.int("unreadMessageCount", in: 0...999_999)
+            let badge = explicitBadge ?? unread
+            if seen.insert(uid).inserted {
+                recipients.append(Recipient(uid: uid, badge: badge.map(Int.init)))
+            }
+        }
+        let ttl = try body.int("ttlSeconds", in: 0...2_419_200) ?? 86_400
+        return SendRequest(event: event, recipients: recipients, ttlSeconds: ttl)
+    }
+
+    private static func receiverType(_ object: JSONObject) throws(APIError) -> String {
+        let value = try object.optionalString("receiverType", maxLength: 16) ?? "user"
+        guard value == "user" || value == "group" else {
+            throw .badRequest("The receiverType field must be user or group.", field: "\(object.path).receiverType", problem: value)
+        }
+        return value
+    }
+
+    private static func chat(_ object: JSONObject, nowMs: Int64) throws(APIError) -> ChatEvent {
+        let categoryText = try object.optionalString("category", maxLength: 16) ?? "message"
+        guard let category = ChatEvent.Category(rawValue: categoryText) else {
+            throw .badRequest("The message.category field must be message, reaction or action.", field: "message.category", problem: categoryText)
+        }
+        let kind = try receiverType(object)
+        return ChatEvent(
+            id: try object.identifier("id", maxLength: 128),
+            category: category,
+            sender: try Party.parse(object.object("sender"), idKeys: ["uid"]),
+            receiver: try Party.parse(object.object("receiver"), idKeys: kind == "group" ? ["guid", "uid"] : ["uid"]),
+            receiverType: kind,
+            text: try object.string("text", maxLength: 4_000),
+            title: try object.optionalString("title", maxLength: 256),
+            sentAt: try object.int("sentAt", in: 0...Int64(1e15)) ?? nowMs,
+            parentId: try object.optionalString("parentId", maxLength: 128),
+            reaction: try object.optionalString("reaction", maxLength: 64),
+            custom: object["custom"],
+            message: object["message"])
+    }
+
+    private static func call(_ object: JSONObject, nowMs: Int64) throws(APIError) -> CallEvent {
+        let action = try object.string("callAction", maxLength: 16)
+        guard CallEvent.actions.contains(action) else {
+            throw .badRequest("The call.callAction field is not a known action.", field: "call.callAction", problem: action)
+        }
+        let callType = try object.optionalString("callType", maxLength: 16) ?? "audio"
+        guard callType == "audio" || callType == "video" else {
+            throw .badRequest("The call.callType field must be audio or video.", field: "call.callType", problem: callType)
+        }
+        let kind = try receiverType(object)
+        let sessionId = try object.string("sessionId", maxLength: 128)
+        try Validate.identifier(sessionId, field: "call.sessionId")
+        return CallEvent(
+            sessionId: sessionId, callAction: action, callType: callType,
+            sender: try Party.parse(object.object("sender"), idKeys: ["uid"]),
+            receiver: try Party.parse(object.object("receiver"), idKeys: kind == "group" ? ["guid", "uid"] : ["uid"]),
+            receiverType: kind,
+            sentAt: try object.int("sentAt", in: 0...Int64(1e15)) ?? nowMs)
+    }
+
+    private static func campaign(_ object: JSONObject, nowMs: Int64) throws(APIError) -> CampaignEvent {
+        CampaignEvent(
+            id: try object.identifier("id", maxLength: 128),
+            campaignId: try object.identifier("campaignId", maxLength: 128),
+            title: try object.string("title", maxLength: 256),
+            body: try object.string("body", maxLength: 4_000),
+            url: try object.optionalString("url", maxLength: 2_048),
+            imageUrl: try object.optionalString("imageUrl", maxLength: 2_048),
+            sentAt: try object.int("sentAt", in: 0...Int64(1e15)) ?? nowMs,
+            custom: object["custom"])
+    }
+}

@@ -1,1 +1,0 @@
-// The PushService target is filled in by the next commits of issue 7.
