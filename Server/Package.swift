@@ -43,6 +43,20 @@ let package = Package(
         // The issue 8 engineer adds their targets here: CCurl, PushCrypto, APNs, FCM,
         // Delivery, mocks, and their tests. They consume `PushCore` (PushJob, JobOutcome,
         // PushSender, OutboxStore). Add new targets below this line only.
+        /// libcurl (multi interface, HTTP/2) with typed wrappers for its variadic calls.
+        .systemLibrary(
+            name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+        /// ES256 / RS256 JWT signing and the APNs provider-token cache.
+        .target(name: "PushCrypto", dependencies: ["CCrypto"]),
+        .testTarget(name: "PushCryptoTests", dependencies: ["PushCrypto"]),
+        /// An HTTP/2 client on libcurl's multi interface (connection pool, multiplexing).
+        .target(name: "CurlHTTP", dependencies: ["CCurl"]),
+        /// The APNs provider API client (token auth, push types, payload limits).
+        .target(name: "APNs", dependencies: ["CurlHTTP", "PushCrypto"]),
+        /// Test support: starts the protocol-speaking mocks of `Mocks/` with a test CA.
+        .target(name: "PushMocks"),
+        .testTarget(name: "APNsTests", dependencies: ["APNs", "CurlHTTP", "PushCrypto", "PushMocks"]),
     ],
     swiftLanguageModes: [.v6]
 )
