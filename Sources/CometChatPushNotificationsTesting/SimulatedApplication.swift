@@ -56,7 +56,7 @@ public final class SimulatedApplication: PNApplication, @unchecked Sendable {
     public func backgroundModes() -> Set<String> { state.withLock { $0.backgroundModes } }
 
     /// Opens a background task.
-    public func beginBackgroundTask(name: String, expiration: @escaping @Sendable () -> Void) -> Int {
+    public func beginBackgroundTask(name: String, expiration: @escaping @Sendable () -> Void) async -> Int {
         state.withLock {
             let id = $0.nextTask
             $0.nextTask += 1
@@ -67,7 +67,7 @@ public final class SimulatedApplication: PNApplication, @unchecked Sendable {
     }
 
     /// Closes a background task.
-    public func endBackgroundTask(_ identifier: Int) {
+    public func endBackgroundTask(_ identifier: Int) async {
         state.withLock {
             if let name = $0.openTasks.removeValue(forKey: identifier) { $0.endedTasks.append(name) }
             $0.expirations[identifier] = nil

@@ -22,7 +22,7 @@ public protocol PNApplication: Sendable {
     func backgroundModes() -> Set<String>
     /// Asks for time to finish work in the background; returns an identifier for
     /// ``endBackgroundTask(_:)``. `expiration` runs if the time runs out first.
-    func beginBackgroundTask(name: String, expiration: @escaping @Sendable () -> Void) -> Int
+    func beginBackgroundTask(name: String, expiration: @escaping @Sendable () -> Void) async -> Int
     /// Ends a background task started with ``beginBackgroundTask(name:expiration:)``.
-    func endBackgroundTask(_ identifier: Int)
+    func endBackgroundTask(_ identifier: Int) async
 }

@@ -34,6 +34,14 @@ public protocol PNSessionBridge: Sendable {
     func chatSDKSession() -> PNSession?
     /// The session of the Calls SDK, if it is linked and someone is logged in.
     func callsSDKSession() -> PNSession?
+    /// Calls `handler` whenever a login or logout may have happened (the app became active, a
+    /// periodic check while a CometChat SDK is linked). Called once, from `initialize`.
+    func observeChanges(_ handler: @escaping @Sendable () -> Void)
+}
+
+extension PNSessionBridge {
+    /// Observes nothing.
+    public func observeChanges(_ handler: @escaping @Sendable () -> Void) {}
 }
 
 /// A bridge that never finds an SDK.

@@ -33,8 +33,8 @@ struct HeadlessApplication: PNApplication {
     func registerForRemoteNotifications() {}
     func setBadgeCount(_ count: Int) {}
     func backgroundModes() -> Set<String> { [] }
-    func beginBackgroundTask(name: String, expiration: @escaping @Sendable () -> Void) -> Int { 0 }
-    func endBackgroundTask(_ identifier: Int) {}
+    func beginBackgroundTask(name: String, expiration: @escaping @Sendable () -> Void) async -> Int { 0 }
+    func endBackgroundTask(_ identifier: Int) async {}
 }
 
 /// No notification center: permission is never granted.

@@ -1,0 +1,51 @@
+#if canImport(Security)
+import Foundation
+import Security
+
+/// ``PNSecureStore`` on the keychain: generic passwords under one service, in the App Group's
+/// access group when one is given, readable after the first unlock (the Notification Service
+/// Extension and background launches run while the device is locked).
+struct KeychainStore: PNSecureStore {
+    let service = "com.cometchat.pushnotifications"
+    let accessGroup: String?
+
+    private func query(_ key: String) -> [String: Any] {
+        var query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrService as String: service,
+            kSecAttrAccount as String: key,
+        ]
+        if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
+        return query
+    }
+
+    func secret(forKey key: String) -> String? {
+        var query = query(key)
+        query[kSecReturnData as String] = true
+        query[kSecMatchLimit as String] = kSecMatchLimitOne
+        var result: CFTypeRef?
+        guard SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess, let data = result as? Data else {
+            return nil
+        }
+        return String(data: data, encoding: .utf8)
+    }
+
+    func setSecret(_ secret: String?, forKey key: String) {
+        let base = query(key)
+        guard let secret else {
+            SecItemDelete(base as CFDictionary)
+            return
+        }
+        let attributes: [String: Any] = [
+            kSecValueData as String: Data(secret.utf8),
+            kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock,
+        ]
+        let status = SecItemUpdate(base as CFDictionary, attributes as CFDictionary)
+        if status == errSecItemNotFound {
+            var insert = base
+            insert.merge(attributes) { _, new in new }
+            SecItemAdd(insert as CFDictionary, nil)
+        }
+    }
+}
+#endif

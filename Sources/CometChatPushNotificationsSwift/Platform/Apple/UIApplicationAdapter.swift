@@ -1,0 +1,72 @@
+#if canImport(UIKit) && canImport(UserNotifications)
+import Foundation
+import UIKit
+import UserNotifications
+
+/// ``PNApplication`` on `UIApplication`. UIKit is main-actor bound, so calls from other
+/// threads hop to the main actor; the app state is tracked from UIKit's notifications so it can
+/// be read from any thread.
+final class UIApplicationAdapter: PNApplication, @unchecked Sendable {
+    // @unchecked: `state` is lock-protected; the observers are only added in init.
+    private let state = PNLocked<PNApplicationState>(.inactive)
+
+    init() {
+        let center = NotificationCenter.default
+        let names: [(String, PNApplicationState)] = [
+            ("UIApplicationDidBecomeActiveNotification", .active),
+            ("UIApplicationWillResignActiveNotification", .inactive),
+            ("UIApplicationDidEnterBackgroundNotification", .background),
+            ("UIApplicationWillEnterForegroundNotification", .inactive),
+        ]
+        for (name, newState) in names {
+            center.addObserver(forName: Notification.Name(name), object: nil, queue: nil) { [state] _ in
+                state.withLock { $0 = newState }
+            }
+        }
+        Task { @MainActor [state] in
+            let current = Self.convert(UIApplication.shared.applicationState)
+            state.withLock { $0 = current }
+        }
+    }
+
+    @MainActor
+    private static func convert(_ state: UIApplication.State) -> PNApplicationState {
+        switch state {
+        case .active: return .active
+        case .background: return .background
+        case .inactive: return .inactive
+        @unknown default: return .inactive
+        }
+    }
+
+    func applicationState() -> PNApplicationState { state.current }
+
+    func registerForRemoteNotifications() {
+        Task { @MainActor in UIApplication.shared.registerForRemoteNotifications() }
+    }
+
+    func setBadgeCount(_ count: Int) {
+        if #available(iOS 16.0, *) {
+            UNUserNotificationCenter.current().setBadgeCount(count, withCompletionHandler: nil)
+        } else {
+            Task { @MainActor in UIApplication.shared.applicationIconBadgeNumber = count }
+        }
+    }
+
+    func backgroundModes() -> Set<String> {
+        Set(Bundle.main.object(forInfoDictionaryKey: "UIBackgroundModes") as? [String] ?? [])
+    }
+
+    func beginBackgroundTask(name: String, expiration: @escaping @Sendable () -> Void) async -> Int {
+        await MainActor.run {
+            UIApplication.shared.beginBackgroundTask(withName: name, expirationHandler: expiration).rawValue
+        }
+    }
+
+    func endBackgroundTask(_ identifier: Int) async {
+        await MainActor.run {
+            UIApplication.shared.endBackgroundTask(UIBackgroundTaskIdentifier(rawValue: identifier))
+        }
+    }
+}
+#endif
