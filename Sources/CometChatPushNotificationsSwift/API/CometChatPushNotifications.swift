@@ -154,7 +154,10 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
         if let group = config.extensionGroupID {
             TokenStore(store: platform.sharedStore(group)).savedConfiguration = SavedConfiguration(config)
         }
-        if isFirstInitialize { installProducts(config) }
+        if isFirstInitialize {
+            installProducts(config)
+            platform.sessionBridge.observeChanges { [weak self] in self?.refreshSession() }
+        }
 
         let resolved = resolveSession(config)
         state.withLock { $0.sessionOrigin = resolved?.1 }
