@@ -54,6 +54,13 @@ let package = Package(
         .target(name: "CurlHTTP", dependencies: ["CCurl"]),
         /// The APNs provider API client (token auth, push types, payload limits).
         .target(name: "APNs", dependencies: ["CurlHTTP", "PushCrypto"]),
+        /// The FCM HTTP v1 client (service-account OAuth exchange, messages:send).
+        .target(name: "FCM", dependencies: ["CurlHTTP", "PushCrypto"]),
+        /// The delivery engine: outbox workers, APNs/FCM senders, outcome mapping, metrics.
+        .target(name: "Delivery", dependencies: ["PushCore", "APNs", "FCM", "CurlHTTP", "PushCrypto"]),
+        .testTarget(
+            name: "DeliveryTests",
+            dependencies: ["Delivery", "APNs", "FCM", "PushCore", "PushStore", "PushMocks", "CurlHTTP", "PushCrypto"]),
         /// Test support: starts the protocol-speaking mocks of `Mocks/` with a test CA.
         .target(name: "PushMocks"),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "CurlHTTP", "PushCrypto", "PushMocks"]),

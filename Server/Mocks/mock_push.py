@@ -74,6 +74,7 @@ class Server:
         self.access_tokens = set()
 
     def record(self, entry):
+        entry["t"] = time.time()
         if self.log:
             self.log.write(json.dumps(entry, sort_keys=True) + "\n")
 

@@ -1,0 +1,30 @@
+import Foundation
+
+/// Where and how the delivery engine connects to APNs and FCM.
+public struct DeliveryConfiguration: Sendable {
+    /// Replaces both APNs hosts (tests and benchmarks point it at a mock).
+    public var apnsBaseURL: String?
+    /// The FCM API host.
+    public var fcmBaseURL: String
+    /// A CA bundle to trust instead of the system store (a mock's test CA).
+    public var caFile: String?
+    /// Retry policy for temporary failures.
+    public var retry: RetryPolicy
+    /// Per-request time limit.
+    public var requestTimeoutMilliseconds: Int
+    /// How long decrypted provider credentials are cached.
+    public var providerCacheSeconds: TimeInterval
+
+    /// Creates a configuration.
+    public init(
+        apnsBaseURL: String? = nil, fcmBaseURL: String = "https://fcm.googleapis.com", caFile: String? = nil,
+        retry: RetryPolicy = RetryPolicy(), requestTimeoutMilliseconds: Int = 15_000, providerCacheSeconds: TimeInterval = 30
+    ) {
+        self.apnsBaseURL = apnsBaseURL
+        self.fcmBaseURL = fcmBaseURL
+        self.caFile = caFile
+        self.retry = retry
+        self.requestTimeoutMilliseconds = requestTimeoutMilliseconds
+        self.providerCacheSeconds = providerCacheSeconds
+    }
+}

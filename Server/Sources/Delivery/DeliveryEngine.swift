@@ -1,0 +1,186 @@
+import Foundation
+import PushCore
+import Synchronization
+
+/// Workers that drain the durable outbox: claim due jobs in batches (calls first), send
+/// them concurrently through a `PushSender`, and record each outcome in the store.
+///
+/// Two threads talk to the store (one claims, one finishes, so neither waits on the
+/// network); sends run as tasks, at most `maxInFlight` at a time. A job claimed by a process
+/// that dies is claimed again when its lease runs out, so nothing is lost.
+public final class DeliveryEngine: Sendable {
+    /// Tuning knobs.
+    public struct Configuration: Sendable {
+        /// Most jobs claimed at once.
+        public var batchSize: Int
+        /// Most sends in flight.
+        public var maxInFlight: Int
+        /// How long a claim is leased (longer than the longest send).
+        public var lease: TimeInterval
+        /// How long to sleep when the outbox has nothing due (`wake()` cuts it short).
+        public var idleWait: TimeInterval
+
+        /// Creates a configuration.
+        public init(batchSize: Int = 500, maxInFlight: Int = 2000, lease: TimeInterval = 120, idleWait: TimeInterval = 0.05) {
+            self.batchSize = batchSize
+            self.maxInFlight = maxInFlight
+            self.lease = lease
+            self.idleWait = idleWait
+        }
+    }
+
+    struct Finished {
+        let job: PushJob
+        let outcome: JobOutcome
+    }
+
+    /// `@unchecked Sendable`: every field is guarded by `condition`.
+    final class Shared: @unchecked Sendable {
+        let condition = NSCondition()
+        var inFlight = 0
+        var finished: [Finished] = []
+        var stopped = false
+        var woken = false
+        var threadsRunning = 0
+    }
+
+    private let store: any OutboxStore
+    private let sender: any PushSender
+    private let configuration: Configuration
+    /// The engine's metrics.
+    public let metrics: DeliveryMetrics
+    private let log: @Sendable (String) -> Void
+    private let now: @Sendable () -> Date
+    private let shared = Shared()
+
+    /// Creates an engine; call `start()` to run it.
+    public init(
+        store: any OutboxStore, sender: any PushSender, configuration: Configuration = Configuration(),
+        metrics: DeliveryMetrics = DeliveryMetrics(), log: @escaping @Sendable (String) -> Void = { _ in },
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.store = store
+        self.sender = sender
+        self.configuration = configuration
+        self.metrics = metrics
+        self.log = log
+        self.now = now
+    }
+
+    /// Starts the claiming and finishing threads.
+    public func start() {
+        shared.condition.withLock { shared.threadsRunning = 2 }
+        let claimer = Thread { [self] in claimLoop() }
+        claimer.name = "delivery-claim"
+        claimer.start()
+        let finisher = Thread { [self] in finishLoop() }
+        finisher.name = "delivery-finish"
+        finisher.start()
+    }
+
+    /// Tells the engine new jobs may be due (after a send was accepted).
+    public func wake() {
+        shared.condition.withLock {
+            shared.woken = true
+            shared.condition.broadcast()
+        }
+    }
+
+    /// Stops claiming, waits up to `timeout` seconds for sends in flight to be recorded.
+    public func stop(timeout: TimeInterval = 20) {
+        let deadline = Date().addingTimeInterval(timeout)
+        shared.condition.withLock {
+            shared.stopped = true
+            shared.condition.broadcast()
+            while shared.threadsRunning > 0, shared.condition.wait(until: deadline) {}
+        }
+    }
+
+    /// Jobs claimed and not yet recorded.
+    public var inFlight: Int { shared.condition.withLock { shared.inFlight } }
+
+    private func claimLoop() {
+        defer { threadDone() }
+        while true {
+            let free: Int? = shared.condition.withLock {
+                while !shared.stopped, configuration.maxInFlight - shared.inFlight < min(configuration.batchSize, configuration.maxInFlight / 4) {
+                    shared.condition.wait()
+                }
+                return shared.stopped ? nil : configuration.maxInFlight - shared.inFlight
+            }
+            guard let free else { return }
+            let jobs: [PushJob]
+            do {
+                jobs = try store.claimPushJobs(limit: min(free, configuration.batchSize), lease: configuration.lease, now: now())
+            } catch {
+                log("delivery: claiming jobs failed: \(error)")
+                idle(seconds: 1)
+                continue
+            }
+            if jobs.isEmpty {
+                idle(seconds: configuration.idleWait)
+                continue
+            }
+            shared.condition.withLock { shared.inFlight += jobs.count }
+            // Calls jump the queue: start them before the rest of the batch.
+            for job in jobs where job.kind == .call { dispatch(job) }
+            for job in jobs where job.kind != .call { dispatch(job) }
+        }
+    }
+
+    private func dispatch(_ job: PushJob) {
+        let sender = self.sender
+        let shared = self.shared
+        Task {
+            let outcome = await sender.send(job)
+            shared.condition.withLock {
+                shared.finished.append(Finished(job: job, outcome: outcome))
+                if shared.finished.count == 1 { shared.condition.broadcast() }
+            }
+        }
+    }
+
+    private func finishLoop() {
+        defer { threadDone() }
+        while true {
+            let batch: [Finished] = shared.condition.withLock {
+                while shared.finished.isEmpty && !(shared.stopped && shared.inFlight == 0) {
+                    shared.condition.wait()
+                }
+                defer { shared.finished.removeAll(keepingCapacity: true) }
+                return shared.finished
+            }
+            if batch.isEmpty { return }
+            let time = now()
+            for item in batch {
+                let latency = time.timeIntervalSince(item.job.createdAt)
+                metrics.record(item.outcome, provider: item.job.platform.isAPNs ? "apns" : "fcm", latency: latency)
+                do {
+                    try store.finishPushJob(id: item.job.id, outcome: item.outcome, now: time)
+                } catch {
+                    // The lease runs out and the job is claimed again: at least once.
+                    log("delivery: recording job \(item.job.id) failed: \(error)")
+                }
+            }
+            shared.condition.withLock {
+                shared.inFlight -= batch.count
+                shared.condition.broadcast()
+            }
+        }
+    }
+
+    private func idle(seconds: TimeInterval) {
+        shared.condition.withLock {
+            let deadline = Date().addingTimeInterval(seconds)
+            while !shared.woken, !shared.stopped, shared.condition.wait(until: deadline) {}
+            shared.woken = false
+        }
+    }
+
+    private func threadDone() {
+        shared.condition.withLock {
+            shared.threadsRunning -= 1
+            shared.condition.broadcast()
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import PushCore
+import Synchronization
+
+/// Counters and latency figures of the delivery engine, rendered in the Prometheus text
+/// format by `prometheusText(queue:)`.
+public final class DeliveryMetrics: Sendable {
+    /// Upper bounds (seconds) of the latency histogram buckets.
+    public static let buckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
+
+    struct State {
+        var sent: [String: Int] = [:]
+        var failed: [String: Int] = [:]
+        var retried: [String: Int] = [:]
+        var tokensRemoved = 0
+        var bucketCounts = [Int](repeating: 0, count: DeliveryMetrics.buckets.count)
+        var latencyCount = 0
+        var latencySum = 0.0
+        var recent = [Double](repeating: 0, count: 65_536)
+        var recentNext = 0
+        var recentFilled = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates empty metrics.
+    public init() {}
+
+    /// Records the outcome of one attempt. `latency` is from the job's acceptance to the
+    /// provider's answer; `provider` is `apns` or `fcm`.
+    public func record(_ outcome: JobOutcome, provider: String, latency: TimeInterval) {
+        state.withLock { state in
+            switch outcome {
+            case .delivered:
+                state.sent[provider, default: 0] += 1
+            case .retry(_, let reason):
+                state.retried[Self.label(reason), default: 0] += 1
+            case .failed(let reason):
+                state.failed[Self.label(reason), default: 0] += 1
+            case .tokenInvalid(let reason):
+                state.failed[Self.label(reason), default: 0] += 1
+                state.tokensRemoved += 1
+            }
+            if let bucket = Self.buckets.firstIndex(where: { latency <= $0 }) { state.bucketCounts[bucket] += 1 }
+            state.latencyCount += 1
+            state.latencySum += latency
+            state.recent[state.recentNext] = latency
+            state.recentNext = (state.recentNext + 1) % state.recent.count
+            state.recentFilled = min(state.recentFilled + 1, state.recent.count)
+        }
+    }
+
+    /// Pushes delivered so far, all providers.
+    public var delivered: Int { state.withLock { $0.sent.values.reduce(0, +) } }
+
+    /// Tokens deleted after a dead-token answer.
+    public var tokensRemoved: Int { state.withLock { $0.tokensRemoved } }
+
+    /// A quantile (0…1) of the latest 65,536 latencies, in seconds; nil before any.
+    public func latencyQuantile(_ q: Double) -> Double? {
+        let samples = state.withLock { Array($0.recent.prefix($0.recentFilled)) }.sorted()
+        guard !samples.isEmpty else { return nil }
+        return samples[min(samples.count - 1, Int(Double(samples.count) * q))]
+    }
+
+    /// The Prometheus exposition text. `queue` adds the outbox gauges when given.
+    public func prometheusText(queue: OutboxCounts?) -> String {
+        let snapshot = state.withLock { $0 }
+        var out = ""
+        out += "# HELP push_sent_total Pushes the provider accepted.\n# TYPE push_sent_total counter\n"
+        for (provider, count) in snapshot.sent.sorted(by: { $0.key < $1.key }) {
+            out += "push_sent_total{provider=\"\(provider)\"} \(count)\n"
+        }
+        out += "# HELP push_failed_total Pushes that ended without delivery, by reason.\n# TYPE push_failed_total counter\n"
+        for (reason, count) in snapshot.failed.sorted(by: { $0.key < $1.key }) {
+            out += "push_failed_total{reason=\"\(reason)\"} \(count)\n"
+        }
+        out += "# HELP push_retried_total Attempts that will be retried, by reason.\n# TYPE push_retried_total counter\n"
+        for (reason, count) in snapshot.retried.sorted(by: { $0.key < $1.key }) {
+            out += "push_retried_total{reason=\"\(reason)\"} \(count)\n"
+        }
+        out += "# HELP push_tokens_removed_total Tokens deleted after a dead-token answer.\n"
+        out += "# TYPE push_tokens_removed_total counter\npush_tokens_removed_total \(snapshot.tokensRemoved)\n"
+        if let queue {
+            out += "# HELP push_queue_depth Jobs in the outbox by state.\n# TYPE push_queue_depth gauge\n"
+            out += "push_queue_depth{state=\"pending\"} \(queue.pending)\n"
+            out += "push_queue_depth{state=\"in_flight\"} \(queue.inFlight)\n"
+        }
+        out += "# HELP push_delivery_latency_seconds From acceptance to the provider's answer.\n"
+        out += "# TYPE push_delivery_latency_seconds histogram\n"
+        var cumulative = 0
+        for (index, bound) in Self.buckets.enumerated() {
+            cumulative += snapshot.bucketCounts[index]
+            out += "push_delivery_latency_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
+        }
+        out += "push_delivery_latency_seconds_bucket{le=\"+Inf\"} \(snapshot.latencyCount)\n"
+        out += "push_delivery_latency_seconds_sum \(snapshot.latencySum)\n"
+        out += "push_delivery_latency_seconds_count \(snapshot.latencyCount)\n"
+        for q in [0.5, 0.99] {
+            if let value = latencyQuantile(q) {
+                out += "push_delivery_latency_recent_seconds{quantile=\"\(q)\"} \(value)\n"
+            }
+        }
+        return out
+    }
+
+    /// A short label for a reason: its first word, without characters Prometheus labels
+    /// would need escaped (reasons may carry messages).
+    static func label(_ reason: String) -> String {
+        let word = reason.split(whereSeparator: { $0 == " " || $0 == ":" }).first.map(String.init) ?? reason
+        return String(word.filter { $0.isLetter || $0.isNumber || $0 == "_" }.prefix(40))
+    }
+}

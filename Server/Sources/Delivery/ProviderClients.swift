@@ -1,0 +1,105 @@
+import APNs
+import CurlHTTP
+import FCM
+import Foundation
+import PushCore
+import PushCrypto
+import Synchronization
+
+/// Caches provider credentials and the clients built from them: one APNs client (and so
+/// one connection pool) per (environment, key id), one FCM client per service account.
+final class ProviderClients: Sendable {
+    struct CachedCredentials {
+        let credentials: ProviderCredentials?
+        let fetchedAt: Date
+    }
+
+    struct APNsEntry {
+        let client: APNsClient
+        let keyPEM: String
+        let teamID: String
+    }
+
+    struct FCMEntry {
+        let client: FCMClient
+        let keyPEM: String
+        let tokenURI: String
+    }
+
+    private let directory: any ProviderDirectory
+    private let configuration: DeliveryConfiguration
+    private let credentials = Mutex<[String: CachedCredentials]>([:])
+    private let apns = Mutex<[String: APNsEntry]>([:])
+    private let fcm = Mutex<[String: FCMEntry]>([:])
+    private let fcmHTTP: HTTP2Client
+
+    init(directory: any ProviderDirectory, configuration: DeliveryConfiguration) {
+        self.directory = directory
+        self.configuration = configuration
+        fcmHTTP = HTTP2Client(
+            configuration: HTTP2Client.Configuration(caFile: configuration.caFile, maxConnectionsPerHost: 2), name: "fcm")
+    }
+
+    /// The credentials of a provider (cached for `providerCacheSeconds`).
+    func credentials(appId: String, providerId: String, now: Date) throws -> ProviderCredentials? {
+        let key = appId + "\u{0}" + providerId
+        if let cached = credentials.withLock({ $0[key] }),
+           now.timeIntervalSince(cached.fetchedAt) < configuration.providerCacheSeconds {
+            return cached.credentials
+        }
+        let fresh = try directory.credentials(appId: appId, providerId: providerId)
+        credentials.withLock { $0[key] = CachedCredentials(credentials: fresh, fetchedAt: now) }
+        return fresh
+    }
+
+    /// The APNs client for these credentials, created on first use.
+    func apnsClient(for credentials: APNsCredentials) throws -> APNsClient {
+        let environment: APNsEnvironment = configuration.apnsBaseURL.map { .custom(baseURL: $0) }
+            ?? (credentials.production ? .production : .sandbox)
+        let key = environment.baseURL + "\u{0}" + credentials.keyId
+        return try apns.withLock { clients in
+            if let entry = clients[key], entry.keyPEM == credentials.privateKeyPEM, entry.teamID == credentials.teamId {
+                return entry.client
+            }
+            clients[key]?.client.shutdown()
+            let tokens = try APNsTokenProvider(
+                key: PrivateKey(pem: credentials.privateKeyPEM), keyID: credentials.keyId, teamID: credentials.teamId)
+            let client = APNsClient(
+                environment: environment, tokens: tokens,
+                http: HTTP2Client.Configuration(caFile: configuration.caFile),
+                timeoutMilliseconds: configuration.requestTimeoutMilliseconds)
+            clients[key] = APNsEntry(client: client, keyPEM: credentials.privateKeyPEM, teamID: credentials.teamId)
+            return client
+        }
+    }
+
+    /// The FCM client for a service account, created on first use.
+    func fcmClient(for credentials: FCMCredentials) throws -> FCMClient {
+        let key = credentials.projectId + "\u{0}" + credentials.clientEmail + "\u{0}" + credentials.privateKeyId
+        return try fcm.withLock { clients in
+            if let entry = clients[key], entry.keyPEM == credentials.privateKeyPEM, entry.tokenURI == credentials.tokenURI {
+                return entry.client
+            }
+            let account = try FCMServiceAccount(
+                projectID: credentials.projectId, clientEmail: credentials.clientEmail,
+                privateKeyID: credentials.privateKeyId, tokenURI: credentials.tokenURI,
+                privateKeyPEM: credentials.privateKeyPEM)
+            let client = FCMClient(account: account, baseURL: configuration.fcmBaseURL, http: fcmHTTP)
+            clients[key] = FCMEntry(client: client, keyPEM: credentials.privateKeyPEM, tokenURI: credentials.tokenURI)
+            return client
+        }
+    }
+
+    /// Requests in flight on all APNs connections.
+    var apnsInFlight: Int { apns.withLock { $0.values.reduce(0) { $0 + $1.client.inFlight } } }
+
+    /// Closes every connection.
+    func shutdown() {
+        apns.withLock { clients in
+            for entry in clients.values { entry.client.shutdown() }
+            clients.removeAll()
+        }
+        fcmHTTP.shutdown()
+    }
+}
+

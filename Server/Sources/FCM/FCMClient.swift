@@ -1,0 +1,57 @@
+import CurlHTTP
+import Foundation
+
+/// Sends messages with FCM HTTP v1 (`POST /v1/projects/{project}/messages:send`) using an
+/// OAuth access token obtained from the service account.
+public final class FCMClient: Sendable {
+    /// The access-token cache.
+    public let tokens: FCMAccessTokens
+    private let account: FCMServiceAccount
+    private let http: HTTP2Client
+    private let baseURL: String
+
+    /// Creates a client.
+    /// - Parameters:
+    ///   - account: the service account.
+    ///   - baseURL: `https://fcm.googleapis.com`, or a mock's URL.
+    ///   - http: the connection pool (shared with the token exchange).
+    ///   - now: the clock.
+    public init(
+        account: FCMServiceAccount, baseURL: String = "https://fcm.googleapis.com", http: HTTP2Client,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.account = account
+        self.http = http
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.tokens = FCMAccessTokens(account: account, http: http, now: now)
+    }
+
+    /// Sends one message (the JSON object that goes under `"message"`). A 401 answer
+    /// discards the access token and retries once with a new one.
+    public func send(message: [UInt8]) async -> FCMResponse {
+        let first = await attempt(message)
+        guard case .answered(401, _, _) = first.response, let used = first.token else { return first.response }
+        tokens.invalidate(used)
+        return await attempt(message).response
+    }
+
+    private func attempt(_ message: [UInt8]) async -> (response: FCMResponse, token: String?) {
+        let token: String
+        switch await tokens.token() {
+        case .success(let value): token = value
+        case .failure(.transport(let message)): return (.transportFailure(message), nil)
+        case .failure(.auth(let message)): return (.authFailure(message), nil)
+        }
+        let body = Array(#"{"message":"#.utf8) + message + [UInt8(ascii: "}")]
+        let request = HTTPRequest(
+            url: baseURL + "/v1/projects/" + account.projectID + "/messages:send",
+            headers: [("authorization", "Bearer " + token), ("content-type", "application/json")],
+            body: body, timeoutMilliseconds: 15_000)
+        switch await http.send(request) {
+        case .success(let response):
+            return (FCMResponse.parse(status: response.status, headers: response.headers, body: response.body), token)
+        case .failure(let error):
+            return (.transportFailure(error.description), token)
+        }
+    }
+}

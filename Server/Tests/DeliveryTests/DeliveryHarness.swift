@@ -1,0 +1,99 @@
+import Delivery
+import Foundation
+import PushCore
+import PushMocks
+import PushStore
+
+/// Provider credentials served from memory (the service decrypts them from its store).
+struct StaticDirectory: ProviderDirectory {
+    let providers: [String: ProviderCredentials]
+    func credentials(appId: String, providerId: String) throws -> ProviderCredentials? { providers[providerId] }
+}
+
+/// A real SQLite store, the Python mock APNs/FCM, and the delivery engine wired together.
+final class DeliveryHarness: Sendable {
+    let store: SQLiteStore
+    let mock: MockPushServer
+    let engine: DeliveryEngine
+    let sender: DeliverySender
+    static let app = "app1"
+    static let user = "u1"
+
+    init(latencyMilliseconds: Int = 0, retry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: 0.05, maxDelay: 5)) throws {
+        mock = try MockPushServer(latencyMilliseconds: latencyMilliseconds)
+        let dir = NSTemporaryDirectory() + "delivery-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        store = try SQLiteStore(path: dir + "/push.sqlite", synchronousFull: false)
+        try store.createApp(AppRecord(id: Self.app, name: "App", createdAt: Date()))
+        try store.createUser(UserRecord(appId: Self.app, uid: Self.user, name: "User", createdAt: Date()))
+        let credentials = mock.credentials
+        let directory = StaticDirectory(providers: [
+            "apns-1": .apns(APNsCredentials(
+                keyId: MockPushServer.keyID, teamId: MockPushServer.teamID, bundleId: "com.example.app",
+                privateKeyPEM: credentials.apnsPrivateKeyPEM, production: false)),
+            "fcm-1": .fcm(FCMCredentials(
+                projectId: "demo-project", clientEmail: "svc@demo-project.iam.gserviceaccount.com",
+                privateKeyPEM: credentials.fcmPrivateKeyPEM, privateKeyId: "kid-1", tokenURI: mock.baseURL + "/token")),
+        ])
+        let store = self.store
+        sender = DeliverySender(
+            directory: directory,
+            configuration: DeliveryConfiguration(
+                apnsBaseURL: mock.baseURL, fcmBaseURL: mock.baseURL, caFile: credentials.caFile, retry: retry,
+                requestTimeoutMilliseconds: 3_000),
+            lastRegistration: { app, token in
+                (try? store.tokens(appId: app, uid: nil))?.first { $0.token == token }?.updatedAt
+            })
+        engine = DeliveryEngine(
+            store: store, sender: sender,
+            configuration: DeliveryEngine.Configuration(batchSize: 100, maxInFlight: 400, lease: 30, idleWait: 0.02))
+    }
+
+    deinit {
+        engine.stop(timeout: 5)
+        sender.shutdown()
+    }
+
+    /// Registers a token for the test user.
+    @discardableResult
+    func register(_ token: String, platform: TokenPlatform = .apnsDevice, at date: Date = Date()) throws -> PushTokenRecord {
+        try store.registerToken(
+            PushTokenRecord(
+                appId: Self.app, uid: Self.user, token: token, platform: platform,
+                providerId: platform == .fcm ? "fcm-1" : "apns-1", timezone: nil, authTokenHash: Data([1, 2, 3]),
+                authTokenHint: "hint", createdAt: date, updatedAt: date),
+            maxPerUser: 100)
+    }
+
+    /// Puts a job for `token` in the outbox.
+    @discardableResult
+    func enqueue(
+        _ token: String, platform: TokenPlatform = .apnsDevice, kind: PushKind = .chat,
+        payload: String = #"{"aps":{"alert":{"title":"Hi","body":"there"}},"type":"chat","sender":"u2","unreadMessageCount":3}"#
+    ) throws -> PushJob {
+        let job = PushJob(
+            id: UUID().uuidString, appId: Self.app, requestId: "req-1", uid: Self.user, token: token, platform: platform,
+            kind: kind, providerId: platform == .fcm ? "fcm-1" : "apns-1", payload: Data(payload.utf8),
+            headers: PushHeaders(
+                pushType: platform == .apnsVoIP ? .voip : .alert, priority: 10, expiration: 0,
+                topicSuffix: platform == .apnsVoIP ? ".voip" : ""),
+            notBefore: Date(), createdAt: Date())
+        try store.enqueue(webhooks: [], pushJobs: [job])
+        engine.wake()
+        return job
+    }
+
+    /// Waits until the outbox has no pending or leased job (or the timeout passes).
+    func drain(timeout: TimeInterval = 15) async throws -> OutboxCounts {
+        let deadline = Date().addingTimeInterval(timeout)
+        var counts = try store.pushJobCounts()
+        while counts.pending + counts.inFlight > 0, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            counts = try store.pushJobCounts()
+        }
+        return counts
+    }
+
+    /// The tokens still registered for the test user.
+    func tokens() throws -> [String] { try store.tokens(appId: Self.app, uid: Self.user).map(\.token) }
+}
