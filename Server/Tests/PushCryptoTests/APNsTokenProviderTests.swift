@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import PushCrypto
+import PushCrypto
 
 @Suite struct APNsTokenProviderTests {
     let key: PrivateKey

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import PushCrypto
+import PushCrypto
 
 @Suite struct JWTTests {
     let keys: TestKeys
