@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import CometChatPushNotificationsSwift
+
+// The reference guide's Swift snippets for sections 3, 4 and 6 and "Ring readiness and
+// diagnostics", as written (UIKit types left out: this compiles on Linux). If a public name
+// changes, this file stops compiling.
+
+/// Guide §5: the delegate (Core methods).
+final class GuidePushDelegate: NSObject, CometChatPushNotificationsDelegate {
+    func navigateToNotificationsFeed() { /* open your notifications screen */ }
+    func didTapNotification(_ info: CometChatNotificationInfo) { /* info.rawPayload has everything */ }
+    func navigateToDefaultScreen() {}
+    func onPushTokenRegistered(platform: CometChatPushTokenPlatform) {}
+    func onPushTokenRegistrationFailed(platform: CometChatPushTokenPlatform, error: PNError) {
+        print("Push token \(platform.rawName) not registered: \(error.code.name) \(error.message)")
+    }
+}
+
+/// The guide's AppDelegate, minus UIKit.
+@MainActor
+final class GuideAppDelegate {
+    // The SDK holds its delegate weakly: the app keeps it alive.
+    let pushDelegate = GuidePushDelegate()
+
+    /// §3: in `application(_:didFinishLaunchingWithOptions:)`.
+    func section3DidFinishLaunching() -> Bool {
+        CometChatPushNotifications.shared.delegate = pushDelegate
+        CometChatPushNotifications.shared.initialize(config: PNConfiguration(
+            appId: "APP_ID",
+            region: "REGION",
+            providerId: "PROVIDER_ID",
+            extensionGroupID: "group.com.yourcompany.yourapp"   // only with the service extension
+        ))
+        return true
+    }
+
+    /// §3: the builder, as the Objective-C snippet chains it.
+    nonisolated static func section3Builder() -> PNConfiguration {
+        PNConfiguration.builder(appId: "APP_ID", region: "REGION")
+            .providerId("PROVIDER_ID")
+            .extensionGroupID("group.com.yourcompany.yourapp")
+            .build()
+    }
+
+    /// §4: the AppDelegate's token callbacks.
+    func section4(deviceToken: Data, error: Error) {
+        CometChatPushNotifications.shared.registerDeviceToken(deviceToken)
+        CometChatPushNotifications.shared.handleRegistrationFailure(error)
+    }
+
+    /// §6: logout.
+    func section6Logout() {
+        CometChatPushNotifications.shared.unregisterTokens(completion: { _ in
+            // CometChat.logout(onSuccess: { _ in }, onError: { _ in })
+        })
+    }
+
+    /// Ring readiness and diagnostics.
+    func ringReadiness() {
+        CometChatPushNotifications.shared.ensureRingReady { result in
+            guard case .success(let readiness) = result, readiness != .ready else { return }
+            print("Push not ready: \(readiness.name)")
+        }
+        _ = CometChatPushNotifications.shared.getDiagnostics()
+    }
+
+    /// FCM instead of APNs.
+    func fcm(fcmToken: String?) {
+        if let token = fcmToken {
+            CometChatPushNotifications.shared.registerFCMToken(token)
+        }
+    }
+}
+
+@Suite("Guide snippets")
+struct GuideSnippetTests {
+    @Test("The builder snippet builds the same configuration as the initializer snippet")
+    func builderMatchesInitializer() {
+        let built = GuideAppDelegate.section3Builder()
+        #expect(built.appId == "APP_ID" && built.region == "REGION")
+        #expect(built.providerId == "PROVIDER_ID" && built.extensionGroupID == "group.com.yourcompany.yourapp")
+        #expect(built.enableBadgeCount && built.autoRegisterTokens && built.tokenRegistrar == .auto)
+    }
+}
