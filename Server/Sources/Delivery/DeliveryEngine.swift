@@ -32,6 +32,7 @@ public final class DeliveryEngine: Sendable {
     struct Finished {
         let job: PushJob
         let outcome: JobOutcome
+        let answeredAt: Date
     }
 
     /// `@unchecked Sendable`: every field is guarded by `condition`.
@@ -133,8 +134,9 @@ public final class DeliveryEngine: Sendable {
         let shared = self.shared
         Task {
             let outcome = await sender.send(job)
+            let answeredAt = Date()
             shared.condition.withLock {
-                shared.finished.append(Finished(job: job, outcome: outcome))
+                shared.finished.append(Finished(job: job, outcome: outcome, answeredAt: answeredAt))
                 if shared.finished.count == 1 { shared.condition.broadcast() }
             }
         }
@@ -153,14 +155,14 @@ public final class DeliveryEngine: Sendable {
             if batch.isEmpty { return }
             let time = now()
             for item in batch {
-                let latency = time.timeIntervalSince(item.job.createdAt)
+                let latency = item.answeredAt.timeIntervalSince(item.job.createdAt)
                 metrics.record(item.outcome, provider: item.job.platform.isAPNs ? "apns" : "fcm", latency: latency)
-                do {
-                    try store.finishPushJob(id: item.job.id, outcome: item.outcome, now: time)
-                } catch {
-                    // The lease runs out and the job is claimed again: at least once.
-                    log("delivery: recording job \(item.job.id) failed: \(error)")
-                }
+            }
+            do {
+                try store.finishPushJobs(batch.map { ($0.job.id, $0.outcome) }, now: time)
+            } catch {
+                // Their leases run out and the jobs are claimed again: at least once.
+                log("delivery: recording \(batch.count) outcomes failed: \(error)")
             }
             shared.condition.withLock {
                 shared.inFlight -= batch.count

@@ -19,6 +19,19 @@ public protocol OutboxStore: Sendable {
 
     /// Counts jobs by state, for health checks and tests.
     func pushJobCounts() throws -> OutboxCounts
+
+    /// Records the outcomes of many claimed jobs at once (one transaction where the store
+    /// can), with the same meaning as ``finishPushJob(id:outcome:now:)`` for each.
+    func finishPushJobs(_ results: [(id: String, outcome: JobOutcome)], now: Date) throws
+}
+
+extension OutboxStore {
+    /// Default: one ``finishPushJob(id:outcome:now:)`` per job.
+    public func finishPushJobs(_ results: [(id: String, outcome: JobOutcome)], now: Date) throws {
+        for result in results {
+            try finishPushJob(id: result.id, outcome: result.outcome, now: now)
+        }
+    }
 }
 
 /// How many push jobs are in each state.

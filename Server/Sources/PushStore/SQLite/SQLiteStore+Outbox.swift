@@ -71,28 +71,35 @@ extension SQLiteStore {
     }
 
     public func finishPushJob(id: String, outcome: JobOutcome, now: Date) throws {
+        try finishPushJobs([(id, outcome)], now: now)
+    }
+
+    /// Records many outcomes in one transaction (the delivery engine finishes in batches).
+    public func finishPushJobs(_ results: [(id: String, outcome: JobOutcome)], now: Date) throws {
         try withConnection { connection in
             try connection.transaction {
-                switch outcome {
-                case .delivered:
-                    try connection.run(
-                        "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = NULL WHERE id = ?",
-                        [.text(JobState.delivered), .date(now), .text(id)])
-                case .retry(let notBefore, let reason):
-                    try connection.run(
-                        "UPDATE push_jobs SET state = ?, lease_until = NULL, not_before = ?, last_error = ? WHERE id = ?",
-                        [.text(JobState.pending), .date(notBefore), .text(reason), .text(id)])
-                case .failed(let reason):
-                    try connection.run(
-                        "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = ? WHERE id = ?",
-                        [.text(JobState.failed), .date(now), .text(reason), .text(id)])
-                case .tokenInvalid(let reason):
-                    try connection.run(
-                        "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = ? WHERE id = ?",
-                        [.text(JobState.failed), .date(now), .text(reason), .text(id)])
-                    try connection.run(
-                        "DELETE FROM push_tokens WHERE (app_id, token) IN (SELECT app_id, token FROM push_jobs WHERE id = ?)",
-                        [.text(id)])
+                for (id, outcome) in results {
+                    switch outcome {
+                    case .delivered:
+                        try connection.run(
+                            "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = NULL WHERE id = ?",
+                            [.text(JobState.delivered), .date(now), .text(id)])
+                    case .retry(let notBefore, let reason):
+                        try connection.run(
+                            "UPDATE push_jobs SET state = ?, lease_until = NULL, not_before = ?, last_error = ? WHERE id = ?",
+                            [.text(JobState.pending), .date(notBefore), .text(reason), .text(id)])
+                    case .failed(let reason):
+                        try connection.run(
+                            "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = ? WHERE id = ?",
+                            [.text(JobState.failed), .date(now), .text(reason), .text(id)])
+                    case .tokenInvalid(let reason):
+                        try connection.run(
+                            "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = ? WHERE id = ?",
+                            [.text(JobState.failed), .date(now), .text(reason), .text(id)])
+                        try connection.run(
+                            "DELETE FROM push_tokens WHERE (app_id, token) IN (SELECT app_id, token FROM push_jobs WHERE id = ?)",
+                            [.text(id)])
+                    }
                 }
             }
         }
