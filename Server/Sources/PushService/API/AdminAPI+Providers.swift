@@ -23,7 +23,7 @@ extension AdminAPI {
         let id = try body.string("providerId", maxLength: 128)
         try Validate.identifier(id, field: "providerId")
         let key = try body.optionalString("p8Key", maxLength: 8_192, allowNewlines: true)
-            ?? body.string("privateKey", maxLength: 8_192)
+            ?? body.string("privateKey", maxLength: 8_192, allowNewlines: true)
         guard key.contains("-----BEGIN PRIVATE KEY-----"), key.contains("-----END PRIVATE KEY-----") else {
             throw APIError.badRequest("The p8Key must be the PEM text of the .p8 key.", field: "p8Key", problem: "not a PEM private key")
         }
@@ -43,7 +43,7 @@ extension AdminAPI {
         let id = try body.string("providerId", maxLength: 128)
         try Validate.identifier(id, field: "providerId")
         let account = try body.object("serviceAccountCreds")
-        let privateKey = try account.string("private_key", maxLength: 8_192)
+        let privateKey = try account.string("private_key", maxLength: 8_192, allowNewlines: true)
         guard privateKey.contains("PRIVATE KEY-----") else {
             throw APIError.badRequest(
                 "serviceAccountCreds.private_key must be PEM text.", field: "serviceAccountCreds.private_key", problem: "not a PEM private key")

@@ -14,12 +14,15 @@ extension AdminAPI {
         ]
     }
 
+    /// The request hash is over the canonical JSON (sorted keys), so a retry that orders its
+    /// keys differently is still the same request.
     func send(_ call: Call) throws -> Any {
         let idempotencyKey = call.request.header("idempotency-key") ?? ""
         guard idempotencyKey.isEmpty || (idempotencyKey.count <= 200 && !idempotencyKey.unicodeScalars.contains { $0.value < 0x20 }) else {
             throw APIError.badRequest("The Idempotency-Key header must be at most 200 printable characters.", field: "Idempotency-Key")
         }
-        let request = try SendRequest.parse(call.body(), now: service.now)
+        let body = try call.body()
+        let request = try SendRequest.parse(body, now: service.now)
         let requestId = service.newId()
         let factory = JobFactory(service: service, requestId: requestId, ttlSeconds: request.ttlSeconds)
         var jobs: [PushJob] = []
@@ -39,7 +42,7 @@ extension AdminAPI {
         let response = JSON.encode(["requestId": requestId, "jobs": jobs.count, "recipients": perRecipient] as [String: Any])
         let key = idempotencyKey.isEmpty ? "auto-" + requestId : "key-" + idempotencyKey
         let outcome = try service.store.acceptSend(
-            appId: call.appId, idempotencyKey: key, requestHash: Crypto.sha256(call.request.body), jobs: jobs, webhooks: [],
+            appId: call.appId, idempotencyKey: key, requestHash: Crypto.sha256(JSON.encode(body.values)), jobs: jobs, webhooks: [],
             response: response, now: service.now)
         switch outcome {
         case .accepted(let stored):

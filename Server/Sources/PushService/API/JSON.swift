@@ -60,8 +60,8 @@ struct JSONObject {
     }
 
     /// A string field: present, a string, 1...maxLength characters, no control characters.
-    func string(_ key: String, maxLength: Int = 256) throws(APIError) -> String {
-        guard let value = try optionalString(key, maxLength: maxLength) else {
+    func string(_ key: String, maxLength: Int = 256, allowNewlines: Bool = false) throws(APIError) -> String {
+        guard let value = try optionalString(key, maxLength: maxLength, allowNewlines: allowNewlines) else {
             throw .badRequest("The \(name(key)) field is required.", field: name(key), problem: "missing")
         }
         return value

@@ -50,7 +50,7 @@ public final class PushServiceApp: Sendable {
             handler: { handler.handle($0) })
         let chosen: (any PushSender)? = sender ?? (configuration.sender == "log"
             ? LogSender(journalPath: configuration.senderJournal) { logger.info($0) } : nil)
-        outbox = chosen.map { OutboxDispatcher(store: store, sender: $0, pollInterval: configuration.pollInterval, logger: logger) }
+        outbox = chosen.map { OutboxDispatcher(store: store, sender: $0, pollInterval: configuration.pollInterval, lease: configuration.jobLeaseSeconds, logger: logger) }
         webhooks = WebhookDispatcher(service: context)
         if let outbox { Task.detached { await outbox.run() } }
         let webhooks = self.webhooks

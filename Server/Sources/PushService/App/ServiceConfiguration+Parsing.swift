@@ -129,6 +129,9 @@ extension ServiceConfiguration {
         Option(flag: "--poll-interval", placeholder: "seconds", help: "Outbox poll interval when idle (default 0.2).") {
             $0.pollInterval = try number($1, "--poll-interval", 0.005...60)
         },
+        Option(flag: "--job-lease", placeholder: "seconds", help: "Lease of a claimed push job; a crashed run's jobs retry after it (default 60).") {
+            $0.jobLeaseSeconds = try number($1, "--job-lease", 0.1...3600)
+        },
         Option(flag: "--seed-dev", placeholder: "", help: "Create a development app, user, auth token and APNs provider.", isSwitch: true) {
             $0.seedDev = flag($1)
         },

@@ -43,6 +43,9 @@ public struct ServiceConfiguration: Sendable {
     public var webhookTimeout = 10.0
     /// Seconds between outbox polls when idle (`--poll-interval`, `PUSH_POLL_INTERVAL`).
     public var pollInterval = 0.2
+    /// Seconds a claimed job stays leased; a crashed process's jobs are claimed again after it
+    /// (`--job-lease`, `PUSH_JOB_LEASE`).
+    public var jobLeaseSeconds = 60.0
     /// Create a development app, user, auth token and APNs provider (`--seed-dev`, `PUSH_SEED_DEV=1`).
     public var seedDev = false
     /// App id of the seed (`--seed-app-id`, `PUSH_SEED_APP_ID`).

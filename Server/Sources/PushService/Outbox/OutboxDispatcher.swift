@@ -9,10 +9,12 @@ final class OutboxDispatcher: Sendable {
     private let store: any OutboxStore
     private let sender: any PushSender
     private let pollInterval: Double
+    private let lease: Double
     private let logger: ServiceLogger
     private let running = Locked(true)
 
-    init(store: any OutboxStore, sender: any PushSender, pollInterval: Double, logger: ServiceLogger) {
+    init(store: any OutboxStore, sender: any PushSender, pollInterval: Double, lease: Double, logger: ServiceLogger) {
+        self.lease = lease
         self.store = store
         self.sender = sender
         self.pollInterval = pollInterval
@@ -28,7 +30,7 @@ final class OutboxDispatcher: Sendable {
         while running.withLock({ $0 }) {
             let jobs: [PushJob]
             do {
-                jobs = try store.claimPushJobs(limit: 64, lease: 60, now: Date())
+                jobs = try store.claimPushJobs(limit: 64, lease: lease, now: Date())
             } catch {
                 logger.error("outbox claim failed: \(error)")
                 jobs = []

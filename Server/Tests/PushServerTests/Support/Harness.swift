@@ -1,0 +1,119 @@
+import Foundation
+import PushCore
+import PushService
+import PushStore
+
+/// A running service for one test: its own temporary data directory, an ephemeral port
+/// on 127.0.0.1, a known admin key, and helpers for the admin calls tests repeat.
+final class Harness: @unchecked Sendable {
+    // @unchecked: immutable after init; the service itself is thread-safe.
+    static let adminKey = "test-admin-key-0123456789"
+
+    let app: PushServiceApp
+    let directory: String
+    let recorder: RecordingSender?
+
+    var port: Int { app.port }
+    var store: SQLiteStore { app.store }
+
+    /// Starts a service. `sender`: `.recording` delivers into a RecordingSender,
+    /// `.none` leaves jobs in the outbox (to inspect them).
+    enum SenderChoice { case recording, none }
+
+    init(sender: SenderChoice = .none, configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
+        directory = NSTemporaryDirectory() + "push-tests-" + UUID().uuidString
+        var configuration = ServiceConfiguration()
+        configuration.port = 0
+        configuration.dataDirectory = directory
+        configuration.adminKey = Self.adminKey
+        configuration.secretKey = Data(repeating: 7, count: 32).base64EncodedString()
+        configuration.sender = "none"
+        configuration.pollInterval = 0.02
+        configuration.webhookRetryBase = 0.05
+        configuration.webhookRetryMax = 0.2
+        configure(&configuration)
+        let recorder = sender == .recording ? RecordingSender() : nil
+        self.recorder = recorder
+        app = try PushServiceApp(configuration: configuration, logger: .silent, sender: recorder)
+    }
+
+    deinit {
+        app.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    // MARK: HTTP
+
+    func admin(_ method: String, _ path: String, appId: String? = nil, _ body: Any? = nil, headers: [String: String] = [:]) throws -> RawHTTP.Response {
+        var all = headers
+        all["apikey"] = Self.adminKey
+        if let appId { all["appid"] = appId }
+        return try RawHTTP.json(port: port, method, path, headers: all, body)
+    }
+
+    func client(_ method: String, _ path: String, session: TestSession, _ body: Any? = nil) throws -> RawHTTP.Response {
+        try RawHTTP.json(port: port, method, path, headers: ["appid": session.appId, "authToken": session.authToken], body)
+    }
+
+    // MARK: Setup
+
+    struct TestSession {
+        let appId: String
+        let uid: String
+        let authToken: String
+    }
+
+    /// Creates an app with an APNs provider `apns-1` and an FCM provider `fcm-1`.
+    @discardableResult
+    func makeApp(_ appId: String = "app1", webhookURL: String? = nil) throws -> RawHTTP.Response {
+        var body: [String: Any] = ["appId": appId, "name": "Test app"]
+        if let webhookURL { body["webhookUrl"] = webhookURL }
+        let app = try admin("POST", "/apps", body)
+        _ = try admin("POST", "/notifications/push/v1/providers/apns", appId: appId, Self.apnsProvider("apns-1"))
+        _ = try admin("POST", "/notifications/push/v1/providers/fcm", appId: appId, Self.fcmProvider("fcm-1"))
+        return app
+    }
+
+    /// Creates a user and an auth token.
+    func makeUser(_ uid: String, appId: String = "app1", name: String? = nil) throws -> TestSession {
+        let response = try admin("POST", "/users", appId: appId, ["uid": uid, "name": name ?? uid.capitalized, "withAuthToken": true])
+        guard let token = response.data["authToken"] as? String else { throw RawHTTP.Failure.noResponse }
+        return TestSession(appId: appId, uid: uid, authToken: token)
+    }
+
+    /// Registers a token for the session.
+    @discardableResult
+    func register(_ token: String, platform: String, session: TestSession, providerId: String? = nil) throws -> RawHTTP.Response {
+        let provider = providerId ?? (platform == "fcm_ios" ? "fcm-1" : "apns-1")
+        return try client(
+            "POST", "/notifications/push/v1/tokens", session: session,
+            ["fcmToken": token, "platform": platform, "providerId": provider, "timezone": "Europe/Paris"])
+    }
+
+    static let testPEM = "-----BEGIN PRIVATE KEY-----\nTUlHVEFnRUFNQk1HQnlxR1NNNDlBZ0VHQ0NxR1NNNDlBd0VIQkcwd2F3SUJBUVFn\n-----END PRIVATE KEY-----\n"
+
+    static func apnsProvider(_ id: String) -> [String: Any] {
+        ["providerId": id, "keyId": "ABC123DEFG", "teamId": "TEAM123456", "bundleId": "com.example.chat", "p8Key": testPEM, "production": false]
+    }
+
+    static func fcmProvider(_ id: String) -> [String: Any] {
+        [
+            "providerId": id,
+            "serviceAccountCreds": [
+                "project_id": "demo-project", "client_email": "push@demo-project.iam.gserviceaccount.com", "private_key": testPEM,
+                "private_key_id": "key-1",
+            ],
+            "notificationInPayload": ["ios": ["chat": true, "call": false]],
+        ]
+    }
+
+    /// Waits until `condition` holds or `timeout` passes.
+    static func eventually(timeout: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(20_000)
+        }
+        return try condition()
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A tiny blocking HTTP/1.1 client over a TCP socket to 127.0.0.1, for tests: sends
+/// exactly the bytes asked for (so malformed requests are possible) and reads to EOF.
+enum RawHTTP {
+    struct Response {
+        var status: Int
+        var headers: [String: String]
+        var body: Data
+
+        var json: [String: Any] {
+            (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:]
+        }
+
+        var data: [String: Any] { json["data"] as? [String: Any] ?? [:] }
+        var dataArray: [[String: Any]] { json["data"] as? [[String: Any]] ?? [] }
+        var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
+    }
+
+    enum Failure: Error {
+        case connect, noResponse
+    }
+
+    /// Sends a well-formed request.
+    static func request(
+        port: Int, _ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil
+    ) throws -> Response {
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            head += "\(name): \(value)\r\n"
+        }
+        if let body {
+            head += "Content-Length: \(body.count)\r\n"
+        }
+        head += "\r\n"
+        guard let response = try send(port: port, bytes: Data(head.utf8) + (body ?? Data())) else { throw Failure.noResponse }
+        return response
+    }
+
+    /// JSON convenience.
+    static func json(port: Int, _ method: String, _ path: String, headers: [String: String] = [:], _ body: Any? = nil) throws -> Response {
+        var allHeaders = headers
+        var data: Data?
+        if let body {
+            data = try JSONSerialization.data(withJSONObject: body)
+            allHeaders["Content-Type"] = "application/json"
+        }
+        allHeaders["Accept"] = "application/json"
+        return try request(port: port, method, path, headers: allHeaders, body: data)
+    }
+
+    /// Sends raw bytes; nil when the server closed without an answer.
+    static func send(port: Int, bytes: Data, timeout: Int = 10) throws -> Response? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure.connect }
+        defer { close(fd) }
+        var tv = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw Failure.connect }
+        var offset = 0
+        let buffer = [UInt8](bytes)
+        while offset < buffer.count {
+            let written = buffer[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written <= 0 { break }
+            offset += written
+        }
+        var received = Data()
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = recv(fd, &chunk, chunk.count, 0)
+            if count <= 0 { break }
+            received.append(contentsOf: chunk[0..<count])
+        }
+        return parse(received)
+    }
+
+    static func parse(_ data: Data) -> Response? {
+        guard let separator = data.range(of: Data("\r\n\r\n".utf8)) else { return nil }
+        let head = String(decoding: data[..<separator.lowerBound], as: UTF8.self)
+        var lines = head.components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst().split(separator: " ")
+        guard statusLine.count >= 2, let status = Int(statusLine[1]) else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Response(status: status, headers: headers, body: Data(data[separator.upperBound...]))
+    }
+}
