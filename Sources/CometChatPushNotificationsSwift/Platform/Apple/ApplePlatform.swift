@@ -13,8 +13,17 @@ extension PNPlatform {
             clock: PNSystemClock(),
             application: UIApplicationAdapter(),
             permissions: NotificationPermissionsAdapter(),
-            sessionBridge: CometChatSDKSessionBridge(),
-            logger: OSLogLogger())
+            sessionBridge: liveSessionBridge,
+            logger: OSLogLogger(),
+            notificationCenter: UserNotificationCenterAdapter())
+    }
+
+    private static var liveSessionBridge: PNSessionBridge {
+        #if canImport(ObjectiveC)
+        return CometChatSDKSessionBridge()
+        #else
+        return PNNoSessionBridge()
+        #endif
     }
 }
 #endif

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Compiles the SDK's Platform/Apple adapters (and the example apps' Swift sources) on Linux
+# against the hand-written Apple API stubs in Tests/AppleStubs, in a throwaway package where
+# canImport(UIKit), canImport(UserNotifications), … are true.
+#
+#   Scripts/apple-compile-check.sh              compile; exit non-zero on any error
+#   Scripts/apple-compile-check.sh --self-test  prove the check works: a scratch copy with a
+#                                               deliberately wrong call must fail to compile
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+mode=${1:-check}
+work=$(mktemp -d /tmp/apple-compile-check.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+stubs=()
+for dir in Tests/AppleStubs/*/; do
+    name=$(basename "$dir")
+    stubs+=("$name")
+    mkdir -p "$work/Sources/$name"
+    cp "$dir"*.swift "$work/Sources/$name/"
+done
+
+sdk=()
+for module in CometChatPushNotificationsSwift CometChatPushNotificationsChat CometChatPushNotificationsCalls; do
+    [ -d "Sources/$module" ] || continue
+    sdk+=("$module")
+    mkdir -p "$work/Sources/$module"
+    (cd "Sources/$module" && find . -name '*.swift' -not -path '*.docc*' -exec cp --parents {} "$work/Sources/$module" \;)
+done
+
+examples=()
+if [ -d Examples ]; then
+    while IFS= read -r -d '' app; do
+        name="Example_$(basename "$(dirname "$app")")_$(basename "$app")"
+        examples+=("$name")
+        mkdir -p "$work/Sources/$name"
+        (cd "$app" && find . -name '*.swift' -exec cp --parents {} "$work/Sources/$name" \;)
+    done < <(find Examples -mindepth 2 -maxdepth 2 -type d -name 'Sources*' -print0 2>/dev/null; find Examples -mindepth 3 -maxdepth 3 -type d -path '*/Sources/*' -print0 2>/dev/null)
+fi
+
+quote() { local out=""; for x in "$@"; do out+="\"$x\", "; done; printf '%s' "${out%, }"; }
+stub_deps=$(for s in "${stubs[@]}"; do printf '.target(name: "%s"), ' "$s"; done)
+{
+    echo '// swift-tools-version: 6.0'
+    echo 'import PackageDescription'
+    echo 'let stubFlags: [SwiftSetting] = [.unsafeFlags(["-enable-library-evolution"])]'
+    echo 'let package = Package(name: "AppleCompileCheck", targets: ['
+    for s in "${stubs[@]}"; do
+        echo "    .target(name: \"$s\", swiftSettings: stubFlags),"
+    done
+    for m in "${sdk[@]}"; do
+        deps="$stub_deps"
+        [ "$m" != CometChatPushNotificationsSwift ] && deps+='.target(name: "CometChatPushNotificationsSwift"), '
+        echo "    .target(name: \"$m\", dependencies: [${deps%, }]),"
+    done
+    for e in "${examples[@]}"; do
+        deps="$stub_deps"
+        for m in "${sdk[@]}"; do deps+=".target(name: \"$m\"), "; done
+        echo "    .target(name: \"$e\", dependencies: [${deps%, }]),"
+    done
+    echo '], swiftLanguageModes: [.v6])'
+} > "$work/Package.swift"
+
+if [ "$mode" = "--self-test" ]; then
+    # A wrong label on a UIKit call, as a typo in an adapter would be.
+    target="$work/Sources/CometChatPushNotificationsSwift/Platform/Apple/UIApplicationAdapter.swift"
+    grep -q 'beginBackgroundTask(withName:' "$target"
+    sed -i 's/beginBackgroundTask(withName:/beginBackgroundTask(named:/' "$target"
+    if swift build --package-path "$work" >"$work/build.log" 2>&1; then
+        echo "apple-compile-check self-test: FAILED — a wrong call compiled"
+        exit 1
+    fi
+    grep -m1 'error:' "$work/build.log" || true
+    echo "apple-compile-check self-test: ok — the wrong call was caught"
+    exit 0
+fi
+
+if ! swift build --package-path "$work" >"$work/build.log" 2>&1; then
+    grep -E 'error:' "$work/build.log" | sort -u | head -40
+    echo "apple-compile-check: FAILED"
+    exit 1
+fi
+warnings=$(grep -E 'warning:' "$work/build.log" | grep -v 'unsafeFlags' | sort -u || true)
+[ -n "$warnings" ] && printf 'apple-compile-check warnings:\n%s\n' "$warnings"
+echo "apple-compile-check: ok (${#sdk[@]} SDK modules, ${#examples[@]} example targets, ${#stubs[@]} stub frameworks)"
