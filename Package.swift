@@ -6,12 +6,19 @@ let package = Package(
     platforms: [.iOS("15.1"), .macOS(.v12)],
     products: [
         .library(name: "CometChatPushNotificationsSwift", targets: ["CometChatPushNotificationsSwift"]),
+        .library(name: "CometChatPushNotificationsCalls", targets: ["CometChatPushNotificationsCalls"]),
         .library(name: "CometChatPushNotificationsTesting", targets: ["CometChatPushNotificationsTesting"]),
     ],
     targets: [
         .target(
             name: "CometChatPushNotificationsSwift",
             path: "Sources/CometChatPushNotificationsSwift",
+            exclude: ["Platform/Apple/README.md"]
+        ),
+        .target(
+            name: "CometChatPushNotificationsCalls",
+            dependencies: ["CometChatPushNotificationsSwift"],
+            path: "Sources/CometChatPushNotificationsCalls",
             exclude: ["Platform/Apple/README.md"]
         ),
         .target(

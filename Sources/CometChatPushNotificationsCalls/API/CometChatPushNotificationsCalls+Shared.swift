@@ -1,0 +1,24 @@
+import Foundation
+import CometChatPushNotificationsSwift
+
+/// Shorthands on the shared instance, so a call site reads
+/// `CometChatPushNotificationsCalls.decline(sessionId:)`.
+extension CometChatPushNotificationsCalls {
+    /// ``decline(sessionId:completion:)`` on ``shared``.
+    public static func decline(sessionId: String, completion: (@Sendable (PNResult<Void>) -> Void)? = nil) {
+        shared.decline(sessionId: sessionId, completion: completion)
+    }
+
+    /// ``reportCallEnded(sessionId:reason:)`` on ``shared``.
+    public static func reportCallEnded(sessionId: String, reason: CallEndReason) {
+        shared.reportCallEnded(sessionId: sessionId, reason: reason)
+    }
+
+    /// ``handleVoIPToken(_:)`` on ``shared``.
+    public static func handleVoIPToken(_ token: Data) { shared.handleVoIPToken(token) }
+
+    /// ``handleIncomingVoIPPush(_:completion:)`` on ``shared``.
+    public static func handleIncomingVoIPPush(_ payload: [AnyHashable: Any], completion: @escaping () -> Void) {
+        shared.handleIncomingVoIPPush(payload, completion: completion)
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+@_spi(PNProducts) import CometChatPushNotificationsSwift
+
+/// The Calls product's entry point: what the app tells the SDK about calls.
+///
+/// Ringing needs no code: `initialize(config:)` installs the product, which creates the PushKit
+/// registry, reports every VoIP push to CallKit and calls your delegate's `presentCall(_:)` when
+/// the user answers. Use this class to decline from your own UI, to report calls your app ended,
+/// and, with `pushKitOwnership: .app`, to forward PushKit's token and pushes.
+///
+/// Every method may be called from any thread.
+#if canImport(ObjectiveC)
+@objc(CometChatPushNotificationsCalls)
+#endif
+public final class CometChatPushNotificationsCalls: NSObject, Sendable {
+    /// The SDK instance these calls belong to.
+    public let sdk: CometChatPushNotifications
+
+    /// The Calls product of `CometChatPushNotifications.shared`.
+    #if canImport(ObjectiveC)
+    @objc(shared)
+    #endif
+    public static let shared = CometChatPushNotificationsCalls(sdk: .shared)
+
+    /// The Calls product of `sdk` (tests create SDK instances on a simulated platform).
+    public init(sdk: CometChatPushNotifications) {
+        self.sdk = sdk
+        super.init()
+    }
+
+    var engine: CallEngine { CallsRegistry.engine(for: sdk) }
+
+    // MARK: PushKit owned by the app
+
+    /// With `pushKitOwnership: .app`: hand over the token from
+    /// `pushRegistry(_:didUpdate:for:)` (`pushCredentials.token`). It is registered as the `.voip`
+    /// token for the logged-in user.
+    #if canImport(ObjectiveC)
+    @objc(handleVoIPToken:)
+    #endif
+    public func handleVoIPToken(_ token: Data) { engine.voipTokenArrived(token) }
+
+    /// With `pushKitOwnership: .app`: call from `pushRegistry(_:didInvalidatePushTokenFor:)`.
+    #if canImport(ObjectiveC)
+    @objc(invalidateVoIPToken)
+    #endif
+    public func invalidateVoIPToken() { engine.voipTokenInvalidated() }
+
+    /// With `pushKitOwnership: .app`: call from
+    /// `pushRegistry(_:didReceiveIncomingPushWith:for:completion:)` with
+    /// `payload.dictionaryPayload` and PushKit's completion, and return. The SDK reports the push
+    /// to CallKit before this method returns (every push, even one it then ends at once) and
+    /// calls `completion` after CallKit has answered.
+    #if canImport(ObjectiveC)
+    @objc(handleIncomingVoIPPush:completion:)
+    #endif
+    public func handleIncomingVoIPPush(_ payload: [AnyHashable: Any], completion: @escaping () -> Void) {
+        let box = PushKitCompletion(completion)
+        engine.handlePush(PNVoIPPush(payload: payload)) { box.call() }
+    }
+
+    // MARK: The app's call UI
+
+    /// Declines a ringing call from the app's own UI: CallKit stops ringing and the caller is
+    /// told `rejected`. A call that does not ring here is declined on the service all the same.
+    /// `completion` gets the service's answer, on the main queue.
+    public func decline(sessionId: String, completion: (@Sendable (PNResult<Void>) -> Void)? = nil) {
+        engine.decline(sessionId: sessionId, completion: completion)
+    }
+
+    /// Tells the SDK a call ended outside CallKit's buttons: a call the app hung up in its own UI,
+    /// an answered call the other side ended, or an outgoing call the app placed. CallKit is told,
+    /// and `callDidEnd(_:reason:)` follows for a call the SDK rang.
+    #if canImport(ObjectiveC)
+    @objc(reportCallEndedWithSessionId:reason:)
+    #endif
+    public func reportCallEnded(sessionId: String, reason: CallEndReason) {
+        engine.reportCallEnded(sessionId: sessionId, reason: reason)
+    }
+
+    /// Tells the SDK the app placed a call: incoming calls are turned away as busy until
+    /// ``reportCallEnded(sessionId:reason:)`` ends it.
+    #if canImport(ObjectiveC)
+    @objc(reportOutgoingCallStartedWithSessionId:)
+    #endif
+    public func reportOutgoingCallStarted(sessionId: String) {
+        engine.reportOutgoingCallStarted(sessionId: sessionId)
+    }
+
+    /// Asks for the microphone (an answered call needs it). `completion` gets whether recording is
+    /// allowed, on the main queue. `initialize` asks already unless `requestCallPermissions` is off.
+    public func requestCallPermissions(completion: (@Sendable (Bool) -> Void)? = nil) {
+        engine.requestMicrophone(completion)
+    }
+
+    /// The call ringing or in progress, if any.
+    public var activeCall: IncomingCall? { engine.state.withLock { $0.current?.call } }
+
+    /// Connects the app's media while a call rings. Held weakly: keep a strong reference to it.
+    public var mediaSession: PNCallMediaSession? {
+        get { engine.state.withLock { $0.mediaSession } }
+        set { engine.state.withLock { $0.mediaSession = newValue } }
+    }
+}
+
+/// PushKit's completion, carried to CallKit's report completion.
+private struct PushKitCompletion: @unchecked Sendable {
+    // @unchecked: PushKit's completion may be called from any thread; it is called exactly once.
+    let call: () -> Void
+    init(_ call: @escaping () -> Void) { self.call = call }
+}
+
+extension CometChatPushNotifications {
+    /// The Calls product of this SDK instance.
+    public var calls: CometChatPushNotificationsCalls { CometChatPushNotificationsCalls(sdk: self) }
+}

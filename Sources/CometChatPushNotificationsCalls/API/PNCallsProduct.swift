@@ -1,0 +1,34 @@
+import Foundation
+@_spi(PNProducts) import CometChatPushNotificationsSwift
+
+/// The Calls product as Core sees it: Core finds this class by name at `initialize(config:)`
+/// and installs it, so linking the product is all an app does. Not for apps to use.
+///
+/// No `@objc` name: Core looks it up by its module-qualified Swift name.
+@_spi(PNProducts)
+public final class PNCallsProduct: NSObject, PNProductModule {
+    private let engine = PNLocked<CallEngine?>(nil)
+
+    /// `"CometChatPushNotificationsCalls"`.
+    public static let moduleName = PNCallsPorts.key
+
+    /// Creates the product; Core calls this once per SDK instance.
+    public required override init() { super.init() }
+
+    /// Sets up CallKit, creates the PushKit registry (with `pushKitOwnership: .sdk`) and asks for
+    /// the microphone (with `requestCallPermissions`).
+    public func install(into sdk: CometChatPushNotifications, config: PNConfiguration) {
+        let engine = CallsRegistry.engine(for: sdk)
+        self.engine.withLock { $0 = engine }
+        engine.install(config)
+    }
+
+    /// `activeCall` (the ringing or answered call, without names) and the product's state.
+    public func diagnostics() -> [String: Any] { engine.current?.diagnostics() ?? ["activeCall": "none"] }
+
+    /// `.backgroundModeMissing`, `.voipEntitlementMissing`, `.microphoneDenied`, or `.ready`.
+    public func ringReadiness() async -> PNRingReadiness { engine.current?.readiness() ?? .ready }
+
+    /// Ends a ringing or answered call as `.failed` and turns away pushes until the next login.
+    public func sessionDidEnd() async { engine.current?.sessionDidEnd() }
+}

@@ -1,0 +1,121 @@
+import Foundation
+@_spi(PNProducts) import CometChatPushNotificationsSwift
+
+extension CallEngine {
+    /// Handles one VoIP push. Reports it to CallKit before returning, whatever it holds, and
+    /// calls `completion` only after CallKit answered that report.
+    func handlePush(_ push: PNVoIPPush, completion: @escaping @Sendable () -> Void) {
+        guard ports.ringsCalls else {
+            logger.log(.warning, "A VoIP push arrived on a platform where calls do not ring; it was completed unreported.")
+            completion()
+            return
+        }
+        let parsed = CallPushParser.parse(push.payload)
+        let sdk = self.sdk
+        let uid = sdk?.currentUID
+        let now = clock.now()
+        let plan = state.withLock { s -> PushPlan in self.plan(for: parsed, payload: push.payload, uid: uid, now: now, &s) }
+        logger.log(plan.ringing == nil ? .info : .debug, "VoIP push: \(plan.note).")
+        sdk?.beginWork()
+        guard ports.callKit.isAvailable else {
+            // Regions without CallKit: a notification stands in for the call screen.
+            if plan.ringing != nil { ports.callKit.showFallbackNotification(plan.report) }
+            reportAnswered(plan, error: nil)
+            completion()
+            sdk?.endWork()
+            return
+        }
+        ports.callKit.reportNewIncomingCall(plan.report) { [self] error in
+            reportAnswered(plan, error: error)
+            completion()
+            sdk?.endWork()
+        }
+    }
+
+    /// Decides what a push means, under the lock. Every path returns a report.
+    private func plan(
+        for parsed: CallPush, payload: [AnyHashable: Any], uid: String?, now: Date, _ s: inout State
+    ) -> PushPlan {
+        let fresh = UUID()
+        func turnedAway(_ reason: PNCallKitEndedReason, _ note: String, effects: [CallEffect] = []) -> PushPlan {
+            let report = PNIncomingCallReport(
+                uuid: fresh, callerName: parsed.displayName, handle: parsed.handle, hasVideo: parsed.callType == .video)
+            return PushPlan(report: report, ringing: nil, endAtOnce: reason, effects: effects, note: note)
+        }
+        if let problem = parsed.problem { return turnedAway(.failed, "malformed (\(problem)); reported and ended") }
+        guard let sessionId = parsed.sessionId, let action = parsed.action else {
+            return turnedAway(.failed, "malformed; reported and ended")
+        }
+        if uid != nil { s.loggedOut = false }
+        guard s.configured else { return turnedAway(.failed, "before initialize(config:); reported and ended") }
+        if s.loggedOut { return turnedAway(.failed, "after logout; reported and ended") }
+        if let uid, !parsed.isGroup, let receiver = parsed.receiver, receiver != uid {
+            return turnedAway(.failed, "for another user; reported and ended")
+        }
+
+        if let record = s.current, record.call.sessionId == sessionId {
+            // About the call on screen: report its UUID again (CallKit answers that it exists,
+            // and shows nothing new), then act on it.
+            let report = PNIncomingCallReport(
+                uuid: record.uuid, callerName: record.call.callerName, handle: parsed.handle, hasVideo: record.call.isVideo)
+            guard let reason = Self.endReason(for: action, ringing: record.isRinging) else {
+                return PushPlan(report: report, note: "\(action.rawValue) repeated for call \(sessionId); reported again")
+            }
+            let effects = finish(&s, record, reason, reportToCallKit: true)
+            return PushPlan(report: report, effects: effects, note: "\(action.rawValue) for call \(sessionId)")
+        }
+
+        guard action == .initiated else {
+            return turnedAway(.remoteEnded, "\(action.rawValue) for call \(sessionId), which is not ringing; reported and ended")
+        }
+        if s.endedSessions.contains(sessionId) {
+            return turnedAway(.remoteEnded, "initiated for call \(sessionId), which already ended; reported and ended")
+        }
+        guard let call = parsed.incomingCall(payload: payload, uuid: fresh) else {
+            return turnedAway(.failed, "malformed; reported and ended")
+        }
+        if s.current != nil || !s.outgoing.isEmpty {
+            s.endedSessions.append(sessionId)
+            if s.endedSessions.count > Self.endedMemory { s.endedSessions.removeFirst() }
+            return turnedAway(
+                .unanswered, "call \(sessionId) while on another call; reported, ended and answered busy",
+                effects: [.sendStatus(sessionId: sessionId, status: "busy", completion: nil), .callDidEnd(call, .busy)])
+        }
+        s.current = CallRecord(call: call, phase: .reporting, since: now)
+        let report = PNIncomingCallReport(uuid: fresh, callerName: call.callerName, handle: parsed.handle, hasVideo: call.isVideo)
+        return PushPlan(report: report, ringing: call, note: "call \(sessionId) rings")
+    }
+
+    /// How a push about the current call ends it, or `nil` when it does not.
+    static func endReason(for action: CallAction, ringing: Bool) -> CallEndReason? {
+        switch action {
+        case .initiated: return nil
+        case .cancelled, .ended: return ringing ? .cancelled : .remoteEnded
+        case .ongoing: return ringing ? .answeredElsewhere : nil
+        case .rejected, .busy: return ringing ? .declinedElsewhere : nil
+        case .unanswered: return ringing ? .timedOut : nil
+        }
+    }
+
+    /// CallKit answered the report of `plan` (`error` when it refused the call).
+    private func reportAnswered(_ plan: PushPlan, error: PNCallReportError?) {
+        var effects = plan.effects
+        if let call = plan.ringing {
+            effects += state.withLock { s -> [CallEffect] in
+                guard var record = s.current, record.uuid == call.callUUID else { return [] }
+                if let error {
+                    logger.log(.warning, "CallKit refused call \(call.sessionId): \(error).")
+                    return finish(&s, record, .failed, reportToCallKit: false)
+                }
+                if record.phase == .reporting {
+                    record.phase = .ringing
+                    s.current = record
+                }
+                return [.startRingTimer(record.uuid), .prepareMedia(call)]
+            }
+        } else if error == nil, let reason = plan.endAtOnce {
+            effects.insert(.reportEnded(plan.report.uuid, reason), at: 0)
+        }
+        run(effects)
+    }
+}

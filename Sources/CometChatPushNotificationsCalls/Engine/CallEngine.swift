@@ -1,0 +1,140 @@
+import Foundation
+@_spi(PNProducts) import CometChatPushNotificationsSwift
+
+/// The incoming-call state machine of one SDK instance.
+///
+/// One owner: every transition runs under `state`'s lock and is synchronous, so a VoIP push is
+/// reported to CallKit on the thread PushKit called us on, before that callback returns (the
+/// VoIP rule). What follows a transition (CallKit end reports, delegate callbacks on the main
+/// queue, status requests to the service) runs as ``CallEffect``s outside the lock.
+final class CallEngine: Sendable {
+    struct State {
+        weak var sdk: CometChatPushNotifications?
+        weak var mediaSession: PNCallMediaSession?
+        var configured = false
+        var ownership: PNPushKitOwnership = .sdk
+        var current: CallRecord?
+        var ringTask: Task<Void, Never>?
+        var outgoing: Set<String> = []
+        var endedSessions: [String] = []
+        var voipTokenSeen = false
+        var loggedOut = false
+        var audioActive = false
+    }
+
+    /// How long a call rings before it is missed.
+    static let ringTimeout: TimeInterval = 45
+    /// How many ended session ids are remembered, to recognise late pushes about them.
+    static let endedMemory = 32
+
+    let state: PNLocked<State>
+    let ports: PNCallsPorts
+    let clock: PNClock
+    let logger: PNLogger
+    let application: PNApplication
+    let callbackQueue: DispatchQueue
+
+    init(sdk: CometChatPushNotifications) {
+        let platform = sdk.runtimePlatform
+        ports = PNCallsPorts.resolve(platform.productPorts)
+        clock = platform.clock
+        logger = platform.logger
+        application = platform.application
+        callbackQueue = platform.callbackQueue
+        var initial = State()
+        initial.sdk = sdk
+        state = PNLocked(initial)
+    }
+
+    var sdk: CometChatPushNotifications? { state.withLock { $0.sdk } }
+
+    // MARK: Transitions shared by every ending
+
+    /// Ends the current call: forgets it, stops its ring timer, and lists what must follow.
+    func finish(
+        _ s: inout State, _ record: CallRecord, _ reason: CallEndReason, reportToCallKit: Bool, status: String? = nil,
+        statusCompletion: (@Sendable (PNResult<Void>) -> Void)? = nil
+    ) -> [CallEffect] {
+        var effects: [CallEffect] = []
+        if s.current?.uuid == record.uuid { s.current = nil }
+        s.endedSessions.append(record.call.sessionId)
+        if s.endedSessions.count > Self.endedMemory { s.endedSessions.removeFirst() }
+        if let task = s.ringTask {
+            effects.append(.cancelRingTimer(task))
+            s.ringTask = nil
+        }
+        if reportToCallKit { effects.append(.reportEnded(record.uuid, reason.callKitReason)) }
+        if record.isRinging { effects.append(.cancelMedia(record.call)) }
+        if let status { effects.append(.sendStatus(sessionId: record.call.sessionId, status: status, completion: statusCompletion)) }
+        effects.append(.callDidEnd(record.call, reason))
+        logger.log(.info, "Call \(record.call.sessionId) ended: \(reason.name).")
+        return effects
+    }
+
+    // MARK: Effects
+
+    func run(_ effects: [CallEffect]) {
+        for effect in effects {
+            switch effect {
+            case .reportEnded(let uuid, let reason):
+                if ports.callKit.isAvailable {
+                    ports.callKit.reportCallEnded(uuid, at: clock.now(), reason: reason)
+                } else {
+                    ports.callKit.removeFallbackNotification(uuid)
+                }
+            case .startRingTimer(let uuid):
+                startRingTimer(uuid)
+            case .cancelRingTimer(let task):
+                task.cancel()
+            case .sendStatus(let sessionId, let status, let completion):
+                sendStatus(status, sessionId: sessionId, completion: completion)
+            case .callDidEnd(let call, let reason):
+                onMain { engine in
+                    (engine.sdk?.delegate as? CometChatPushNotificationsCallsDelegate)?.pnCallDidEnd(call, reason)
+                }
+            case .prepareMedia(let call):
+                onMain { engine in engine.state.withLock { $0.mediaSession }?.prepare(for: call) }
+            case .cancelMedia(let call):
+                onMain { engine in engine.state.withLock { $0.mediaSession }?.cancelPreparation(for: call) }
+            }
+        }
+    }
+
+    /// Runs `body` on the callback queue (the main queue on a device), counted as SDK work.
+    func onMain(_ body: @escaping @Sendable (CallEngine) -> Void) {
+        let sdk = self.sdk
+        sdk?.beginWork()
+        callbackQueue.async { [self] in
+            body(self)
+            sdk?.endWork()
+        }
+    }
+
+    // MARK: Ring timeout
+
+    private func startRingTimer(_ uuid: UUID) {
+        let clock = self.clock
+        let task = Task { [weak self] in
+            do { try await clock.sleep(seconds: Self.ringTimeout) } catch { return }
+            self?.ringTimedOut(uuid)
+        }
+        let keep = state.withLock { s -> Bool in
+            guard s.current?.uuid == uuid else { return false }
+            s.ringTask?.cancel()
+            s.ringTask = task
+            return true
+        }
+        if !keep { task.cancel() }
+    }
+
+    private func ringTimedOut(_ uuid: UUID) {
+        let effects = state.withLock { s -> [CallEffect] in
+            guard let record = s.current, record.uuid == uuid, record.phase == .ringing || record.phase == .reporting else {
+                return []
+            }
+            s.ringTask = nil
+            return finish(&s, record, .timedOut, reportToCallKit: true, status: "unanswered")
+        }
+        run(effects)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Ports of a platform where calls do not ring: no registry, no CallKit, no microphone.
+/// Forwarded pushes are still completed, so the caller of a completion is never left waiting.
+struct HeadlessPushKit: PNPushKitRegistry {
+    func start(_ events: PNPushKitEvents) {}
+}
+
+struct HeadlessCallKit: PNCallKitProvider {
+    var isAvailable: Bool { false }
+    func configure(_ configuration: PNCallKitConfiguration, actions: PNCallKitActions) {}
+    func reportNewIncomingCall(_ report: PNIncomingCallReport, completion: @escaping @Sendable (PNCallReportError?) -> Void) {
+        completion(.other("CallKit is not available on this platform."))
+    }
+    func reportCallEnded(_ uuid: UUID, at date: Date, reason: PNCallKitEndedReason) {}
+    func requestEndCall(_ uuid: UUID, completion: @escaping @Sendable (Bool) -> Void) { completion(false) }
+    func showFallbackNotification(_ report: PNIncomingCallReport) {}
+    func removeFallbackNotification(_ uuid: UUID) {}
+}
+
+struct HeadlessMicrophone: PNMicrophone, PNCallAudioSession {
+    func permission() -> PNMicrophonePermission { .undetermined }
+    func requestPermission(_ completion: @escaping @Sendable (Bool) -> Void) { completion(false) }
+    func configureForCall(video: Bool) {}
+}
+
+extension PNCallsPorts {
+    /// Ports that ring nothing: for platforms without PushKit and CallKit, and for simulated
+    /// devices whose calls are not enabled.
+    public static var inactive: PNCallsPorts {
+        PNCallsPorts(
+            pushKit: HeadlessPushKit(), callKit: HeadlessCallKit(), microphone: HeadlessMicrophone(),
+            audioSession: HeadlessMicrophone(), ringsCalls: false)
+    }
+
+    /// The ports of a platform: the ones in `productPorts`, else the live ones.
+    static func resolve(_ productPorts: [String: any Sendable]) -> PNCallsPorts {
+        if let ports = productPorts[key] as? PNCallsPorts { return ports }
+        return .live
+    }
+}
+
+#if !(os(iOS) && canImport(PushKit) && canImport(CallKit))
+extension PNCallsPorts {
+    /// The live ports of this platform: calls do not ring here.
+    public static var live: PNCallsPorts { .inactive }
+}
+#endif
