@@ -29,6 +29,8 @@ public final class SimulatedDevice: @unchecked Sendable {
     public let cometChatSDKs = SimulatedCometChatSDKs()
     /// Every log line of every process.
     public let logger = RecordingLogger()
+    /// The notification center: categories, its delegate, Notification Center's list.
+    public let notificationCenter = SimulatedNotificationCenter()
     /// Ports of the Chat and Calls products' simulators, keyed by module name.
     let productPorts: PNLocked<[String: any Sendable]> = PNLocked([:])
 
@@ -90,7 +92,8 @@ public final class SimulatedDevice: @unchecked Sendable {
             logger: logger,
             callbackQueue: .main,
             timeZoneIdentifier: { "Europe/Berlin" },
-            productPorts: productPorts.current)
+            productPorts: productPorts.current,
+            notificationCenter: notificationCenter)
     }
 
     /// Launches the app: a new process with a new SDK instance on the device's storage.
@@ -123,6 +126,7 @@ public final class SimulatedDevice: @unchecked Sendable {
             state.app = nil
             return app
         }) else { return }
+        notificationCenter.processEnded()
         let (badge, permission) = (app.application.state.withLock { $0.badge }, app.permissions.state.withLock { $0.permission })
         state.withLock {
             $0.badge = badge
@@ -144,6 +148,15 @@ public final class SimulatedDevice: @unchecked Sendable {
     public func rotateAPNsToken(to token: Data) {
         state.withLock { $0.apns = .issue(token) }
         if let app { app.sdk.registerDeviceToken(token) }
+    }
+
+    /// iOS sets the badge from a payload's `aps.badge` (rule 21), whether the app runs or not.
+    func setSystemBadge(_ count: Int) {
+        if let app {
+            app.application.state.withLock { $0.badge = count }
+        } else {
+            state.withLock { $0.badge = count }
+        }
     }
 
     /// Changes what APNs does at the next registration.

@@ -22,6 +22,7 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
     let jobs: OrderedJobs
     let lifecycle: TokenLifecycle
     let tokenStore: TokenStore
+    let notifications = NotificationHandling()
 
     struct State {
         weak var delegate: CometChatPushNotificationsDelegate?
@@ -119,6 +120,7 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
     @objc(initializeWithConfig:)
     #endif
     public func initialize(config: PNConfiguration) {
+        installNotificationCenter()
         if let problem = config.validationProblem {
             state.withLock {
                 $0.config = nil

@@ -20,6 +20,23 @@ public protocol PNProductModule: AnyObject, Sendable {
     func ringReadiness() async -> PNRingReadiness
     /// The user logged out, or the service rejected the session.
     func sessionDidEnd() async
+
+    /// A chat notification was tapped. Called on the callback queue once a delegate is set.
+    /// Return `true` when the product navigated (for example through `navigateToChat(for:)`);
+    /// `false` (the delegate does not implement that method, or the payload names no user or
+    /// group) lets Core call `didTapNotification(_:)`, then `navigateToDefaultScreen()`.
+    func handleChatTap(_ info: CometChatNotificationInfo, delegate: CometChatPushNotificationsDelegate) -> Bool
+    /// A campaign notification was tapped: send its clicked receipt. Called when the tap
+    /// arrives, before Core calls `navigateToNotificationsFeed()`.
+    func handleCampaignTap(_ info: CometChatNotificationInfo)
+    /// The user typed `text` in the Reply action of a chat notification. Return `true` to take
+    /// it: the product sends it and calls `completion` when done (iOS keeps the app awake until
+    /// then). `false` leaves it to Core, which reports it through `didTapNotification(_:)`.
+    func handleReply(_ text: String, to info: CometChatNotificationInfo,
+                     completion: @escaping @Sendable () -> Void) -> Bool
+    /// A chat or campaign push was delivered: shown in the foreground (`inForeground`), or handed
+    /// over silently through `handleBackgroundNotification(userInfo:)`. For delivered receipts.
+    func handleDelivery(_ info: CometChatNotificationInfo, inForeground: Bool)
 }
 
 @_spi(PNProducts)
@@ -30,6 +47,19 @@ extension PNProductModule {
     public func ringReadiness() async -> PNRingReadiness { .ready }
     /// Nothing to do.
     public func sessionDidEnd() async {}
+    /// Not handled.
+    public func handleChatTap(_ info: CometChatNotificationInfo, delegate: CometChatPushNotificationsDelegate) -> Bool {
+        false
+    }
+    /// No receipt.
+    public func handleCampaignTap(_ info: CometChatNotificationInfo) {}
+    /// Not taken.
+    public func handleReply(_ text: String, to info: CometChatNotificationInfo,
+                            completion: @escaping @Sendable () -> Void) -> Bool {
+        false
+    }
+    /// No receipt.
+    public func handleDelivery(_ info: CometChatNotificationInfo, inForeground: Bool) {}
 }
 
 /// The class names Core looks for, in installation order.

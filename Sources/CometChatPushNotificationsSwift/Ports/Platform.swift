@@ -29,6 +29,8 @@ public struct PNPlatform: Sendable {
     /// Ports of the Chat and Calls products (PushKit, CallKit, the extension's downloads),
     /// keyed by the product's module name. Core only carries them.
     public var productPorts: [String: any Sendable]
+    /// The notification center: categories, foreground presentation, taps, local notifications.
+    public var notificationCenter: PNNotificationCenter
 
     /// Creates a platform from its ports.
     public init(
@@ -43,7 +45,8 @@ public struct PNPlatform: Sendable {
         logger: PNLogger,
         callbackQueue: DispatchQueue = .main,
         timeZoneIdentifier: @escaping @Sendable () -> String = { TimeZone.current.identifier },
-        productPorts: [String: any Sendable] = [:]
+        productPorts: [String: any Sendable] = [:],
+        notificationCenter: PNNotificationCenter = PNNoNotificationCenter()
     ) {
         self.store = store
         self.sharedStore = sharedStore
@@ -57,5 +60,6 @@ public struct PNPlatform: Sendable {
         self.callbackQueue = callbackQueue
         self.timeZoneIdentifier = timeZoneIdentifier
         self.productPorts = productPorts
+        self.notificationCenter = notificationCenter
     }
 }

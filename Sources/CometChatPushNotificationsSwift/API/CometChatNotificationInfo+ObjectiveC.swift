@@ -1,0 +1,9 @@
+import Foundation
+
+#if canImport(ObjectiveC)
+extension CometChatNotificationInfo {
+    /// ``unreadMessageCount`` for Objective-C: an `NSNumber`, or `nil`.
+    @objc(unreadMessageCount)
+    public var unreadMessageCountNumber: NSNumber? { unreadMessageCount.map { NSNumber(value: $0) } }
+}
+#endif

@@ -1,0 +1,116 @@
+import Foundation
+
+extension CometChatPushNotifications {
+    /// The category identifier of chat notifications, with the Reply action. `initialize` sets
+    /// the app's categories to this one; apps that have their own add it back with theirs.
+    #if canImport(ObjectiveC)
+    @objc(messageCategoryIdentifier)
+    #endif
+    public static let messageCategoryIdentifier = "MessageCategory"
+
+    /// The identifier of the text-input Reply action of ``messageCategoryIdentifier``.
+    #if canImport(ObjectiveC)
+    @objc(replyActionIdentifier)
+    #endif
+    public static let replyActionIdentifier = "REPLY_ACTION"
+
+    /// Reads the sender, receiver, conversation, text, ids and unread count out of a push
+    /// payload (`userInfo`, or the PushKit dictionary).
+    ///
+    /// Returns `nil` only when `payload` is not dictionary-like at all (a dictionary, or JSON
+    /// text or data holding an object). Any dictionary gives an info; fields the payload lacks,
+    /// or carries with an unusable type, are `nil`.
+    #if canImport(ObjectiveC)
+    @objc(parseNotificationInfoFrom:)
+    #endif
+    public static func parseNotificationInfo(from payload: Any) -> CometChatNotificationInfo? {
+        guard let dictionary = PayloadReader.dictionary(payload) else { return nil }
+        return CometChatNotificationInfo(rawPayload: dictionary)
+    }
+
+    /// Whether `userInfo` is a campaign (engagement) push sent from the dashboard.
+    #if canImport(ObjectiveC)
+    @objc(isCampaignNotificationWithUserInfo:)
+    #endif
+    public static func isCampaignNotification(userInfo: [AnyHashable: Any]) -> Bool {
+        NotificationParser.parse(userInfo).kind == .campaign
+    }
+
+    /// Marks the one-to-one conversation with `userId` as on screen: its notifications are not
+    /// shown while the app is in the foreground. Call it in the messages screen's
+    /// `viewWillAppear`, and ``clearActiveConversation()`` in `viewWillDisappear`. A blank id
+    /// clears it.
+    #if canImport(ObjectiveC)
+    @objc(setActiveConversationWithUserId:)
+    #endif
+    public func setActiveConversation(userId: String) {
+        setActive(userId.trimmingCharacters(in: .whitespacesAndNewlines), PNActiveConversation.user)
+    }
+
+    /// Marks the group conversation `groupId` as on screen: its notifications are not shown
+    /// while the app is in the foreground. A blank id clears it.
+    #if canImport(ObjectiveC)
+    @objc(setActiveConversationWithGroupId:)
+    #endif
+    public func setActiveConversation(groupId: String) {
+        setActive(groupId.trimmingCharacters(in: .whitespacesAndNewlines), PNActiveConversation.group)
+    }
+
+    /// No conversation is on screen any more.
+    #if canImport(ObjectiveC)
+    @objc(clearActiveConversation)
+    #endif
+    public func clearActiveConversation() {
+        notifications.state.withLock { $0.activeConversation = nil }
+    }
+
+    private func setActive(_ id: String, _ make: (String) -> PNActiveConversation) {
+        notifications.state.withLock { $0.activeConversation = id.isEmpty ? nil : make(id) }
+    }
+
+    /// The conversation on screen, if any.
+    @_spi(PNProducts)
+    public var activeConversation: PNActiveConversation? { notifications.state.withLock { $0.activeConversation } }
+
+    /// Hands over a silent push from
+    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`: the badge follows
+    /// its `unreadMessageCount` (with `enableBadgeCount` on), and the Chat product marks chat
+    /// messages and campaign pushes delivered.
+    #if canImport(ObjectiveC)
+    @objc(handleBackgroundNotificationWithUserInfo:)
+    #endif
+    public func handleBackgroundNotification(userInfo: [AnyHashable: Any]) {
+        let info = CometChatNotificationInfo(rawPayload: userInfo)
+        applyBadge(deliveryBadge(info))
+        handDelivery(info, inForeground: false)
+    }
+
+    /// The policy for the current configuration and active conversation.
+    @_spi(PNProducts)
+    public var foregroundPolicy: PNForegroundPolicy {
+        let config = configuration
+        return PNForegroundPolicy(
+            showInAppNotifications: config?.showInAppNotifications ?? true,
+            enableBadgeCount: config?.enableBadgeCount ?? false,
+            activeConversation: activeConversation)
+    }
+
+    /// The badge a delivered or tapped CometChat push asks for, if badges are on.
+    func deliveryBadge(_ info: CometChatNotificationInfo) -> Int? {
+        guard info.kind == .chat || info.kind == .campaign else { return nil }
+        return foregroundPolicy.badgeCount(info)
+    }
+
+    /// Sets the app icon badge on the callback queue.
+    func applyBadge(_ count: Int?) {
+        guard let count else { return }
+        let application = platform.application
+        onCallbackQueue { application.setBadgeCount(count) }
+    }
+
+    /// Lets the products see a delivered chat or campaign push (delivered receipts).
+    func handDelivery(_ info: CometChatNotificationInfo, inForeground: Bool) {
+        guard info.kind == .chat || info.kind == .campaign else { return }
+        for product in state.withLock({ $0.products }) { product.handleDelivery(info, inForeground: inForeground) }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// Reads values out of a push payload without trusting their types: numbers may arrive as
+/// strings and strings as numbers, objects as JSON text, and anything may be missing or wrong.
+/// A value of the wrong type reads as `nil`; nothing here traps.
+enum PayloadReader {
+    /// JSON text longer than this is not decoded (APNs payloads are at most 5 KB).
+    static let maxJSONTextLength = 16 * 1024
+
+    /// A dictionary, from a dictionary of any key type or from JSON text holding an object.
+    static func dictionary(_ value: Any?) -> [AnyHashable: Any]? {
+        switch value {
+        case let dict as [AnyHashable: Any]: return dict
+        case let dict as [String: Any]: return dict
+        case let dict as NSDictionary:
+            var out: [AnyHashable: Any] = [:]
+            for (key, element) in dict { if let key = key as? AnyHashable { out[key] = element } }
+            return out
+        case let text as String: return jsonObject(text)
+        case let data as Data: return jsonObject(data)
+        default: return nil
+        }
+    }
+
+    /// Non-blank text, from a string or a number (`12` reads as `"12"`). Booleans read as `nil`.
+    static func string(_ value: Any?) -> String? {
+        switch value {
+        case let text as String:
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            return trimmed.isEmpty ? nil : trimmed
+        case let number as NSNumber:
+            guard !isBoolean(number) else { return nil }
+            if let integer = integer(number) { return String(integer) }
+            let double = number.doubleValue
+            return double.isFinite ? String(double) : nil
+        default:
+            return nil
+        }
+    }
+
+    /// A whole number, from a number or from text (`"5"`, `" 5 "`, `"5.0"`). Booleans,
+    /// fractions, non-finite and out-of-range values read as `nil`.
+    static func integer(_ value: Any?) -> Int? {
+        switch value {
+        case let number as NSNumber:
+            return isBoolean(number) ? nil : integer(number)
+        case let text as String:
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty, trimmed.utf8.count <= 32 else { return nil }
+            if let exact = Int(trimmed) { return exact }
+            guard let double = Double(trimmed) else { return nil }
+            return integer(exactly: double)
+        default:
+            return nil
+        }
+    }
+
+    /// A non-negative whole number, or `nil`.
+    static func count(_ value: Any?) -> Int? {
+        guard let value = integer(value), value >= 0 else { return nil }
+        return value
+    }
+
+    private static func integer(_ number: NSNumber) -> Int? {
+        switch String(cString: number.objCType) {
+        case "d", "f": return integer(exactly: number.doubleValue)
+        case "Q", "L":
+            let unsigned = number.uint64Value
+            return unsigned <= UInt64(Int.max) ? Int(unsigned) : nil
+        default: return Int(exactly: number.int64Value)
+        }
+    }
+
+    private static func integer(exactly double: Double) -> Int? {
+        guard double.isFinite, double.rounded() == double,
+              double >= -9_007_199_254_740_992, double <= 9_007_199_254_740_992 else { return nil }
+        return Int(double)
+    }
+
+    /// `NSNumber`s made from `true`/`false` (JSON booleans) report the `char` type.
+    private static func isBoolean(_ number: NSNumber) -> Bool {
+        let type = String(cString: number.objCType)
+        return type == "c" || type == "B"
+    }
+
+    private static func jsonObject(_ text: String) -> [AnyHashable: Any]? {
+        guard text.utf8.count <= maxJSONTextLength,
+              text.first(where: { !$0.isWhitespace }) == "{" else { return nil }
+        return jsonObject(Data(text.utf8))
+    }
+
+    private static func jsonObject(_ data: Data) -> [AnyHashable: Any]? {
+        guard data.count <= maxJSONTextLength,
+              let object = try? JSONSerialization.jsonObject(with: data) else { return nil }
+        return object as? [String: Any]
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+@_spi(PNProducts) import CometChatPushNotificationsSwift
+
+extension SimulatedDevice {
+    /// APNs delivers an alert push. In the foreground iOS asks the notification center's
+    /// delegate how to present it (rule 19: no options, or no delegate, hides it); in the
+    /// background or while the app is not running the system shows it, and applies `aps.badge`
+    /// (rule 21).
+    @discardableResult
+    public func deliver(_ payload: [String: Any], identifier: String? = nil) -> SimulatedDelivery {
+        let center = notificationCenter
+        let notification = center.makeNotification(payload, identifier: identifier)
+        let appState = app?.state
+        let delivery = SimulatedDelivery(notification: notification, appState: appState)
+        let apsBadge = (payload["aps"] as? [String: Any])?["badge"] as? Int
+        switch appState {
+        case .active?, .inactive?:
+            guard let delegate = center.currentDelegate else {
+                logger.log(.warning, "iOS: no notification-center delegate; a foreground notification was not shown.")
+                return delivery
+            }
+            delegate.events.willPresent(notification) { [weak self] options in
+                delivery.answer(options)
+                if !options.isDisjoint(with: [.banner, .list]) { center.show(notification) }
+                if options.contains(.badge), let apsBadge { self?.setSystemBadge(apsBadge) }
+            }
+        case .background?, nil:
+            center.show(notification)
+            if let apsBadge { setSystemBadge(apsBadge) }
+        }
+        return delivery
+    }
+
+    /// APNs delivers a silent push (`content-available: 1`) to the running app, which hands it
+    /// to the SDK from `didReceiveRemoteNotification` as the guide shows (rule 20). Returns
+    /// `false` when the app is not running.
+    @discardableResult
+    public func deliverSilent(_ payload: [String: Any]) -> Bool {
+        guard let app else { return false }
+        var userInfo: [AnyHashable: Any] = [:]
+        for (key, value) in payload { userInfo[key] = value }
+        app.sdk.handleBackgroundNotification(userInfo: userInfo)
+        return true
+    }
+
+    /// The user taps a notification. A running app comes to the foreground; an app that is not
+    /// running is launched with `didFinishLaunching` and iOS hands the tap to the notification
+    /// center's delegate right after it returns: if nobody became the delegate by then, the tap
+    /// is lost (rule 1).
+    @discardableResult
+    public func tap(_ notification: PNNotification,
+                    launching didFinishLaunching: ((CometChatPushNotifications) -> Void)? = nil) -> SimulatedResponse {
+        respond(PNNotificationResponse(notification: notification, action: .open), opensApp: true,
+                launching: didFinishLaunching)
+    }
+
+    /// The user types `text` in the notification's text-input action. The app stays in (or is
+    /// launched into) the background (rule 22). Throws when the notification's category has no
+    /// text-input action: iOS would not offer one.
+    @discardableResult
+    public func reply(to notification: PNNotification, text: String,
+                      launching didFinishLaunching: ((CometChatPushNotifications) -> Void)? = nil) throws -> SimulatedResponse {
+        let action = notificationCenter.category(notification.categoryIdentifier)?.actions.first {
+            if case .textInput = $0.kind { return true }
+            return false
+        }
+        guard let action else {
+            throw SimulatedError(reason: "The category \"\(notification.categoryIdentifier)\" is not registered "
+                + "with a text-input action, so iOS offers no reply.")
+        }
+        return respond(PNNotificationResponse(notification: notification,
+                                              action: .textInput(actionIdentifier: action.identifier, text: text)),
+                       opensApp: false, launching: didFinishLaunching)
+    }
+
+    /// The user dismisses the notification. The app hears of it only when the category reports
+    /// dismissals; otherwise this returns `nil`.
+    @discardableResult
+    public func dismiss(_ notification: PNNotification) -> SimulatedResponse? {
+        notificationCenter.remove(notification)
+        guard notificationCenter.category(notification.categoryIdentifier)?.reportsDismiss == true, app != nil else {
+            return nil
+        }
+        return respond(PNNotificationResponse(notification: notification, action: .dismiss), opensApp: false, launching: nil)
+    }
+
+    private func respond(_ response: PNNotificationResponse, opensApp: Bool,
+                         launching didFinishLaunching: ((CometChatPushNotifications) -> Void)?) -> SimulatedResponse {
+        let record = SimulatedResponse(response: response)
+        notificationCenter.remove(response.notification)
+        if let app {
+            if opensApp { app.bringToForeground() }
+        } else {
+            launch(didFinishLaunching ?? { _ in })
+            if !opensApp { app?.sendToBackground() }
+        }
+        guard let delegate = notificationCenter.currentDelegate else {
+            logger.log(.warning, "iOS: no notification-center delegate when the response arrived; it was lost.")
+            return record
+        }
+        record.reached(delegate.owner)
+        delegate.events.didReceive(response) { record.completed() }
+        return record
+    }
+}
