@@ -5,7 +5,7 @@ import Foundation
 /// Every option is a defaulted parameter, in the order of the reference guide's table. From
 /// Objective-C, or to chain setters, use ``builder(appId:region:)``.
 #if canImport(ObjectiveC)
-@objc(PNConfiguration)
+@objc(PNConfiguration) @objcMembers
 #endif
 public final class PNConfiguration: NSObject, Sendable {
     /// Your CometChat app id. Required; must not be blank.

@@ -7,7 +7,7 @@ public typealias PNResult<T> = Result<T, PNError>
 ///
 /// As an `NSError` its domain is ``errorDomain`` and its code is ``Code-swift.enum`` raw value.
 #if canImport(ObjectiveC)
-@objc(PNError)
+@objc(PNError) @objcMembers
 #endif
 public final class PNError: NSObject, Error, CustomNSError, @unchecked Sendable {
     // @unchecked: every stored property is an immutable value of a Sendable type.
