@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CMHD"]),
         /// Client and admin API, payload builder, webhooks, configuration, workers.
         .target(name: "PushService", dependencies: ["PushCore", "PushStore", "HTTPServer", "CCrypto"]),
-        .executableTarget(name: "push-server", dependencies: ["PushService"]),
+        .executableTarget(name: "push-server", dependencies: ["PushService", "Delivery"]),
         .testTarget(
             name: "PushServerTests",
             dependencies: ["PushService", "PushStore", "PushCore", "HTTPServer", "push-server"]),

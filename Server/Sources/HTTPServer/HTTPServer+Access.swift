@@ -13,10 +13,12 @@ extension HTTPServer {
         guard let pointer = requestContext.pointee else {
             let context = RequestContext()
             context.headers = Self.values(of: connection, kind: .HEADER_KIND)
-            if let length = context.headers["content-length"].flatMap(Int.init), length > configuration.maxBodyBytes {
-                context.tooLarge = true
-            }
             requestContext.pointee = Unmanaged.passRetained(context).toOpaque()
+            if let length = context.headers["content-length"].flatMap(Int.init), length > configuration.maxBodyBytes {
+                // Answer before reading the body; libmicrohttpd then closes the connection.
+                context.tooLarge = true
+                return Self.queue(tooLarge, on: connection)
+            }
             return .YES
         }
         let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeUnretainedValue()

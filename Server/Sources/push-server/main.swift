@@ -1,3 +1,4 @@
+import Delivery
 import Foundation
 import PushService
 
@@ -8,11 +9,17 @@ func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
-let configuration: ServiceConfiguration
+var configuration: ServiceConfiguration
+let deliveryOptions: DeliveryOptions
 do {
-    configuration = try ServiceConfiguration.parse(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+    // The delivery engine's flags (part 2) first; the service parses the rest.
+    let split = try DeliveryOptions.parse(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+    deliveryOptions = split.options
+    configuration = try ServiceConfiguration.parse(arguments: split.arguments, environment: split.environment)
+    if deliveryOptions.enabled { configuration.sender = "none" }
 } catch ConfigurationError.helpRequested {
     say(ServiceConfiguration.helpText)
+    say(DeliveryOptions.helpText)
     exit(0)
 } catch {
     FileHandle.standardError.write(Data("push-server: \(error)\n".utf8))
@@ -27,7 +34,28 @@ do {
     exit(1)
 }
 
-say("push-server listening on \(app.baseURL) (store: SQLite \(configuration.resolvedDatabasePath), sender: \(configuration.sender))")
+// The delivery engine consumes the outbox when `--sender delivery` is given.
+let delivery: DeliveryService? = deliveryOptions.enabled
+    ? DeliveryService(
+        store: app.store, directory: app.providers, options: deliveryOptions,
+        lastRegistration: { appId, token in
+            (try? app.store.tokens(appId: appId, uid: nil))?.first { $0.token == token }?.updatedAt
+        },
+        log: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+    : nil
+if let delivery {
+    ExtraEndpoints.register("GET", "/metrics") {
+        (200, "text/plain; version=0.0.4", Data(delivery.metricsText().utf8))
+    }
+    ExtraEndpoints.register("GET", "/healthz") {
+        let body = delivery.health()
+        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
+        return (body["status"] as? String == "ok" ? 200 : 503, "application/json", data)
+    }
+    delivery.start()
+}
+
+say("push-server listening on \(app.baseURL) (store: SQLite \(configuration.resolvedDatabasePath), sender: \(delivery == nil ? configuration.sender : "delivery"))")
 if configuration.adminKey != nil {
     say("admin key: from \(app.adminKeySource); send it in the apikey header")
 } else {
@@ -45,6 +73,7 @@ let sources = [SIGINT, SIGTERM].map { number in
     source.setEventHandler {
         say("push-server: stopping")
         app.stop()
+        delivery?.stop()
         exit(0)
     }
     source.resume()

@@ -22,6 +22,7 @@ final class APIHandler: Sendable {
     }
 
     private func route(_ request: HTTPRequest) -> HTTPResponse {
+        if let extra = ExtraEndpoints.response(method: request.method, path: request.path) { return extra }
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         var pathMatched = false
         for route in routes {

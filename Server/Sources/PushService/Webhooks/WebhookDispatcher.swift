@@ -23,13 +23,6 @@ final class WebhookDispatcher: Sendable {
         session = URLSession(configuration: configuration)
     }
 
-    /// The delay before attempt `attempts + 1`: base × 2^(attempts−1), capped, ±10 % jitter.
-    static func backoff(attempts: Int, base: Double, cap: Double) -> Double {
-        let exponent = Double(min(max(attempts - 1, 0), 30))
-        let delay = min(cap, base * pow(2, exponent))
-        return delay * Double.random(in: 0.9...1.1)
-    }
-
     func stop() {
         running.withLock { $0 = false }
         session.invalidateAndCancel()
@@ -56,7 +49,7 @@ final class WebhookDispatcher: Sendable {
         let failure = await post(job)
         let retryAt: Date? = failure.map { _ in
             service.now.addingTimeInterval(
-                Self.backoff(attempts: job.attempts, base: service.configuration.webhookRetryBase, cap: service.configuration.webhookRetryMax))
+                WebhookDispatcherBackoff.delay(attempts: job.attempts, base: service.configuration.webhookRetryBase, cap: service.configuration.webhookRetryMax))
         }
         if let failure {
             service.logger.warning("webhook \(job.event) id=\(job.id) app=\(job.appId) attempt=\(job.attempts) failed: \(failure); retrying")
@@ -92,5 +85,15 @@ final class WebhookDispatcher: Sendable {
         } catch {
             return "transport error"
         }
+    }
+}
+
+/// The webhook retry schedule.
+public enum WebhookDispatcherBackoff {
+    /// The delay before attempt `attempts + 1`: base × 2^(attempts−1), capped, ±10 % jitter.
+    public static func delay(attempts: Int, base: Double, cap: Double) -> Double {
+        let exponent = Double(min(max(attempts - 1, 0), 30))
+        let delay = min(cap, base * pow(2, exponent))
+        return delay * Double.random(in: 0.9...1.1)
     }
 }

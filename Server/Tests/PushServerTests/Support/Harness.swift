@@ -108,12 +108,18 @@ final class Harness: @unchecked Sendable {
     }
 
     /// Waits until `condition` holds or `timeout` passes.
-    static func eventually(timeout: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+    /// Sleeps without blocking a thread of the cooperative pool (the service's workers share it).
+    static func eventually(timeout: Double = 10, _ condition: () throws -> Bool) async rethrows -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if try condition() { return true }
-            usleep(20_000)
+            try? await Task.sleep(nanoseconds: 20_000_000)
         }
         return try condition()
+    }
+
+    /// Sleeps without blocking a thread.
+    static func pause(_ seconds: Double) async {
+        try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
     }
 }

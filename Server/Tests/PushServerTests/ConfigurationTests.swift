@@ -1,0 +1,45 @@
+import Foundation
+import PushService
+import Testing
+
+/// Flags, environment variables and `--help`.
+@Suite struct ConfigurationTests {
+    @Test func flagsWinOverEnvironment() throws {
+        let configuration = try ServiceConfiguration.parse(
+            arguments: ["--port", "9090", "--data-dir=/tmp/x", "--seed-dev", "--sender", "none"],
+            environment: ["PUSH_PORT": "7000", "PUSH_RATE_LIMIT": "5", "PUSH_ADMIN_KEY": "k", "PUSH_HOST": "0.0.0.0"])
+        #expect(configuration.port == 9090)
+        #expect(configuration.dataDirectory == "/tmp/x")
+        #expect(configuration.resolvedDatabasePath == "/tmp/x/push.sqlite")
+        #expect(configuration.rateLimitPerMinute == 5)
+        #expect(configuration.adminKey == "k")
+        #expect(configuration.host == "0.0.0.0")
+        #expect(configuration.seedDev)
+        #expect(configuration.sender == "none")
+    }
+
+    @Test(arguments: [["--port", "70000"], ["--nope"], ["--port"], ["--sender", "apns"], ["--sqlite-sync", "off"]])
+    func badFlagsAreReported(_ arguments: [String]) {
+        #expect(throws: ConfigurationError.self) { try ServiceConfiguration.parse(arguments: arguments, environment: [:]) }
+    }
+
+    @Test func helpListsEveryFlagWithItsVariable() throws {
+        #expect(throws: ConfigurationError.self) { try ServiceConfiguration.parse(arguments: ["--help"], environment: [:]) }
+        let help = ServiceConfiguration.helpText
+        for flag in ["--port", "--data-dir", "--host", "--seed-dev", "--rate-limit", "PUSH_PORT", "PUSH_DATA_DIR", "PUSH_ADMIN_KEY"] {
+            #expect(help.contains(flag), "help lacks \(flag)")
+        }
+    }
+
+    @Test func binaryPrintsWhereItListensAndWhereTheAdminKeyIs() throws {
+        let directory = NSTemporaryDirectory() + "push-cli-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try ServerProcess(arguments: ["--port", "0", "--data-dir", directory, "--sender", "none"], environment: [:])
+        defer { server.stop() }
+        let key = try String(contentsOfFile: directory + "/admin.key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(key.count > 20)
+        let permissions = try FileManager.default.attributesOfItem(atPath: directory + "/admin.key")[.posixPermissions] as? Int
+        #expect(permissions == 0o600)
+        #expect(try RawHTTP.json(port: server.port, "GET", "/apps", headers: ["apikey": key]).status == 200)
+    }
+}

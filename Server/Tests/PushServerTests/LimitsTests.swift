@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+/// Rate limits per auth token and request size limits, with the error envelope.
+@Suite struct LimitsTests {
+    @Test func sessionsAreRateLimitedOneByOne() throws {
+        let harness = try Harness {
+            $0.rateLimitPerMinute = 60
+            $0.rateLimitBurst = 5
+        }
+        try harness.makeApp()
+        let alice = try harness.makeUser("alice")
+        let bob = try harness.makeUser("bob")
+        let statuses = try (0..<7).map { _ in try harness.client("POST", "/users/bob/conversation/delivered", session: alice, ["messageId": "m"]) }
+        #expect(statuses.prefix(5).allSatisfy { $0.status == 200 })
+        #expect(statuses.last?.status == 429)
+        #expect(statuses.last?.errorCode == "ERR_TOO_MANY_REQUESTS")
+        // Another session is not affected.
+        #expect(try harness.client("POST", "/users/alice/conversation/delivered", session: bob, ["messageId": "m"]).status == 200)
+    }
+
+    @Test func oversizedBodiesAndHeadersAreRefused() throws {
+        let harness = try Harness { $0.maxBodyBytes = 4_096 }
+        try harness.makeApp()
+        let alice = try harness.makeUser("alice")
+        let big = Data(("{\"fcmToken\":\"" + String(repeating: "a", count: 5_000) + "\",\"platform\":\"fcm_ios\"}").utf8)
+        let response = try RawHTTP.request(
+            port: harness.port, "POST", "/notifications/push/v1/tokens", headers: ["appid": "app1", "authToken": alice.authToken], body: big)
+        #expect(response.status == 413)
+        #expect(response.errorCode == "ERR_PAYLOAD_TOO_LARGE")
+        let headers = try RawHTTP.request(port: harness.port, "GET", "/health", headers: ["X-Big": String(repeating: "x", count: 64_000)])
+        #expect(headers.status == 431)
+        let nested = Data((String(repeating: "[", count: 1_000) + String(repeating: "]", count: 1_000)).utf8)
+        let deep = try RawHTTP.request(
+            port: harness.port, "POST", "/messages", headers: ["appid": "app1", "authToken": alice.authToken], body: nested)
+        #expect(deep.status == 400)
+        #expect(try RawHTTP.json(port: harness.port, "GET", "/health").status == 200)
+    }
+}

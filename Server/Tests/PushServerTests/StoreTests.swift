@@ -1,0 +1,60 @@
+import Foundation
+import PushCore
+import PushStore
+import Testing
+
+/// The SQLite store directly: WAL, migrations, and the outbox API the delivery engine uses.
+@Suite struct StoreTests {
+    let path = NSTemporaryDirectory() + "push-store-" + UUID().uuidString + ".sqlite"
+
+    func job(_ id: String, token: String = "tok", notBefore: Date = Date(timeIntervalSince1970: 0)) -> PushJob {
+        PushJob(
+            id: id, appId: "a", requestId: "r", uid: "u", token: token, platform: .apnsDevice, kind: .chat, providerId: "p",
+            payload: Data("{}".utf8), headers: PushHeaders(pushType: .alert, priority: 10, expiration: 0), notBefore: notBefore,
+            createdAt: Date(timeIntervalSince1970: 0))
+    }
+
+    @Test func opensInWALModeAndMigratesOnce() throws {
+        let store = try SQLiteStore(path: path)
+        #expect(try store.journalMode() == "wal")
+        #expect(store.schemaVersion >= 1)
+        let reopened = try SQLiteStore(path: path)
+        #expect(reopened.schemaVersion == store.schemaVersion)
+    }
+
+    @Test func claimLeasesFinishAndRetry() throws {
+        let store = try SQLiteStore(path: path)
+        let now = Date(timeIntervalSince1970: 1_000)
+        try store.enqueue(webhooks: [], pushJobs: [job("j1"), job("j2"), job("j3", notBefore: now.addingTimeInterval(100))])
+        let claimed = try store.claimPushJobs(limit: 10, lease: 30, now: now)
+        #expect(claimed.map(\.id).sorted() == ["j1", "j2"])
+        #expect(claimed.allSatisfy { $0.attempts == 1 })
+        // Leased jobs are not claimed again until the lease ends.
+        #expect(try store.claimPushJobs(limit: 10, lease: 30, now: now.addingTimeInterval(10)).isEmpty)
+        try store.finishPushJob(id: "j1", outcome: .delivered, now: now)
+        try store.finishPushJob(id: "j2", outcome: .retry(notBefore: now.addingTimeInterval(5), reason: "503"), now: now)
+        #expect(try store.pushJobCounts() == OutboxCounts(pending: 2, inFlight: 0, delivered: 1, failed: 0))
+        let retried = try store.claimPushJobs(limit: 10, lease: 30, now: now.addingTimeInterval(6))
+        #expect(retried.map(\.id) == ["j2"])
+        #expect(retried.first?.attempts == 2)
+        // A crashed claimer's lease runs out and the job comes back.
+        let reclaimed = try store.claimPushJobs(limit: 10, lease: 30, now: now.addingTimeInterval(200))
+        #expect(Set(reclaimed.map(\.id)) == ["j2", "j3"])
+    }
+
+    @Test func tokenInvalidDeletesTheToken() throws {
+        let store = try SQLiteStore(path: path)
+        let now = Date()
+        try store.createApp(AppRecord(id: "a", name: "a", createdAt: now))
+        try store.createUser(UserRecord(appId: "a", uid: "u", name: "u", createdAt: now))
+        _ = try store.registerToken(
+            PushTokenRecord(
+                appId: "a", uid: "u", token: "dead", platform: .apnsDevice, providerId: "p", timezone: nil, authTokenHash: Data([1]),
+                authTokenHint: "h", createdAt: now, updatedAt: now), maxPerUser: 100)
+        try store.enqueue(webhooks: [], pushJobs: [job("j1", token: "dead")])
+        _ = try store.claimPushJobs(limit: 1, lease: 30, now: now)
+        try store.finishPushJob(id: "j1", outcome: .tokenInvalid(reason: "Unregistered"), now: now)
+        #expect(try store.tokens(appId: "a", uid: nil).isEmpty)
+        #expect(try store.pushJobCounts().failed == 1)
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// The built `push-server` binary run as a child process (for crash tests).
+final class ServerProcess: @unchecked Sendable {
+    // @unchecked: `port` is immutable and Process is only signalled (kill, terminate, wait).
+    let process = Process()
+    let port: Int
+
+    /// The binary next to the test bundle (same build directory).
+    static var binary: URL {
+        let candidates = [
+            Bundle.main.executableURL?.deletingLastPathComponent(),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+        ].compactMap { $0?.appendingPathComponent("push-server") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    }
+
+    /// Starts the binary and waits for its "listening on" line.
+    init(arguments: [String], environment: [String: String]) throws {
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { $1 }
+        process.environment = env
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var text = ""
+        let deadline = Date().addingTimeInterval(20)
+        var found: Int?
+        while found == nil, Date() < deadline {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+            if let range = text.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                found = Int(text[range].split(separator: ":").last ?? "")
+            }
+        }
+        guard let found else {
+            process.terminate()
+            throw RawHTTP.Failure.noResponse
+        }
+        port = found
+        // Keep draining stdout so the child never blocks on a full pipe.
+        let handle = output.fileHandleForReading
+        handle.readabilityHandler = { $0.availableData.isEmpty ? ($0.readabilityHandler = nil) : () }
+    }
+
+    /// SIGKILL: no shutdown code runs.
+    func kill9() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+}

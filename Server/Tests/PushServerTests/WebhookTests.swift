@@ -1,0 +1,112 @@
+import Foundation
+import HTTPServer
+import PushCore
+import PushService
+import Testing
+
+/// Events forwarded to the operator's webhook: signed, retried with back-off, never dropped.
+@Suite struct WebhookTests {
+    /// A webhook receiver on 127.0.0.1 that fails the first `failures` deliveries with 500.
+    final class Receiver: Sendable {
+        struct Delivery {
+            var body: Data
+            var headers: [String: String]
+            var status: Int
+            var at: Date
+        }
+
+        let deliveries = Locked<[Delivery]>([])
+        let server: HTTPServer
+
+        init(failures: Int) throws {
+            let deliveries = self.deliveries
+            server = try HTTPServer(
+                configuration: HTTPServerConfiguration(port: 0, threads: 1), tooLarge: HTTPResponse(status: 413)
+            ) { request in
+                deliveries.withLock { list in
+                    let status = list.count < failures ? 500 : 200
+                    list.append(Delivery(body: request.body, headers: request.headers, status: status, at: Date()))
+                    return HTTPResponse(status: status)
+                }
+            }
+        }
+
+        var url: String { "http://127.0.0.1:\(server.port)/hook" }
+        var all: [Delivery] { deliveries.withLock { $0 } }
+        var succeeded: [Delivery] { all.filter { $0.status == 200 } }
+    }
+
+    @Test func failingWebhookIsRetriedWithBackoffAndSigned() async throws {
+        // Given a webhook that fails twice
+        let receiver = try Receiver(failures: 2)
+        let harness = try Harness {
+            $0.webhookRetryBase = 0.3
+            $0.webhookRetryMax = 5
+        }
+        try harness.makeApp(webhookURL: receiver.url)
+        _ = try harness.admin("PUT", "/apps/app1", ["webhookSecret": "s3cret-for-tests"])
+        let alice = try harness.makeUser("alice")
+        // When a quick reply comes in
+        let reply = try harness.client(
+            "POST", "/messages", session: alice,
+            ["receiver": "bob", "receiverType": "user", "category": "message", "type": "text", "data": ["text": "On my way"]])
+        #expect(reply.status == 200)
+        // Then it arrives on the third attempt, signed, after growing delays
+        #expect(await Harness.eventually { receiver.succeeded.count == 1 })
+        let all = receiver.all
+        #expect(all.map(\.status) == [500, 500, 200])
+        let delivery = try #require(receiver.succeeded.first)
+        #expect(delivery.headers["x-push-attempt"] == "3")
+        #expect(delivery.headers["x-push-event"] == "message.quickReply")
+        let signature = try #require(delivery.headers["x-push-signature"])
+        #expect(WebhookSignature.verify(header: signature, secret: Data("s3cret-for-tests".utf8), body: delivery.body))
+        #expect(!WebhookSignature.verify(header: signature, secret: Data("wrong".utf8), body: delivery.body))
+        let event = try JSONSerialization.jsonObject(with: delivery.body) as? [String: Any] ?? [:]
+        #expect(event["event"] as? String == "message.quickReply")
+        #expect(event["uid"] as? String == "alice")
+        #expect((event["data"] as? [String: Any])?["receiver"] as? String == "bob")
+        // Back-off: 0.3 s, then 0.6 s (±10 %); never sooner.
+        #expect(all[1].at.timeIntervalSince(all[0].at) >= 0.27)
+        #expect(all[2].at.timeIntervalSince(all[1].at) >= 0.54)
+        #expect(await Harness.eventually { (try? harness.store.pendingWebhookJobCount()) == 0 })
+        // Secrets never appear in what the service returns for the app.
+        #expect(!String(decoding: try harness.admin("GET", "/apps/app1").body, as: UTF8.self).contains("s3cret"))
+    }
+
+    @Test func eventsWaitForAWebhookURLInsteadOfBeingDropped() async throws {
+        let receiver = try Receiver(failures: 0)
+        let harness = try Harness()
+        try harness.makeApp()
+        let bob = try harness.makeUser("bob")
+        _ = try harness.client("POST", "/users/alice/conversation/delivered", session: bob, ["messageId": "m-1"])
+        _ = try harness.client("PUT", "/calls/s-1", session: bob, ["status": "busy"])
+        await Harness.pause(0.3)
+        #expect(try harness.store.pendingWebhookJobCount() == 2)
+        _ = try harness.admin("PUT", "/apps/app1", ["webhookUrl": receiver.url])
+        #expect(await Harness.eventually { receiver.succeeded.count == 2 })
+        let events = Set(receiver.succeeded.compactMap { $0.headers["x-push-event"] })
+        #expect(events == ["message.delivered", "call.busy"])
+    }
+
+    @Test func campaignReceiptsAreIdempotent() async throws {
+        let receiver = try Receiver(failures: 0)
+        let harness = try Harness()
+        try harness.makeApp(webhookURL: receiver.url)
+        let bob = try harness.makeUser("bob")
+        for _ in 0..<3 {
+            #expect(try harness.client("PUT", "/campaigns/push-notifications/ann-1/clicked", session: bob).status == 200)
+        }
+        #expect(try harness.client("PUT", "/campaigns/push-notifications/ann-1/delivered", session: bob).status == 200)
+        #expect(await Harness.eventually { receiver.succeeded.count == 2 })
+        await Harness.pause(0.2)
+        #expect(receiver.succeeded.count == 2)
+    }
+
+    @Test func backoffGrowsAndIsCapped() {
+        let delays = (1...12).map { WebhookDispatcherBackoff.delay(attempts: $0, base: 1, cap: 300) }
+        #expect(delays[0] >= 0.9 && delays[0] <= 1.1)
+        #expect(delays[3] >= 7.2 && delays[3] <= 8.8)
+        #expect(delays.allSatisfy { $0 <= 330 })
+        #expect(delays[11] >= 270)
+    }
+}
