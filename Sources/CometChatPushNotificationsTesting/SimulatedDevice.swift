@@ -19,8 +19,10 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     /// Virtual time.
     public let clock: SimulatedClock
-    /// The push service the SDK talks to.
+    /// The push service the SDK talks to (unless the device was given another transport).
     public let service: SimulatedPushService
+    /// A real transport to use instead of ``service`` (end-to-end tests against a running service).
+    private let transport: PNHTTPTransport?
     /// Plain storage (survives relaunch).
     public let defaults = SimulatedDefaults()
     /// The keychain (survives relaunch).
@@ -52,15 +54,19 @@ public final class SimulatedDevice: @unchecked Sendable {
     ///   - permission: the notification permission before the app asks.
     ///   - promptAnswer: what the user answers when the prompt shows.
     ///   - backgroundModes: the app's `UIBackgroundModes`.
+    ///   - transport: a real HTTP transport (for example `PNPlatform.live.transport`) to talk to a
+    ///     running push service instead of the simulated one.
     public init(
         apns: SimulatedAPNsBehaviour = .issue(SimulatedDevice.token(1)),
         permission: PNNotificationPermission = .notDetermined,
         promptAnswer: PNNotificationPermission = .authorized,
         backgroundModes: Set<String> = ["remote-notification"],
-        clock: SimulatedClock = SimulatedClock()
+        clock: SimulatedClock = SimulatedClock(),
+        transport: PNHTTPTransport? = nil
     ) {
         self.clock = clock
         service = SimulatedPushService(clock: clock)
+        self.transport = transport
         state = PNLocked(State(apns: apns, permission: permission, promptAnswer: promptAnswer, backgroundModes: backgroundModes))
     }
 
@@ -84,7 +90,7 @@ public final class SimulatedDevice: @unchecked Sendable {
             store: defaults.store(suite: SimulatedDefaults.standardSuite),
             sharedStore: { defaults.store(suite: $0) },
             secureStore: { keychain.store(accessGroup: $0) },
-            transport: service,
+            transport: transport ?? service,
             clock: clock,
             application: application,
             permissions: permissions,

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# End to end: starts the push service (Server/) on a free loopback port with a development seed,
+# runs the SDK's EndToEndTests against it (the Core engine on the simulated platform, real
+# URLSession), and stops the service.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+data=$(mktemp -d /tmp/push-e2e.XXXXXX)
+server_pid=""
+cleanup() {
+    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
+    rm -rf "$data"
+}
+trap cleanup EXIT
+
+swift build --package-path Server --product push-server
+binary="$(swift build --package-path Server --show-bin-path)/push-server"
+export PUSH_ADMIN_KEY="e2e-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+"$binary" --port 0 --data-dir "$data" --seed-dev >"$data/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 1 100); do
+    [ -s "$data/dev-seed.json" ] && break
+    kill -0 "$server_pid" 2>/dev/null || { cat "$data/server.log"; echo "e2e: the service did not start"; exit 1; }
+    sleep 0.1
+done
+[ -s "$data/dev-seed.json" ] || { cat "$data/server.log"; echo "e2e: no dev seed"; exit 1; }
+
+PUSH_E2E_SEED="$data/dev-seed.json" PUSH_E2E_ADMIN_KEY="$PUSH_ADMIN_KEY" swift test --filter EndToEndTests

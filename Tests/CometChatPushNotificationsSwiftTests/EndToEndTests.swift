@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import CometChatPushNotificationsSwift
+import CometChatPushNotificationsTesting
+
+/// The SDK's Core engine, on the simulated platform but with the real `URLSession` transport,
+/// against a running push service (`Server/`). `Scripts/e2e.sh` starts the service with a
+/// development seed and runs this suite; without it the suite is skipped.
+enum EndToEnd {
+    struct Seed: Decodable {
+        var baseURL: String
+        var appId: String
+        var uid: String
+        var authToken: String
+        var providerId: String
+    }
+
+    static let seed: Seed? = ProcessInfo.processInfo.environment["PUSH_E2E_SEED"]
+        .flatMap { try? Data(contentsOf: URL(fileURLWithPath: $0)) }
+        .flatMap { try? JSONDecoder().decode(Seed.self, from: $0) }
+
+    static let adminKey = ProcessInfo.processInfo.environment["PUSH_E2E_ADMIN_KEY"] ?? ""
+
+    /// The tokens the service holds for `uid`, through the admin API.
+    static func serviceTokens(_ seed: Seed, uid: String) async throws -> [[String: Any]] {
+        let url = try #require(URL(string: seed.baseURL + "/notifications/push/v1/tokens?uid=" + uid))
+        let response = try await PNPlatform.live.transport.send(
+            PNHTTPRequest(method: "GET", url: url, headers: ["apikey": adminKey, "appid": seed.appId, "Accept": "application/json"]))
+        #expect(response.status == 200)
+        let json = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+        let data = (json["data"] as? [String: Any]) ?? json
+        return data["pushTokens"] as? [[String: Any]] ?? []
+    }
+}
+
+@Suite("End to end with the push service", .enabled(if: EndToEnd.seed != nil, "needs Scripts/e2e.sh"), .serialized)
+struct EndToEndTests {
+    let seed = EndToEnd.seed!
+
+    func config() -> PNConfiguration {
+        PNConfiguration(appId: seed.appId, region: "us", providerId: seed.providerId, clientHost: seed.baseURL)
+    }
+
+    @Test("Login registers the tokens in the service; logout removes them; a token of the wrong kind is refused")
+    func loginAndLogout() async throws {
+        let device = SimulatedDevice(apns: .issue(SimulatedDevice.token(0x42)), transport: PNPlatform.live.transport)
+        let delegate = RecordingDelegate()
+        let app = device.launch { sdk in
+            sdk.delegate = delegate
+            sdk.initialize(config: config())
+        }
+        #expect(await device.settle())
+        app.sdk.setSession(uid: seed.uid, authToken: seed.authToken)
+        app.sdk.registerFCMToken("e2e-fcm-token-\(UUID().uuidString)")
+        #expect(await device.settle(timeout: 20))
+        // The seed's provider is an APNs provider: the APNs token registers, an FCM token is
+        // refused with a clear 400 and not retried.
+        #expect(delegate.events.count == 2)
+        #expect(delegate.events.contains(.registered(.apns)))
+        #expect(delegate.events.contains(.failed(.fcm, .serverError)))
+        #expect(delegate.registrationErrors.map(\.serverCode) == ["ERR_BAD_REQUEST"])
+
+        let tokens = try await EndToEnd.serviceTokens(seed, uid: seed.uid)
+        let apnsHex = SimulatedDevice.token(0x42).map { String(format: "%02x", $0) }.joined()
+        #expect(tokens.contains { $0["pushToken"] as? String == apnsHex && $0["platform"] as? String == "apns_ios_device" })
+        #expect(!tokens.contains { $0["platform"] as? String == "fcm_ios" })
+        #expect(tokens.allSatisfy { ($0["providerId"] as? String) == seed.providerId })
+
+        let logout: PNResult<Void> = await withCheckedContinuation { continuation in
+            app.sdk.clearSession { continuation.resume(returning: $0) }
+        }
+        #expect((try? logout.get()) != nil)
+        #expect(try await EndToEnd.serviceTokens(seed, uid: seed.uid).isEmpty)
+    }
+
+    @Test("An auth token the service does not know ends the session")
+    func unknownAuthToken() async throws {
+        let device = SimulatedDevice(apns: .issue(SimulatedDevice.token(0x51)), transport: PNPlatform.live.transport)
+        let delegate = RecordingDelegate()
+        let app = device.launch { sdk in
+            sdk.delegate = delegate
+            sdk.initialize(config: config())
+            sdk.setSession(uid: "nobody", authToken: "not-a-real-auth-token")
+        }
+        #expect(await device.settle(timeout: 20))
+        #expect(delegate.registrationErrors.first?.serverCode == "AUTH_ERR_AUTH_TOKEN_NOT_FOUND")
+        #expect(app.sdk.getDiagnostics()["loggedIn"] as? Bool == false)
+    }
+}
