@@ -103,3 +103,8 @@ extension SimulatedDevice {
         return record
     }
 }
+
+extension SimulatedApp {
+    /// Every badge the app set through the SDK, in order (not the system's `aps.badge`).
+    public var badgeHistory: [Int] { application.state.withLock { $0.badgeHistory } }
+}
