@@ -18,6 +18,7 @@
 #include <openssl/err.h>
 #include <openssl/bio.h>
 #include <openssl/pem.h>
+#include <openssl/rsa.h>
 
 // MARK: part 1 (service)
 
@@ -36,19 +37,22 @@ static inline int ccrypto_gcm_set_tag(EVP_CIPHER_CTX *ctx, unsigned char *tag, i
     return EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, length, tag);
 }
 
-/// Generates a P-256 private key and writes it as PKCS#8 PEM ("BEGIN PRIVATE KEY", the
-/// `.p8` format) into `out`. Returns the length written, or -1. Used by `--seed-dev`.
-static inline int ccrypto_generate_p256_pem(char *out, size_t capacity) {
+/// Generates a private key and writes it as PKCS#8 PEM ("BEGIN PRIVATE KEY") into `out`:
+/// `rsa == 0` gives a P-256 key (the APNs `.p8` format), otherwise a 2048-bit RSA key
+/// (a Google service-account key). Returns the length written, or -1. Used by `--seed-dev`.
+static inline int ccrypto_generate_key_pem(int rsa, char *out, size_t capacity) {
     int written = -1;
     EVP_PKEY *key = NULL;
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, rsa ? "RSA" : "EC", NULL);
     BIO *bio = NULL;
-    if (ctx == NULL || EVP_PKEY_keygen_init(ctx) != 1 || EVP_PKEY_CTX_set_group_name(ctx, "P-256") != 1 ||
-        EVP_PKEY_generate(ctx, &key) != 1) { goto done; }
+    char *data = NULL;
+    long length = 0;
+    if (ctx == NULL || EVP_PKEY_keygen_init(ctx) != 1) { goto done; }
+    if (rsa ? EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, 2048) != 1 : EVP_PKEY_CTX_set_group_name(ctx, "P-256") != 1) { goto done; }
+    if (EVP_PKEY_generate(ctx, &key) != 1) { goto done; }
     bio = BIO_new(BIO_s_mem());
     if (bio == NULL || PEM_write_bio_PrivateKey(bio, key, NULL, NULL, 0, NULL, NULL) != 1) { goto done; }
-    char *data = NULL;
-    long length = BIO_get_mem_data(bio, &data);
+    length = BIO_get_mem_data(bio, &data);
     if (length > 0 && (size_t)length <= capacity) { memcpy(out, data, (size_t)length); written = (int)length; }
 done:
     BIO_free(bio);

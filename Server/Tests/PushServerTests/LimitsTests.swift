@@ -1,4 +1,5 @@
 import Foundation
+import PushCore
 import Testing
 
 /// Rate limits per auth token and request size limits, with the error envelope.
@@ -35,5 +36,23 @@ import Testing
             port: harness.port, "POST", "/messages", headers: ["appid": "app1", "authToken": alice.authToken], body: nested)
         #expect(deep.status == 400)
         #expect(try RawHTTP.json(port: harness.port, "GET", "/health").status == 200)
+    }
+}
+
+/// Nothing secret reaches the log.
+@Suite struct LogTests {
+    @Test func logLinesCarryNoSecrets() throws {
+        let lines = PushCore.Locked<[String]>([])
+        let harness = try Harness { $0.logLevel = .debug } logger: { line in lines.withLock { $0.append(line) } }
+        try harness.makeApp()
+        let alice = try harness.makeUser("alice")
+        try harness.register("0123456789abcdef0123", platform: "apns_ios_device", session: alice)
+        _ = try harness.admin("DELETE", "/users/alice/auth_tokens/\(alice.authToken)", appId: "app1")
+        _ = try harness.admin("DELETE", "/notifications/push/v1/tokens/0123456789abcdef0123", appId: "app1")
+        let text = lines.withLock { $0.joined(separator: "\n") }
+        #expect(text.contains("POST /users"), "the log is captured")
+        for secret in [alice.authToken, Harness.adminKey, "TUlHVEFnRUFNQk1HQnlxR1NNNDlB", "0123456789abcdef0123", "whsec_"] {
+            #expect(!text.contains(secret), "log contains \(secret.prefix(12))")
+        }
     }
 }

@@ -83,10 +83,15 @@ final class APIHandler: Sendable {
         return AppContext(id: appId)
     }
 
-    /// The path with token-like segments shortened, for logs.
+    /// The path for logs: the segment after `auth_tokens` is hidden, the one after `tokens`
+    /// and any long segment are cut to a short prefix.
     static func redactedPath(_ path: String) -> String {
-        path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            segment.count > 24 ? segment.prefix(6) + "…" : segment
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        return segments.enumerated().map { index, segment in
+            let previous = index > 0 ? segments[index - 1] : ""
+            if previous == "auth_tokens" { return "…" }
+            if previous == "tokens" || segment.count > 24 { return segment.prefix(6) + "…" }
+            return segment
         }.joined(separator: "/")
     }
 }

@@ -2,8 +2,9 @@ import CCrypto
 import Foundation
 import PushStore
 
-/// `--seed-dev`: an app, a user with an auth token, and an APNs provider (with a freshly
-/// generated P-256 key, so nothing real is needed), for local runs and end-to-end tests.
+/// `--seed-dev`: an app, a user with an auth token, an APNs provider (`dev-apns`, freshly
+/// generated P-256 key) and an FCM provider (`dev-fcm`, generated RSA key) — nothing real is
+/// needed — for local runs and end-to-end tests.
 /// The values are written to `<data-dir>/dev-seed.json` (mode 0600), never logged.
 public struct DevSeed: Sendable {
     /// The app id.
@@ -14,6 +15,8 @@ public struct DevSeed: Sendable {
     public let authToken: String
     /// The APNs provider id.
     public let providerId: String
+    /// The FCM provider id.
+    public let fcmProviderId: String
 
     static func apply(context: ServiceContext) throws -> DevSeed {
         let configuration = context.configuration
@@ -39,7 +42,7 @@ public struct DevSeed: Sendable {
             _ = try admin.issueAuthToken(user, token: token)
         }
         if try store.provider(appId: configuration.seedAppId, id: configuration.seedProviderId) == nil {
-            let pem = try generateP256PEM()
+            let pem = try generatePEM(rsa: false)
             let settings: [String: Any] = [
                 "keyId": "DEVKEY0001", "teamId": "DEVTEAM001", "bundleId": "com.example.pushdev", "production": false,
                 "includeContentAvailable": false, "includeMutableContent": true,
@@ -51,8 +54,23 @@ public struct DevSeed: Sendable {
                         Data(pem.utf8), context: ProviderSecrets.context(appId: configuration.seedAppId, providerId: configuration.seedProviderId)),
                     createdAt: now, updatedAt: now))
         }
+        let fcmId = configuration.seedFCMProviderId
+        if try store.provider(appId: configuration.seedAppId, id: fcmId) == nil {
+            let pem = try generatePEM(rsa: true)
+            let settings: [String: Any] = [
+                "projectId": "push-dev", "clientEmail": "push-dev@push-dev.iam.gserviceaccount.com", "privateKeyId": "dev-key-1",
+                "tokenUri": "https://oauth2.googleapis.com/token", "notificationForChat": true, "notificationForCall": true,
+            ]
+            try store.createProvider(
+                ProviderRecord(
+                    appId: configuration.seedAppId, id: fcmId, kind: .fcm, settings: JSON.encode(settings),
+                    sealedSecret: try context.secrets.seal(
+                        Data(pem.utf8), context: ProviderSecrets.context(appId: configuration.seedAppId, providerId: fcmId)),
+                    createdAt: now, updatedAt: now))
+        }
         context.logger.info("dev seed ready: app=\(configuration.seedAppId) uid=\(user.uid) provider=\(configuration.seedProviderId)")
-        return DevSeed(appId: configuration.seedAppId, uid: user.uid, authToken: token, providerId: configuration.seedProviderId)
+        return DevSeed(
+            appId: configuration.seedAppId, uid: user.uid, authToken: token, providerId: configuration.seedProviderId, fcmProviderId: fcmId)
     }
 
     /// Where ``write(port:host:dataDirectory:)`` puts the seed.
@@ -63,13 +81,14 @@ public struct DevSeed: Sendable {
     func write(port: Int, host: String, dataDirectory: String) throws {
         let value: [String: Any] = [
             "baseURL": "http://\(host):\(port)", "appId": appId, "uid": uid, "authToken": authToken, "providerId": providerId,
+            "fcmProviderId": fcmProviderId,
         ]
         try KeyFiles.write(String(decoding: JSON.encode(value), as: UTF8.self) + "\n", to: Self.path(dataDirectory: dataDirectory))
     }
 
-    static func generateP256PEM() throws -> String {
-        var buffer = [CChar](repeating: 0, count: 1_024)
-        let length = buffer.withUnsafeMutableBufferPointer { ccrypto_generate_p256_pem($0.baseAddress, $0.count) }
+    static func generatePEM(rsa: Bool) throws -> String {
+        var buffer = [CChar](repeating: 0, count: 4_096)
+        let length = buffer.withUnsafeMutableBufferPointer { ccrypto_generate_key_pem(rsa ? 1 : 0, $0.baseAddress, $0.count) }
         guard length > 0 else { throw ConfigurationError.invalid("could not generate a development APNs key") }
         return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }

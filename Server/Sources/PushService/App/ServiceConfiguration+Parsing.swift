@@ -138,6 +138,7 @@ extension ServiceConfiguration {
         Option(flag: "--seed-app-id", placeholder: "id", help: "App id of the seed (default dev-app).") { $0.seedAppId = $1 },
         Option(flag: "--seed-uid", placeholder: "uid", help: "User id of the seed (default dev-user).") { $0.seedUid = $1 },
         Option(flag: "--seed-provider-id", placeholder: "id", help: "APNs provider id of the seed (default dev-apns).") { $0.seedProviderId = $1 },
+        Option(flag: "--seed-fcm-provider-id", placeholder: "id", help: "FCM provider id of the seed (default dev-fcm).") { $0.seedFCMProviderId = $1 },
         Option(flag: "--seed-webhook-url", placeholder: "url", help: "Webhook URL of the seed app.") { $0.seedWebhookURL = $1 },
         Option(flag: "--log-level", placeholder: "level", help: "debug, info, warning or error (default info).") { configuration, value in
             let levels: [String: ServiceLogger.Level] = ["debug": .debug, "info": .info, "warning": .warning, "error": .error]

@@ -56,6 +56,8 @@ public struct ServiceConfiguration: Sendable {
     public var seedAuthToken: String?
     /// Provider id of the seed (`--seed-provider-id`, `PUSH_SEED_PROVIDER_ID`).
     public var seedProviderId = "dev-apns"
+    /// FCM provider id of the seed (`--seed-fcm-provider-id`, `PUSH_SEED_FCM_PROVIDER_ID`).
+    public var seedFCMProviderId = "dev-fcm"
     /// Webhook URL of the seed app (`--seed-webhook-url`, `PUSH_SEED_WEBHOOK_URL`).
     public var seedWebhookURL: String?
     /// Log level: debug, info, warning, error (`--log-level`, `PUSH_LOG_LEVEL`).

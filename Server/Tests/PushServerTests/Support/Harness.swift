@@ -20,7 +20,10 @@ final class Harness: @unchecked Sendable {
     /// `.none` leaves jobs in the outbox (to inspect them).
     enum SenderChoice { case recording, none }
 
-    init(sender: SenderChoice = .none, configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
+    init(
+        sender: SenderChoice = .none, configure: (inout ServiceConfiguration) -> Void = { _ in },
+        logger: (@Sendable (String) -> Void)? = nil
+    ) throws {
         directory = NSTemporaryDirectory() + "push-tests-" + UUID().uuidString
         var configuration = ServiceConfiguration()
         configuration.port = 0
@@ -34,7 +37,8 @@ final class Harness: @unchecked Sendable {
         configure(&configuration)
         let recorder = sender == .recording ? RecordingSender() : nil
         self.recorder = recorder
-        app = try PushServiceApp(configuration: configuration, logger: .silent, sender: recorder)
+        let serviceLogger = logger.map { ServiceLogger(minimum: configuration.logLevel, sink: $0) } ?? .silent
+        app = try PushServiceApp(configuration: configuration, logger: serviceLogger, sender: recorder)
     }
 
     deinit {

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Builds and tests the push service (Server/) in debug and release.
+# Installs the Debian packages it needs first (apt-get update only when one is missing).
+# Usage: Server/Scripts/ci.sh            (from anywhere; the lead's .ci/run calls it)
+#        SERVER_CI_CONFIGS="release" Server/Scripts/ci.sh   (one configuration only)
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+server="$(cd "$here/.." && pwd)"
+scratch="${SERVER_CI_SCRATCH:-$server/.build}"
+configs="${SERVER_CI_CONFIGS:-debug release}"
+
+packages=(pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libcurl4-openssl-dev libnghttp2-dev)
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+    echo "ci.sh: installing ${missing[*]}"
+    sudo_cmd=""
+    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get update -q
+    $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+# Part 2's mocks (if present) document their own Python needs; nothing here requires them.
+
+for config in $configs; do
+    echo "ci.sh: building and testing Server/ ($config)"
+    start=$(date +%s)
+    swift build --package-path "$server" --scratch-path "$scratch" -c "$config" --build-tests -Xswiftc -warnings-as-errors
+    swift test --package-path "$server" --scratch-path "$scratch" -c "$config" --skip-build
+    echo "ci.sh: $config done in $(( $(date +%s) - start ))s"
+done
