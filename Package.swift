@@ -23,13 +23,23 @@ let package = Package(
         ),
         .target(
             name: "CometChatPushNotificationsTesting",
-            dependencies: ["CometChatPushNotificationsSwift"],
+            dependencies: ["CometChatPushNotificationsSwift", "CometChatPushNotificationsCalls"],
             path: "Sources/CometChatPushNotificationsTesting"
         ),
         .testTarget(
             name: "CometChatPushNotificationsSwiftTests",
             dependencies: ["CometChatPushNotificationsSwift", "CometChatPushNotificationsTesting"],
             path: "Tests/CometChatPushNotificationsSwiftTests"
+        ),
+        .testTarget(
+            name: "CometChatPushNotificationsCallsTests",
+            dependencies: ["CometChatPushNotificationsCalls", "CometChatPushNotificationsTesting"],
+            path: "Tests/CometChatPushNotificationsCallsTests"
+        ),
+        .executableTarget(
+            name: "CallsBenchmark",
+            dependencies: ["CometChatPushNotificationsCalls", "CometChatPushNotificationsTesting"],
+            path: "Benchmarks/CallsBenchmark"
         ),
     ],
     swiftLanguageModes: [.v6]

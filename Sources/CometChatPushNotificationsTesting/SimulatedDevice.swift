@@ -68,6 +68,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         service = SimulatedPushService(clock: clock)
         self.transport = transport
         state = PNLocked(State(apns: apns, permission: permission, promptAnswer: promptAnswer, backgroundModes: backgroundModes))
+        installIdleCallsPorts()
     }
 
     /// A 32-byte APNs token made of `seed`.

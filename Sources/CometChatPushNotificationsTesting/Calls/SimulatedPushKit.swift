@@ -1,0 +1,169 @@
+import Foundation
+@_spi(PNProducts) import CometChatPushNotificationsSwift
+import CometChatPushNotificationsCalls
+
+/// PushKit on the simulated device: the VoIP token, and VoIP pushes delivered with the rule
+/// iOS enforces (rule 9): a push must be reported to CallKit inside the callback, and the
+/// completion must not run before that, or the app is killed. Where CallKit is unavailable
+/// (``SimulatedCallKit/available`` off) there is nothing to report to, and the rule is not enforced.
+public final class SimulatedPushKit: PNPushKitRegistry, @unchecked Sendable {
+    // @unchecked: all mutable state is inside `state`.
+    struct State {
+        var events: PNPushKitEvents?
+        var appHandler: (@Sendable (PNVoIPPush, @escaping @Sendable () -> Void) -> Void)?
+        var registriesCreated = 0
+        var token: Data?
+        var deliveries: [SimulatedVoIPDelivery] = []
+        var dropped = 0
+    }
+
+    let state = PNLocked(State())
+    unowned let calls: SimulatedCalls
+
+    init(calls: SimulatedCalls) { self.calls = calls }
+
+    // MARK: PNPushKitRegistry
+
+    /// The SDK created the registry: keep its events and hand over a cached token.
+    public func start(_ events: PNPushKitEvents) {
+        let token = state.withLock { s -> Data? in
+            s.events = events
+            s.registriesCreated += 1
+            return s.token
+        }
+        if let token { events.tokenUpdated(token) }
+    }
+
+    // MARK: Scenario controls
+
+    /// How many registries the SDK created (over every launch).
+    public var registriesCreated: Int { state.withLock { $0.registriesCreated } }
+
+    /// Whether a registry receives pushes in the running process (the SDK's or the app's).
+    public var hasRegistry: Bool { state.withLock { $0.events != nil || $0.appHandler != nil } }
+
+    /// The app owns the registry (`pushKitOwnership: .app`): its delegate receives pushes through
+    /// `handler`, which plays `pushRegistry(_:didReceiveIncomingPushWith:for:completion:)`.
+    public func appOwnsRegistry(_ handler: @escaping @Sendable (PNVoIPPush, @escaping @Sendable () -> Void) -> Void) {
+        state.withLock { $0.appHandler = handler }
+    }
+
+    /// PushKit issues (or changes) the VoIP token; the SDK's registry gets it now.
+    public func issueToken(_ token: Data) {
+        let events = state.withLock { s -> PNPushKitEvents? in
+            s.token = token
+            return s.events
+        }
+        events?.tokenUpdated(token)
+    }
+
+    /// PushKit invalidates the VoIP token.
+    public func invalidateToken() {
+        let events = state.withLock { s -> PNPushKitEvents? in
+            s.token = nil
+            return s.events
+        }
+        events?.tokenInvalidated()
+    }
+
+    /// The app process ended: its registry is gone.
+    func processEnded() {
+        state.withLock {
+            $0.events = nil
+            $0.appHandler = nil
+        }
+    }
+
+    /// Every delivery, in order.
+    public var deliveries: [SimulatedVoIPDelivery] { state.withLock { $0.deliveries } }
+
+    /// Pushes that arrived while no registry existed (rule 2).
+    public var droppedPushes: Int { state.withLock { $0.dropped } }
+
+    /// Delivers a VoIP push with `payload` and enforces the VoIP rule.
+    @discardableResult
+    public func deliver(_ payload: [AnyHashable: Any]) -> SimulatedVoIPDelivery {
+        let delivery = SimulatedVoIPDelivery()
+        let handler = state.withLock { s -> (@Sendable (PNVoIPPush, @escaping @Sendable () -> Void) -> Void)? in
+            s.deliveries.append(delivery)
+            if let events = s.events { return events.pushReceived }
+            return s.appHandler
+        }
+        guard let handler else {
+            state.withLock { $0.dropped += 1 }
+            delivery.finish(dropped: true)
+            return delivery
+        }
+        let callKit = calls.callKit
+        let before = callKit.reportCount
+        let start = DispatchTime.now().uptimeNanoseconds
+        handler(PNVoIPPush(payload: payload)) { [calls] in
+            let reported = callKit.reportCount > before
+            let answered = callKit.reportsCompleted(from: before)
+            delivery.completionCalled(reportedBefore: reported, reportAnswered: answered)
+            if !reported, callKit.isAvailable {
+                delivery.markKilled()
+                calls.kill("a VoIP push's completion ran before it was reported to CallKit")
+            } else if reported, !answered {
+                callKit.recordViolation("rule 10: PushKit's completion ran before CallKit answered the report")
+            }
+        }
+        let reports = callKit.reports.dropFirst(before)
+        delivery.handlerReturned(reported: !reports.isEmpty, reportLatency: reports.first.map { $0.uptimeNanoseconds &- start })
+        if reports.isEmpty, callKit.isAvailable, !delivery.killed {
+            delivery.markKilled()
+            calls.kill("a VoIP push was not reported to CallKit within the PushKit callback")
+        }
+        return delivery
+    }
+}
+
+/// One VoIP push delivery and what the app did with it.
+public final class SimulatedVoIPDelivery: @unchecked Sendable {
+    // @unchecked: all mutable state is inside `state`.
+    struct State {
+        var dropped = false
+        var reportedInCallback = false
+        var reportLatency: UInt64?
+        var completions = 0
+        var reportedBeforeCompletion = true
+        var reportAnsweredBeforeCompletion = true
+        var killed = false
+    }
+    let state = PNLocked(State())
+
+    /// No registry existed, so the push was lost.
+    public var dropped: Bool { state.withLock { $0.dropped } }
+    /// Whether CallKit got a report before the PushKit callback returned.
+    public var reportedInCallback: Bool { state.withLock { $0.reportedInCallback } }
+    /// Nanoseconds from the delivery to the first CallKit report.
+    public var reportLatencyNanoseconds: UInt64? { state.withLock { $0.reportLatency } }
+    /// How many times the completion ran (it must be exactly once).
+    public var completions: Int { state.withLock { $0.completions } }
+    /// Whether the completion ran only after the report and after CallKit answered it.
+    public var completedInOrder: Bool {
+        state.withLock { $0.completions == 1 && $0.reportedBeforeCompletion && $0.reportAnsweredBeforeCompletion }
+    }
+
+    /// Whether iOS killed the app over this push.
+    public var killed: Bool { state.withLock { $0.killed } }
+
+    func markKilled() { state.withLock { $0.killed = true } }
+
+    func finish(dropped: Bool) { state.withLock { $0.dropped = dropped } }
+
+    func handlerReturned(reported: Bool, reportLatency: UInt64?) {
+        state.withLock {
+            $0.reportedInCallback = reported
+            $0.reportLatency = reportLatency
+        }
+    }
+
+    func completionCalled(reportedBefore: Bool, reportAnswered: Bool) {
+        state.withLock {
+            $0.completions += 1
+            $0.reportedBeforeCompletion = $0.reportedBeforeCompletion && reportedBefore
+            $0.reportAnsweredBeforeCompletion = $0.reportAnsweredBeforeCompletion && reportAnswered
+        }
+    }
+}

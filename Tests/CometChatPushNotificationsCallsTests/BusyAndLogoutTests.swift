@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import CometChatPushNotificationsSwift
+import CometChatPushNotificationsCalls
+import CometChatPushNotificationsTesting
+
+@Suite("Busy, logout and report failures")
+struct BusyAndLogoutTests {
+    @Test("A second call during an answered call is reported, ended at once and answered busy")
+    func secondCallBusy() async throws {
+        // Given a call in progress
+        let h = await CallsHarness()
+        await h.deliver(callPush(session: "s1"))
+        h.calls.callKit.answer()
+        await h.settle()
+        let first = try #require(h.calls.callKit.activeCalls.first)
+        // When carol calls
+        let delivery = await h.deliver(callPush(session: "s2", from: "carol", name: "Carol"))
+        // Then
+        #expect(delivery.reportedInCallback)
+        let second = try #require(h.calls.callKit.reports.last)
+        #expect(second.report.callerName == "Carol")
+        #expect(h.calls.callKit.callState(second.report.uuid) == .ended("unanswered"))
+        #expect(h.calls.callKit.activeCalls == [first])
+        #expect(h.statusRequests == ["s2 busy"])
+        #expect(h.delegate.endedCalls.map(\.call.sessionId) == ["s2"])
+        #expect(h.delegate.endReasons == [.busy])
+        h.expectRulesHeld()
+    }
+
+    @Test("While the app's own outgoing call runs, incoming calls are busy")
+    func outgoingBusy() async {
+        let h = await CallsHarness()
+        h.sdk.calls.reportOutgoingCallStarted(sessionId: "out1")
+        await h.deliver(callPush(session: "s2"))
+        #expect(h.statusRequests == ["s2 busy"])
+        h.sdk.calls.reportCallEnded(sessionId: "out1", reason: .localEnded)
+        await h.deliver(callPush(session: "s3"))
+        #expect(h.calls.callKit.ringingCalls.count == 1)
+        h.expectRulesHeld()
+    }
+
+    @Test("Logout while ringing ends the call as failed; later pushes are reported and ended")
+    func logoutWhileRinging() async {
+        let h = await CallsHarness()
+        await h.deliver(callPush(session: "s1"))
+        // When
+        h.device.logOutOfChatSDK()
+        await h.settle()
+        // Then
+        #expect(h.delegate.endReasons == [.failed])
+        #expect(h.calls.callKit.ringingCalls.isEmpty)
+        // A push that still arrives rings nothing
+        let delivery = await h.deliver(callPush(session: "s2"))
+        #expect(delivery.reportedInCallback)
+        #expect(h.calls.callKit.ringingCalls.isEmpty)
+        #expect(h.delegate.presentedCalls.isEmpty)
+        #expect(h.statusRequests.isEmpty)
+        // Logging in again rings again
+        h.device.logInToChatSDK(uid: "alice", authToken: "alice-token-2")
+        await h.settle()
+        await h.deliver(callPush(session: "s3"))
+        #expect(h.calls.callKit.ringingCalls.count == 1)
+        h.expectRulesHeld()
+    }
+
+    @Test("Logout during an answered call ends it as failed")
+    func logoutWhileAnswered() async {
+        let h = await CallsHarness()
+        await h.deliver(callPush(session: "s1"))
+        h.calls.callKit.answer()
+        await h.settle()
+        h.sdk.clearSession()
+        h.device.logOutOfChatSDK()
+        await h.settle()
+        #expect(h.delegate.endReasons == [.failed])
+        #expect(h.calls.callKit.activeCalls.isEmpty)
+        h.expectRulesHeld()
+    }
+
+    @Test("CallKit refuses the call (Do Not Disturb): it ends as failed and the completion still runs")
+    func reportFailure() async {
+        let h = await CallsHarness()
+        h.calls.callKit.doNotDisturb = true
+        let delivery = await h.deliver(callPush(session: "s1"))
+        #expect(h.calls.callKit.reports.last?.error == .filteredByDoNotDisturb)
+        #expect(delivery.completedInOrder)
+        #expect(h.delegate.endReasons == [.failed])
+        #expect(h.sdk.getDiagnostics()["activeCall"] as? String == "none")
+        // The next call, after Do Not Disturb, rings
+        h.calls.callKit.doNotDisturb = false
+        await h.deliver(callPush(session: "s2"))
+        #expect(h.calls.callKit.ringingCalls.count == 1)
+        h.expectRulesHeld()
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import Testing
+import CometChatPushNotificationsSwift
+import CometChatPushNotificationsCalls
+import CometChatPushNotificationsTesting
+
+@Suite("Ringing scenarios")
+struct RingingScenarioTests {
+    @Test("Ring, answer: CallKit shows the caller, presentCall gets the call, audio is configured on activation")
+    func ringAndAnswer() async throws {
+        // Given
+        let h = await CallsHarness()
+        // When
+        await h.deliver(callPush("initiated", session: "s1", from: "bob", name: "Bob", type: "video"))
+        // Then: CallKit rings with the push's caller and the configured branding
+        let report = try #require(h.calls.callKit.reports.last?.report)
+        #expect(report.callerName == "Bob")
+        #expect(report.handle == "bob")
+        #expect(report.hasVideo)
+        #expect(h.calls.callKit.configuration == PNCallKitConfiguration(
+            iconTemplateImageName: "CallIcon", ringtone: "ring.caf", includesCallsInRecents: true, supportsVideo: true))
+        #expect(h.calls.callKit.ringingCalls == [report.uuid])
+        #expect(h.calls.callKit.audioConfigurations.isEmpty)
+        // When the user answers
+        h.calls.callKit.answer()
+        await h.settle()
+        // Then
+        let call = try #require(h.delegate.presentedCalls.first)
+        #expect(call.sessionId == "s1")
+        #expect(call.callerUid == "bob")
+        #expect(call.callerName == "Bob")
+        #expect(call.callerAvatar == URL(string: "https://example.com/bob.png"))
+        #expect(call.receiver == "alice")
+        #expect(call.callType == .video)
+        #expect(!call.isGroup)
+        #expect(call.rawPayload["sessionId"] as? String == "s1")
+        #expect(h.calls.callKit.activeCalls == [report.uuid])
+        #expect(h.calls.callKit.audioConfigurations == [true])
+        #expect(h.delegate.endedCalls.isEmpty)
+        #expect(h.statusRequests.isEmpty)
+        let active = try #require(h.sdk.getDiagnostics()["activeCall"] as? [String: Any])
+        #expect(active["state"] as? String == "active")
+        h.expectRulesHeld()
+    }
+
+    @Test("An answered call the app cannot present fails")
+    func presentCallFalse() async {
+        let h = await CallsHarness()
+        h.delegate.presentCallAnswer = false
+        await h.deliver(callPush())
+        let uuid = h.calls.callKit.ringingCalls.first
+        h.calls.callKit.answer()
+        await h.settle()
+        #expect(h.delegate.presentedCalls.count == 1)
+        #expect(h.delegate.endReasons == [.failed])
+        #expect(uuid.flatMap { h.calls.callKit.callState($0) } != .active)
+        #expect(h.calls.callKit.activeCalls.isEmpty)
+        h.expectRulesHeld()
+    }
+
+    @Test("Decline on the call screen sends rejected and ends the call as declined")
+    func declineOnCallKit() async {
+        let h = await CallsHarness()
+        await h.deliver(callPush(session: "s1"))
+        h.calls.callKit.decline()
+        await h.settle()
+        #expect(h.statusRequests == ["s1 rejected"])
+        #expect(h.device.service.requests(.callStatus).first?.headers["authToken"] == "alice-token")
+        #expect(h.delegate.endReasons == [.declined])
+        #expect(h.calls.callKit.ringingCalls.isEmpty)
+        #expect(h.calls.callKit.recents.map(\.missed) == [false])
+        h.expectRulesHeld()
+    }
+
+    @Test("decline(sessionId:) from the app's UI stops the ring and sends rejected")
+    func declineFromApp() async {
+        let h = await CallsHarness()
+        await h.deliver(callPush(session: "s1"))
+        let result: PNResult<Void> = await withCheckedContinuation { continuation in
+            h.sdk.calls.decline(sessionId: "s1") { continuation.resume(returning: $0) }
+        }
+        await h.settle()
+        #expect((try? result.get()) != nil)
+        #expect(h.statusRequests == ["s1 rejected"])
+        #expect(h.delegate.endReasons == [.declined])
+        #expect(h.calls.callKit.ringingCalls.isEmpty)
+        h.expectRulesHeld()
+    }
+
+    @Test("The caller cancels: callDidEnd(.cancelled), a missed call in Recents, nothing sent")
+    func callerCancels() async {
+        let h = await CallsHarness()
+        await h.deliver(callPush(session: "s1"))
+        await h.deliver(callPush("cancelled", session: "s1"))
+        #expect(h.delegate.endReasons == [.cancelled])
+        #expect(h.calls.callKit.ringingCalls.isEmpty)
+        #expect(h.calls.callKit.recents.map(\.missed) == [true])
+        #expect(h.statusRequests.isEmpty)
+        #expect(h.sdk.getDiagnostics()["activeCall"] as? String == "none")
+        h.expectRulesHeld()
+    }
+
+    @Test("No answer within 45 s: unanswered is sent and the call is missed in Recents")
+    func ringTimeout() async {
+        let h = await CallsHarness()
+        await h.deliver(callPush(session: "s1", name: "Bob"))
+        // When 44 seconds pass, it still rings
+        h.device.clock.advance(by: 44)
+        await h.settle()
+        #expect(h.calls.callKit.ringingCalls.count == 1)
+        #expect(h.statusRequests.isEmpty)
+        // When the 45th passes
+        h.device.clock.advance(by: 1)
+        await h.settle()
+        #expect(h.calls.callKit.ringingCalls.isEmpty)
+        #expect(h.statusRequests == ["s1 unanswered"])
+        #expect(h.delegate.endReasons == [.timedOut])
+        #expect(h.calls.callKit.recents == [.init(callerName: "Bob", handle: "bob", hasVideo: false, missed: true)])
+        h.expectRulesHeld()
+    }
+
+    @Test("Answered before the timeout: the timer never fires")
+    func answerCancelsTimer() async {
+        let h = await CallsHarness()
+        await h.deliver(callPush(session: "s1"))
+        h.calls.callKit.answer()
+        await h.settle()
+        h.device.clock.advance(by: 120)
+        await h.settle()
+        #expect(h.statusRequests.isEmpty)
+        #expect(h.delegate.endReasons.isEmpty)
+        #expect(h.calls.callKit.activeCalls.count == 1)
+    }
+
+    @Test("Hang up, mute and reportCallEnded reach the right places")
+    func answeredCallEndings() async {
+        let h = await CallsHarness()
+        await h.deliver(callPush(session: "s1"))
+        h.calls.callKit.answer()
+        await h.settle()
+        let uuid = h.calls.callKit.activeCalls.first!
+        h.calls.callKit.setMuted(true)
+        await h.settle()
+        #expect(h.calls.callKit.isMuted(uuid))
+        #expect((h.sdk.getDiagnostics()["activeCall"] as? [String: Any])?["muted"] as? Bool == true)
+        h.calls.callKit.hangUp()
+        await h.settle()
+        #expect(h.delegate.endReasons == [.localEnded])
+        #expect(!h.calls.callKit.audioActive)
+        // A second call the other side ends, reported by the app
+        await h.deliver(callPush(session: "s2"))
+        h.calls.callKit.answer()
+        await h.settle()
+        h.sdk.calls.reportCallEnded(sessionId: "s2", reason: .remoteEnded)
+        await h.settle()
+        #expect(h.delegate.endReasons == [.localEnded, .remoteEnded])
+        #expect(h.calls.callKit.activeCalls.isEmpty)
+        #expect(h.statusRequests.isEmpty)
+        h.expectRulesHeld()
+    }
+
+    @Test("The media session is prepared while ringing and gets audio only on activation")
+    func mediaSession() async {
+        let h = await CallsHarness()
+        let media = RecordingMediaSession()
+        h.sdk.calls.mediaSession = media
+        await h.deliver(callPush(session: "s1"))
+        #expect(media.events == ["prepare s1"])
+        h.calls.callKit.answer()
+        await h.settle()
+        #expect(media.events == ["prepare s1", "audio s1"])
+        await h.deliver(callPush(session: "s2"))
+        #expect(media.events == ["prepare s1", "audio s1"])
+        h.sdk.calls.reportCallEnded(sessionId: "s1", reason: .localEnded)
+        await h.settle()
+        await h.deliver(callPush(session: "s3"))
+        await h.deliver(callPush("cancelled", session: "s3"))
+        #expect(media.events.suffix(3) == ["audio off", "prepare s3", "cancel s3"])
+        withExtendedLifetime(media) {}
+    }
+
+    @Test("Where CallKit is unavailable, a notification rings instead and goes away when the call ends")
+    func regionFallback() async {
+        let h = await CallsHarness()
+        h.calls.callKit.available = false
+        await h.deliver(callPush(session: "s1", name: "Bob"))
+        #expect(h.calls.callKit.fallbackNotifications.map(\.callerName) == ["Bob"])
+        #expect(h.calls.callKit.reportCount == 0)
+        await h.deliver(callPush("cancelled", session: "s1"))
+        #expect(h.calls.callKit.fallbackNotifications.isEmpty)
+        #expect(h.delegate.endReasons == [.cancelled])
+        #expect(h.calls.kills == [])
+    }
+}
+
+/// Records what the SDK asks of the app's media session.
+final class RecordingMediaSession: NSObject, PNCallMediaSession, @unchecked Sendable {
+    // @unchecked: all mutable state is inside `log`.
+    private let log = NSLock()
+    private var recorded: [String] = []
+    var events: [String] { log.withLock { recorded } }
+    private func add(_ event: String) { log.withLock { recorded.append(event) } }
+    func prepare(for call: IncomingCall) { add("prepare \(call.sessionId)") }
+    func cancelPreparation(for call: IncomingCall) { add("cancel \(call.sessionId)") }
+    func audioSessionDidActivate(for call: IncomingCall) { add("audio \(call.sessionId)") }
+    func audioSessionDidDeactivate() { add("audio off") }
+    func setMuted(_ muted: Bool, for call: IncomingCall) { add("muted \(muted)") }
+}
