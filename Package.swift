@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "CometChatPushNotificationsSwift", targets: ["CometChatPushNotificationsSwift"]),
         .library(name: "CometChatPushNotificationsCalls", targets: ["CometChatPushNotificationsCalls"]),
+        .library(name: "CometChatPushNotificationsChat", targets: ["CometChatPushNotificationsChat"]),
         .library(name: "CometChatPushNotificationsTesting", targets: ["CometChatPushNotificationsTesting"]),
     ],
     targets: [
@@ -22,8 +23,14 @@ let package = Package(
             exclude: ["Platform/Apple/README.md"]
         ),
         .target(
+            name: "CometChatPushNotificationsChat",
+            dependencies: ["CometChatPushNotificationsSwift"],
+            path: "Sources/CometChatPushNotificationsChat",
+            exclude: ["Platform/Apple/README.md"]
+        ),
+        .target(
             name: "CometChatPushNotificationsTesting",
-            dependencies: ["CometChatPushNotificationsSwift", "CometChatPushNotificationsCalls"],
+            dependencies: ["CometChatPushNotificationsSwift", "CometChatPushNotificationsChat", "CometChatPushNotificationsCalls"],
             path: "Sources/CometChatPushNotificationsTesting"
         ),
         .testTarget(
@@ -40,6 +47,16 @@ let package = Package(
             name: "CallsBenchmark",
             dependencies: ["CometChatPushNotificationsCalls", "CometChatPushNotificationsTesting"],
             path: "Benchmarks/CallsBenchmark"
+        ),
+        .testTarget(
+            name: "CometChatPushNotificationsChatTests",
+            dependencies: ["CometChatPushNotificationsChat", "CometChatPushNotificationsTesting"],
+            path: "Tests/CometChatPushNotificationsChatTests"
+        ),
+        .executableTarget(
+            name: "ExtensionBenchmark",
+            dependencies: ["CometChatPushNotificationsChat", "CometChatPushNotificationsTesting"],
+            path: "Benchmarks/ExtensionBenchmark"
         ),
     ],
     swiftLanguageModes: [.v6]

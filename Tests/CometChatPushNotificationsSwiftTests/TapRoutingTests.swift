@@ -128,6 +128,7 @@ struct TapRoutingTests {
 
     @Test("A reply goes to the Chat product, which completes; without it the reply reaches didTapNotification")
     func replies() async throws {
+        device.simulateUnlinked(["CometChatPushNotificationsChat"])  // the test binary links it
         let app = await device.launchAndSettle(notificationConfig(), delegate: delegate)
         app.sendToBackground()
         let chat = FakeChatProduct()
@@ -166,6 +167,7 @@ struct TapRoutingTests {
         // The same scenario on two devices: SDK as delegate, and the app's own forwarding delegate.
         func run(forwarding: Bool) async throws -> (options: [PNPresentationOptions?], events: [RecordingDelegate.Event], badge: Int, completions: [Int]) {
             let device = SimulatedDevice()
+            device.simulateUnlinked(["CometChatPushNotificationsChat"])  // the test binary links it
             let delegate = RecordingDelegate()
             let app = await device.launchAndSettle(notificationConfig(), delegate: delegate)
             if forwarding {

@@ -164,7 +164,11 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
         let resolved = resolveSession(config)
         state.withLock { $0.sessionOrigin = resolved?.1 }
         let lifecycle = self.lifecycle
-        jobs.submit { await lifecycle.configure(config, api: api, session: resolved?.0, origin: resolved?.1) }
+        let extensionVault = config.extensionGroupID == nil ? nil : vault
+        jobs.submit {
+            await lifecycle.configure(config, api: api, session: resolved?.0, origin: resolved?.1,
+                                      extensionVault: extensionVault)
+        }
 
         if config.requestNotificationPermission {
             let platform = self.platform
@@ -179,7 +183,9 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
 
     private func installProducts(_ config: PNConfiguration) {
         let already = Set(state.withLock { $0.products.map { ObjectIdentifier(type(of: $0)) } })
-        for type in ProductDiscovery.linkedProducts() where !already.contains(ObjectIdentifier(type)) {
+        let unlinked = platform.productPorts[PNPlatform.unlinkedProductsKey] as? Set<String> ?? []
+        for type in ProductDiscovery.linkedProducts()
+        where !already.contains(ObjectIdentifier(type)) && !unlinked.contains(type.moduleName) {
             let product = type.init()
             state.withLock { $0.products.append(product) }
             product.install(into: self, config: config)

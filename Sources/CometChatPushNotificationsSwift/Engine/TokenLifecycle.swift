@@ -65,15 +65,27 @@ actor TokenLifecycle {
 
     // MARK: Configuration and session
 
-    /// Called by `initialize` with a valid configuration.
-    func configure(_ config: PNConfiguration, api: ClientAPI, session: PNSession?, origin: PNSession.Origin?) {
+    /// Called by `initialize` with a valid configuration. `extensionVault` is the keychain
+    /// access group of `extensionGroupID`, where the extension reads the active session.
+    func configure(_ config: PNConfiguration, api: ClientAPI, session: PNSession?, origin: PNSession.Origin?,
+                   extensionVault: SessionVault? = nil) {
         self.config = config
         self.api = api
+        self.extensionVault = extensionVault
         tokenStore.savedConfiguration = SavedConfiguration(config)
         adopt(session, origin: origin, isInitialize: true)
     }
 
     var isConfigured: Bool { config != nil }
+
+    /// Where the Notification Service Extension finds the session (the App Group's access group).
+    private var extensionVault: SessionVault?
+
+    /// Saves the active session for the extension, in the app's keychain and the App Group's.
+    private func saveActive(_ session: PNSession?, _ config: PNConfiguration, _ api: ClientAPI) {
+        vault.saveActive(session, appId: config.appId, baseURL: api.baseURL)
+        extensionVault?.saveActive(session, appId: config.appId, baseURL: api.baseURL)
+    }
 
     /// A (possibly) new session from the session sources.
     func sessionChanged(_ new: PNSession?, origin: PNSession.Origin?) async {
@@ -96,7 +108,7 @@ actor TokenLifecycle {
         if let candidate = new, rejectedAuthTokens.contains(Fingerprint.of(candidate.authToken)) { new = nil }
         session = new
         sessionOrigin = new == nil ? nil : origin
-        vault.saveActive(new, appId: config.appId, baseURL: api.baseURL)
+        saveActive(new, config, api)
         guard let new else { return }
         generation += 1
         events.sessionStarted(new)
@@ -125,7 +137,7 @@ actor TokenLifecycle {
         generation += 1
         session = nil
         sessionOrigin = nil
-        if let config, let api { vault.saveActive(nil, appId: config.appId, baseURL: api.baseURL) }
+        if let config, let api { saveActive(nil, config, api) }
         logger.log(.info, "Session ended: \(reason).")
         await events.sessionEnded(previous)
     }

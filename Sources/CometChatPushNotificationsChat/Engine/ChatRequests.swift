@@ -1,0 +1,88 @@
+import Foundation
+import CometChatPushNotificationsSwift
+
+/// One client call the Chat product makes.
+struct ChatRequest: @unchecked Sendable, Equatable {
+    // @unchecked: `json` holds JSON values (strings and a nested dictionary of strings) only.
+    var method: String
+    var path: String
+    var json: [String: Any]?
+
+    static func == (lhs: ChatRequest, rhs: ChatRequest) -> Bool {
+        lhs.method == rhs.method && lhs.path == rhs.path
+            && NSDictionary(dictionary: lhs.json ?? [:]).isEqual(to: rhs.json ?? [:])
+    }
+}
+
+/// The Chat product's calls of WIRE-CONTRACT §2, built from a parsed push.
+enum ChatRequests {
+    /// `POST /users/{sender}/conversation/delivered` for a one-to-one message,
+    /// `POST /groups/{guid}/conversation/delivered` for a group message; `nil` when the push
+    /// lacks the message id or the conversation.
+    static func delivered(_ info: CometChatNotificationInfo) -> ChatRequest? {
+        guard info.kind == .chat, let messageId = info.messageId else { return nil }
+        let path: String
+        switch info.receiverType {
+        case .group:
+            guard let guid = info.receiverId else { return nil }
+            path = "/groups/\(segment(guid))/conversation/delivered"
+        case .user, .unknown:
+            guard let uid = info.senderUid else { return nil }
+            path = "/users/\(segment(uid))/conversation/delivered"
+        }
+        return ChatRequest(method: "POST", path: path, json: ["messageId": messageId])
+    }
+
+    /// The quick reply: a text message to the push's sender (one-to-one) or group, in the
+    /// thread of `parentId` when the push was a thread reply.
+    static func reply(_ text: String, to info: CometChatNotificationInfo) -> ChatRequest? {
+        guard let target = ReplyTarget(info) else { return nil }
+        let body: [String: Any] = [
+            "receiver": target.receiver, "receiverType": target.receiverType,
+            "category": "message", "type": "text", "data": ["text": text],
+        ]
+        let path = target.parentId.map { "/messages/\(segment($0))/thread" } ?? "/messages"
+        return ChatRequest(method: "POST", path: path, json: body)
+    }
+
+    /// `PUT /campaigns/push-notifications/{id}/delivered` or `…/clicked`.
+    static func campaign(_ info: CometChatNotificationInfo, clicked: Bool) -> ChatRequest? {
+        guard info.kind == .campaign, let id = campaignReceiptId(info) else { return nil }
+        return ChatRequest(method: "PUT", path: "/campaigns/push-notifications/\(segment(id))/\(clicked ? "clicked" : "delivered")",
+                           json: nil)
+    }
+
+    /// The id a campaign receipt names: the announcement (push) id, else the campaign id.
+    static func campaignReceiptId(_ info: CometChatNotificationInfo) -> String? {
+        info.announcementId ?? info.campaignId
+    }
+
+    /// A path segment with everything but unreserved characters percent-encoded.
+    static func segment(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~@")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}
+
+/// Where a quick reply goes.
+struct ReplyTarget: Equatable, Sendable {
+    var receiver: String
+    var receiverType: String
+    var parentId: String?
+
+    /// `nil` when the push names no sender (one-to-one) or no group.
+    init?(_ info: CometChatNotificationInfo) {
+        switch info.receiverType {
+        case .group:
+            guard let guid = info.receiverId else { return nil }
+            receiver = guid
+            receiverType = "group"
+        case .user, .unknown:
+            guard let uid = info.senderUid else { return nil }
+            receiver = uid
+            receiverType = "user"
+        }
+        parentId = info.parentId
+    }
+}

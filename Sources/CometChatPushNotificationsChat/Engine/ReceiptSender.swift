@@ -1,0 +1,70 @@
+import Foundation
+import CometChatPushNotificationsSwift
+
+/// What happened to one receipt.
+public enum PNReceiptOutcome: Sendable, Equatable {
+    /// Sent now by this process.
+    case sent
+    /// Already sent, by this process or the other one.
+    case alreadySent
+    /// The other process is sending it.
+    case heldElsewhere
+    /// The push does not call for this receipt (not a chat message, no message id, …).
+    case notApplicable
+    /// Sending failed; the claim was released.
+    case failed(PNError.Code)
+}
+
+/// Sends delivered and clicked receipts once per push, across the app and its extension,
+/// through ``PNReceiptLedger``.
+struct ReceiptSender: Sendable {
+    let ledger: PNReceiptLedger
+    let client: PNChatClient
+    let retrying: Retrying
+    let logger: PNLogger
+
+    /// Marks a chat message delivered.
+    func messageDelivered(_ info: CometChatNotificationInfo, deadline: Date) async -> PNReceiptOutcome {
+        guard let request = ChatRequests.delivered(info), let id = info.messageId else { return .notApplicable }
+        return await send(request, kind: .messageDelivered, id: id, deadline: deadline)
+    }
+
+    /// Marks a campaign push delivered (`clicked: false`) or opened.
+    func campaign(_ info: CometChatNotificationInfo, clicked: Bool, deadline: Date) async -> PNReceiptOutcome {
+        guard let request = ChatRequests.campaign(info, clicked: clicked),
+              let id = ChatRequests.campaignReceiptId(info) else { return .notApplicable }
+        return await send(request, kind: clicked ? .campaignClicked : .campaignDelivered, id: id, deadline: deadline)
+    }
+
+    /// The delivered receipt a push calls for: a chat message's, or a campaign's.
+    func delivered(_ info: CometChatNotificationInfo, deadline: Date) async -> PNReceiptOutcome {
+        switch info.kind {
+        case .chat: return await messageDelivered(info, deadline: deadline)
+        case .campaign: return await campaign(info, clicked: false, deadline: deadline)
+        case .call, .other: return .notApplicable
+        }
+    }
+
+    private func send(_ request: ChatRequest, kind: PNReceiptLedger.Kind, id: String, deadline: Date) async -> PNReceiptOutcome {
+        let nonce: String
+        switch ledger.claim(kind, id: id) {
+        case .alreadySent: return .alreadySent
+        case .heldElsewhere: return .heldElsewhere
+        case .granted(let granted): nonce = granted
+        }
+        let (result, attempts) = await retrying.run(until: deadline) {
+            await client.send(request.method, request.path, json: request.json)
+        }
+        switch result {
+        case .success:
+            ledger.markSent(kind, id: id, nonce: nonce)
+            logger.log(.debug, "Sent the \(kind.rawValue) receipt (\(attempts) attempt(s)).")
+            return .sent
+        case .failure(let error):
+            ledger.release(kind, id: id, nonce: nonce)
+            logger.log(.warning, "The \(kind.rawValue) receipt was not sent after \(attempts) attempt(s): "
+                + "\(error.code.name) \(error.message)")
+            return .failed(error.code)
+        }
+    }
+}

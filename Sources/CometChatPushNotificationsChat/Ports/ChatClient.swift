@@ -1,0 +1,10 @@
+import Foundation
+import CometChatPushNotificationsSwift
+
+/// Sends one client API call with the logged-in user's session (WIRE-CONTRACT §2). In the app
+/// this is Core's session; in the Notification Service Extension, the session the app shared
+/// through the keychain access group.
+public protocol PNChatClient: Sendable {
+    /// Sends `method` `path` with the JSON `body` (or none) and classifies the answer.
+    func send(_ method: String, _ path: String, json body: [String: Any]?) async -> PNResult<Data>
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+extension CometChatPushNotifications {
+    /// Sends a client API call with the session the app shared with its Notification Service
+    /// Extension (the keychain item in the App Group's access group, with the app id and the
+    /// service's base URL), for the Chat product's extension. Works without `initialize`.
+    /// Fails with ``PNError/Code-swift.enum/notLoggedIn`` when the app shared no session.
+    @_spi(PNProducts)
+    public func sendSharedSessionRequest(
+        _ method: String, _ path: String, json body: [String: Any]?, appGroupID: String
+    ) async -> PNResult<Data> {
+        guard let active = SessionVault(secure: platform.secureStore(appGroupID)).loadActive() else {
+            return .failure(.notLoggedIn("The app shared no session with the extension through \(appGroupID)."))
+        }
+        let api = ClientAPI(baseURL: active.baseURL, appId: active.appId, transport: platform.transport)
+        return await api.call(method, path, json: body, authToken: active.session.authToken)
+    }
+
+    /// Whether the app shared a session with its extension through `appGroupID`.
+    @_spi(PNProducts)
+    public func hasSharedSession(appGroupID: String) -> Bool {
+        SessionVault(secure: platform.secureStore(appGroupID)).loadActive() != nil
+    }
+}
+
+extension CometChatPushNotifications {
+    /// Returns once the public calls made so far (`initialize`, logins, tokens) have been
+    /// processed, so that a product's request made during launch sees the session they set up.
+    @_spi(PNProducts)
+    public func afterQueuedWork() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            jobs.submit { continuation.resume() }
+        }
+    }
+}
+
+extension PNPlatform {
+    /// The `productPorts` key of a `Set<String>` of product module names that `initialize`
+    /// does not install even though they are linked: tests of "an app without the Chat
+    /// product" in a test binary that links every product.
+    @_spi(PNProducts)
+    public static let unlinkedProductsKey = "CometChatPushNotifications.unlinkedProducts"
+}

@@ -1,0 +1,150 @@
+import Foundation
+@_spi(PNProducts) import CometChatPushNotificationsSwift
+@_spi(PNProducts) import CometChatPushNotificationsChat
+
+/// The app's Notification Service Extension on the simulated device: a separate process with
+/// its own SDK instance and its own standard storage, sharing only the App Group suite and the
+/// keychain access group with the app (rule 17). It runs only for alert pushes with
+/// `mutable-content: 1` (rule 14), has 30 s of virtual time (rule 15: a stalled download makes
+/// iOS call `serviceExtensionTimeWillExpire`; content delivered later is dropped and the
+/// original shown) and a memory limit (rule 16).
+public final class SimulatedNotificationServiceExtension: @unchecked Sendable {
+    // @unchecked: immutable references to thread-safe objects, and `runs` behind a lock.
+
+    /// iOS's time limit for one notification.
+    public static let timeLimit: TimeInterval = 30
+    /// iOS's memory limit for the extension process.
+    public static let memoryLimit = 24 * 1024 * 1024
+
+    /// The device it runs on.
+    public unowned let device: SimulatedDevice
+    /// The App Group id in the extension's Info.plist (`CometChatExtensionGroupID`), if any.
+    public let appGroupID: String?
+    /// Where avatars and campaign images come from.
+    public let media: SimulatedMediaServer
+    /// The extension's options (`stripsMarkdown`, `attachesMedia`, …).
+    public let options: PNExtensionOptions
+    private let directory: URL
+    private let violationLog = PNLocked<[String]>([])
+
+    init(device: SimulatedDevice, appGroupID: String?, options: PNExtensionOptions) {
+        self.device = device
+        self.appGroupID = appGroupID
+        self.options = options
+        media = SimulatedMediaServer(clock: device.clock)
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("cometchat-sim-extension-\(UUID().uuidString)", isDirectory: true)
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    /// Broken iOS rules: work past the time limit, memory over the limit.
+    public var violations: [String] { violationLog.current }
+
+    /// APNs hands the push to the extension. Returns what the user sees.
+    public func receive(_ payload: [String: Any]) async -> SimulatedExtensionRun {
+        let aps = payload["aps"] as? [String: Any]
+        let alert = aps?["alert"]
+        let mutable = (aps?["mutable-content"] as? Int) == 1
+        let alertObject = alert as? [String: Any]
+        let title = alertObject?["title"] as? String
+        let body = (alertObject?["body"] as? String) ?? (alert as? String)
+        guard mutable, alert != nil else { return SimulatedExtensionRun(ran: false, title: title, body: body) }
+
+        let clock = device.clock
+        let start = clock.now()
+        let application = SimulatedApplication(backgroundModes: [], badge: 0)
+        var platform = device.makePlatform(
+            application: application, permissions: SimulatedPermissions(permission: .authorized, answer: .authorized))
+        platform.store = device.defaults.store(suite: "extension.standard")
+        platform.notificationCenter = PNNoNotificationCenter()
+        platform.productPorts[PNChatPorts.moduleName] = PNChatPorts(downloader: media, temporaryDirectory: directory)
+        let sdk = CometChatPushNotifications(platform: platform)
+        device.otherProcesses.withLock { $0.append(sdk) }
+        sdk.beginWork()
+        defer {
+            sdk.endWork()
+            device.otherProcesses.withLock { list in list.removeAll { $0 === sdk } }
+        }
+
+        var userInfo: [AnyHashable: Any] = [:]
+        for (key, value) in payload { userInfo[key] = value }
+        let engine = PNNotificationServiceEngine.forExtension(
+            sdk: sdk, appGroupID: appGroupID, payload: userInfo, title: title, body: body, options: options)
+        let delivered = PNLocked<(PNExtensionContent, Date)?>(nil)
+        engine.start { content in delivered.withLock { $0 = (content, clock.now()) } }
+
+        var expired = false
+        let realDeadline = Date().addingTimeInterval(10)
+        while delivered.current == nil, Date() < realDeadline {
+            if !expired, media.stalledDownloads > 0 {
+                let remaining = Self.timeLimit - clock.now().timeIntervalSince(start)
+                if remaining > 0 { clock.advance(by: remaining) }
+                expired = true
+                engine.expire()
+            }
+            try? await Task.sleep(nanoseconds: 200_000)
+        }
+        var run = SimulatedExtensionRun(ran: true, title: title, body: body)
+        run.expired = expired
+        guard let (content, at) = delivered.current else {
+            violationLog.withLock { $0.append("the extension never called its content handler") }
+            return run
+        }
+        run.elapsed = at.timeIntervalSince(start)
+        if run.elapsed > Self.timeLimit + 0.001, !expired {
+            violationLog.withLock { $0.append("the extension worked \(run.elapsed) s, past iOS's \(Self.timeLimit) s") }
+            run.killed = true
+            return run
+        }
+        if media.largestChunk > Self.memoryLimit {
+            violationLog.withLock { $0.append("a download held \(media.largestChunk) bytes in memory") }
+            run.killed = true
+            return run
+        }
+        run.content = content
+        run.title = content.title ?? title
+        run.body = content.body ?? body
+        if let badge = content.badge { device.setSystemBadge(badge) }
+        return run
+    }
+}
+
+/// What one run of the extension left the user with.
+public struct SimulatedExtensionRun: Sendable {
+    /// Whether iOS ran the extension at all (an alert with `mutable-content: 1`).
+    public var ran: Bool
+    /// The title shown.
+    public var title: String?
+    /// The body shown.
+    public var body: String?
+    /// The engine's changes, when they were delivered in time.
+    public var content: PNExtensionContent?
+    /// iOS called `serviceExtensionTimeWillExpire`.
+    public var expired = false
+    /// iOS killed the extension (time or memory); the original content was shown.
+    public var killed = false
+    /// Virtual seconds from the push to the content handler.
+    public var elapsed: TimeInterval = 0
+
+    init(ran: Bool, title: String?, body: String?) {
+        self.ran = ran
+        self.title = title
+        self.body = body
+    }
+
+    /// The attachment shown, if any.
+    public var attachment: PNExtensionAttachment? { content?.attachment }
+    /// The delivered receipt's outcome in the extension, if it tried one.
+    public var receipt: PNReceiptOutcome? { content?.receipt }
+}
+
+extension SimulatedDevice {
+    /// Adds a Notification Service Extension to the app, with `appGroupID` in its Info.plist.
+    public func installNotificationServiceExtension(
+        appGroupID: String?, options: PNExtensionOptions = PNExtensionOptions()
+    ) -> SimulatedNotificationServiceExtension {
+        SimulatedNotificationServiceExtension(device: self, appGroupID: appGroupID, options: options)
+    }
+}
