@@ -7,69 +7,69 @@ import Testing
 @Suite struct AdminAPITests {
     let harness: Harness
 
-    init() throws {
+    init() async throws {
         harness = try Harness()
-        try harness.makeApp()
+        try await harness.makeApp()
     }
 
-    @Test func adminCallsNeedTheAPIKey() throws {
-        let none = try RawHTTP.json(port: harness.port, "GET", "/apps")
+    @Test func adminCallsNeedTheAPIKey() async throws {
+        let none = try await RawHTTP.json(port: harness.port, "GET", "/apps")
         #expect(none.status == 401)
         #expect(none.errorCode == "AUTH_ERR_EMPTY_APIKEY")
-        let wrong = try RawHTTP.json(port: harness.port, "GET", "/apps", headers: ["apikey": Harness.adminKey + "x"])
+        let wrong = try await RawHTTP.json(port: harness.port, "GET", "/apps", headers: ["apikey": Harness.adminKey + "x"])
         #expect(wrong.status == 401)
         #expect(wrong.errorCode == "AUTH_ERR_APIKEY_NOT_FOUND")
-        let right = try harness.admin("GET", "/apps")
+        let right = try await harness.admin("GET", "/apps")
         #expect(right.status == 200)
         #expect(right.dataArray.map { $0["appId"] as? String } == ["app1"])
     }
 
-    @Test func aClientSessionCannotCallTheAdminAPI() throws {
-        let alice = try harness.makeUser("alice")
-        let response = try RawHTTP.json(
+    @Test func aClientSessionCannotCallTheAdminAPI() async throws {
+        let alice = try await harness.makeUser("alice")
+        let response = try await RawHTTP.json(
             port: harness.port, "GET", "/notifications/push/v1/tokens", headers: ["appid": "app1", "authToken": alice.authToken])
         #expect(response.status == 401)
         #expect(response.errorCode == "AUTH_ERR_EMPTY_APIKEY")
     }
 
-    @Test func appsAreCreatedOnceAndDeleted() throws {
-        let created = try harness.admin("POST", "/apps", ["appId": "app2", "webhookUrl": "http://127.0.0.1:9/hook"])
+    @Test func appsAreCreatedOnceAndDeleted() async throws {
+        let created = try await harness.admin("POST", "/apps", ["appId": "app2", "webhookUrl": "http://127.0.0.1:9/hook"])
         #expect(created.status == 200)
         #expect((created.data["webhookSecret"] as? String)?.hasPrefix("whsec_") == true)
-        let duplicate = try harness.admin("POST", "/apps", ["appId": "app2"])
+        let duplicate = try await harness.admin("POST", "/apps", ["appId": "app2"])
         #expect(duplicate.status == 409)
         #expect(duplicate.errorCode == "ERR_APP_ALREADY_EXISTS")
-        let badURL = try harness.admin("POST", "/apps", ["appId": "app3", "webhookUrl": "ftp://x"])
+        let badURL = try await harness.admin("POST", "/apps", ["appId": "app3", "webhookUrl": "ftp://x"])
         #expect(badURL.status == 400)
-        #expect(try harness.admin("DELETE", "/apps/app2").status == 200)
-        #expect(try harness.admin("GET", "/apps/app2").status == 404)
+        #expect(try await harness.admin("DELETE", "/apps/app2").status == 200)
+        #expect(try await harness.admin("GET", "/apps/app2").status == 404)
     }
 
-    @Test func revokedAuthTokenIsRejected() throws {
-        let alice = try harness.makeUser("alice")
-        try harness.register("abcd", platform: "apns_ios_device", session: alice)
-        let revoke = try harness.admin("DELETE", "/users/alice/auth_tokens/\(alice.authToken)", appId: "app1")
+    @Test func revokedAuthTokenIsRejected() async throws {
+        let alice = try await harness.makeUser("alice")
+        try await harness.register("abcd", platform: "apns_ios_device", session: alice)
+        let revoke = try await harness.admin("DELETE", "/users/alice/auth_tokens/\(alice.authToken)", appId: "app1")
         #expect(revoke.status == 200)
-        let after = try harness.register("abcd", platform: "apns_ios_device", session: alice)
+        let after = try await harness.register("abcd", platform: "apns_ios_device", session: alice)
         #expect(after.status == 401)
         #expect(after.errorCode == "AUTH_ERR_AUTH_TOKEN_NOT_FOUND")
     }
 
-    @Test func usersAreUniqueAndValidated() throws {
-        _ = try harness.makeUser("alice")
-        let again = try harness.admin("POST", "/users", appId: "app1", ["uid": "alice"])
+    @Test func usersAreUniqueAndValidated() async throws {
+        _ = try await harness.makeUser("alice")
+        let again = try await harness.admin("POST", "/users", appId: "app1", ["uid": "alice"])
         #expect(again.status == 409)
-        let bad = try harness.admin("POST", "/users", appId: "app1", ["uid": "has space"])
+        let bad = try await harness.admin("POST", "/users", appId: "app1", ["uid": "has space"])
         #expect(bad.status == 400)
-        let noApp = try harness.admin("POST", "/users", ["uid": "x"])
+        let noApp = try await harness.admin("POST", "/users", ["uid": "x"])
         #expect(noApp.errorCode == "AUTH_ERR_EMPTY_APPID")
-        #expect(try harness.admin("GET", "/users/alice", appId: "app1").data["uid"] as? String == "alice")
-        #expect(try harness.admin("DELETE", "/users/alice", appId: "app1").status == 200)
-        #expect(try harness.admin("GET", "/users/alice", appId: "app1").errorCode == "ERR_UID_NOT_FOUND")
+        #expect(try await harness.admin("GET", "/users/alice", appId: "app1").data["uid"] as? String == "alice")
+        #expect(try await harness.admin("DELETE", "/users/alice", appId: "app1").status == 200)
+        #expect(try await harness.admin("GET", "/users/alice", appId: "app1").errorCode == "ERR_UID_NOT_FOUND")
     }
 
-    @Test func providerSecretsAreSealedAndNeverReturned() throws {
-        let list = try harness.admin("GET", "/notifications/push/v1/providers", appId: "app1")
+    @Test func providerSecretsAreSealedAndNeverReturned() async throws {
+        let list = try await harness.admin("GET", "/notifications/push/v1/providers", appId: "app1")
         #expect(list.dataArray.count == 2)
         #expect(!String(decoding: list.body, as: UTF8.self).contains("PRIVATE KEY"))
         // Raw database bytes do not contain the key.
@@ -90,21 +90,21 @@ import Testing
         #expect(fcm.notificationForCall == false)
     }
 
-    @Test func providersConflictAndUpdate() throws {
-        let duplicate = try harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", Harness.apnsProvider("apns-1"))
+    @Test func providersConflictAndUpdate() async throws {
+        let duplicate = try await harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", Harness.apnsProvider("apns-1"))
         #expect(duplicate.status == 409)
         #expect(duplicate.errorCode == "ERR_PROVIDER_ALREADY_EXISTS")
         var changed = Harness.apnsProvider("apns-1")
         changed["production"] = true
-        #expect(try harness.admin("PUT", "/notifications/push/v1/providers/apns", appId: "app1", changed).data["production"] as? Bool == true)
-        let missing = try harness.admin("PUT", "/notifications/push/v1/providers/apns", appId: "app1", Harness.apnsProvider("nope"))
+        #expect(try await harness.admin("PUT", "/notifications/push/v1/providers/apns", appId: "app1", changed).data["production"] as? Bool == true)
+        let missing = try await harness.admin("PUT", "/notifications/push/v1/providers/apns", appId: "app1", Harness.apnsProvider("nope"))
         #expect(missing.errorCode == "ERR_PROVIDER_NOT_FOUND")
         var notPEM = Harness.apnsProvider("apns-2")
         notPEM["p8Key"] = "hello"
-        #expect(try harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", notPEM).status == 400)
+        #expect(try await harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", notPEM).status == 400)
     }
 
-    @Test func secretBoxRejectsTamperingAndOtherContexts() throws {
+    @Test func secretBoxRejectsTamperingAndOtherContexts() async throws {
         let box = try SecretBox(key: Data(repeating: 1, count: 32))
         let sealed = try box.seal(Data("secret".utf8), context: "a")
         #expect(try box.open(sealed, context: "a") == Data("secret".utf8))

@@ -4,7 +4,7 @@ import Testing
 
 /// Flags, environment variables and `--help`.
 @Suite struct ConfigurationTests {
-    @Test func flagsWinOverEnvironment() throws {
+    @Test func flagsWinOverEnvironment() async throws {
         let configuration = try ServiceConfiguration.parse(
             arguments: ["--port", "9090", "--data-dir=/tmp/x", "--seed-dev", "--sender", "none"],
             environment: ["PUSH_PORT": "7000", "PUSH_RATE_LIMIT": "5", "PUSH_ADMIN_KEY": "k", "PUSH_HOST": "0.0.0.0"])
@@ -23,7 +23,7 @@ import Testing
         #expect(throws: ConfigurationError.self) { try ServiceConfiguration.parse(arguments: arguments, environment: [:]) }
     }
 
-    @Test func helpListsEveryFlagWithItsVariable() throws {
+    @Test func helpListsEveryFlagWithItsVariable() async throws {
         #expect(throws: ConfigurationError.self) { try ServiceConfiguration.parse(arguments: ["--help"], environment: [:]) }
         let help = ServiceConfiguration.helpText
         for flag in ["--port", "--data-dir", "--host", "--seed-dev", "--rate-limit", "PUSH_PORT", "PUSH_DATA_DIR", "PUSH_ADMIN_KEY"] {
@@ -31,15 +31,15 @@ import Testing
         }
     }
 
-    @Test func binaryPrintsWhereItListensAndWhereTheAdminKeyIs() throws {
+    @Test func binaryPrintsWhereItListensAndWhereTheAdminKeyIs() async throws {
         let directory = NSTemporaryDirectory() + "push-cli-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try ServerProcess(arguments: ["--port", "0", "--data-dir", directory, "--sender", "none"], environment: [:])
+        let server = try await RawHTTP.blocking { try ServerProcess(arguments: ["--port", "0", "--data-dir", directory, "--sender", "none"], environment: [:]) }
         defer { server.stop() }
         let key = try String(contentsOfFile: directory + "/admin.key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(key.count > 20)
         let permissions = try FileManager.default.attributesOfItem(atPath: directory + "/admin.key")[.posixPermissions] as? Int
         #expect(permissions == 0o600)
-        #expect(try RawHTTP.json(port: server.port, "GET", "/apps", headers: ["apikey": key]).status == 200)
+        #expect(try await RawHTTP.json(port: server.port, "GET", "/apps", headers: ["apikey": key]).status == 200)
     }
 }

@@ -7,11 +7,11 @@ import Testing
     let harness: Harness
     let session: Harness.TestSession
 
-    init() throws {
+    init() async throws {
         harness = try Harness()
-        try harness.makeApp()
-        session = try harness.makeUser("alice")
-        _ = try harness.makeUser("bob")
+        try await harness.makeApp()
+        session = try await harness.makeUser("alice")
+        _ = try await harness.makeUser("bob")
     }
 
     func values(for fixture: [String: Any]) -> [String: String] {
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test(arguments: Fixtures.names(in: "client"))
-    func clientCallMatchesFixture(_ name: String) throws {
+    func clientCallMatchesFixture(_ name: String) async throws {
         // Given a fixture and a logged-in session
         let fixture = try Fixtures.load("client", name)
         let values = values(for: fixture)
@@ -35,7 +35,7 @@ import Testing
         let headers = request["headers"] as? [String: String] ?? [:]
         let body = request["body"].flatMap { $0 is NSNull ? nil : $0 }
         // When the SDK's request is sent as the fixture has it
-        let response = try RawHTTP.request(
+        let response = try await RawHTTP.request(
             port: harness.port, request["method"] as? String ?? "", request["path"] as? String ?? "", headers: headers,
             body: try body.map { try JSONSerialization.data(withJSONObject: $0) })
         // Then the answer has the fixture's status and fields
@@ -46,13 +46,13 @@ import Testing
     }
 
     @Test(arguments: Fixtures.names(in: "client"))
-    func unknownAuthTokenEndsSession(_ name: String) throws {
+    func unknownAuthTokenEndsSession(_ name: String) async throws {
         let fixture = try Fixtures.load("client", name)
         var values = values(for: fixture)
         values["authToken"] = "alice_not-a-real-token"
         let request = Fixtures.substitute(fixture["request"] ?? [:], values) as? [String: Any] ?? [:]
         let body = request["body"].flatMap { $0 is NSNull ? nil : $0 }
-        let response = try RawHTTP.request(
+        let response = try await RawHTTP.request(
             port: harness.port, request["method"] as? String ?? "", request["path"] as? String ?? "",
             headers: request["headers"] as? [String: String] ?? [:], body: try body.map { try JSONSerialization.data(withJSONObject: $0) })
         let envelope = try Fixtures.load("errors", "auth-token-not-found")
@@ -62,41 +62,41 @@ import Testing
     }
 
     @Test(arguments: Fixtures.names(in: "client"))
-    func missingHeadersAreRejected(_ name: String) throws {
+    func missingHeadersAreRejected(_ name: String) async throws {
         let fixture = try Fixtures.load("client", name)
         let request = Fixtures.substitute(fixture["request"] ?? [:], values(for: fixture)) as? [String: Any] ?? [:]
         let method = request["method"] as? String ?? ""
         let path = request["path"] as? String ?? ""
-        let noToken = try RawHTTP.request(port: harness.port, method, path, headers: ["appid": session.appId])
+        let noToken = try await RawHTTP.request(port: harness.port, method, path, headers: ["appid": session.appId])
         #expect(noToken.status == 401)
         #expect(noToken.errorCode == "AUTH_ERR_EMPTY_AUTH_TOKEN")
-        let noApp = try RawHTTP.request(port: harness.port, method, path, headers: ["authToken": session.authToken])
+        let noApp = try await RawHTTP.request(port: harness.port, method, path, headers: ["authToken": session.authToken])
         #expect(noApp.status == 401)
         #expect(noApp.errorCode == "AUTH_ERR_EMPTY_APPID")
-        let otherApp = try RawHTTP.request(port: harness.port, method, path, headers: ["appid": "nope", "authToken": session.authToken])
+        let otherApp = try await RawHTTP.request(port: harness.port, method, path, headers: ["appid": "nope", "authToken": session.authToken])
         #expect(otherApp.status == 404)
         #expect(otherApp.errorCode == "ERR_APP_NOT_FOUND")
     }
 
-    @Test func badPlatformMatchesBadRequestFixture() throws {
+    @Test func badPlatformMatchesBadRequestFixture() async throws {
         let envelope = try Fixtures.load("errors", "bad-request")
-        let response = try harness.client(
+        let response = try await harness.client(
             "POST", "/notifications/push/v1/tokens", session: session, ["fcmToken": "abcd", "platform": "unknown", "providerId": "apns-1"])
         #expect(response.status == envelope["status"] as? Int)
         let problems = Fixtures.mismatches(expected: envelope["body"] ?? [:], actual: response.json, values: [:])
         #expect(problems.isEmpty, "\(problems)")
     }
 
-    @Test func unknownProviderMatchesProviderNotFoundFixture() throws {
+    @Test func unknownProviderMatchesProviderNotFoundFixture() async throws {
         let envelope = try Fixtures.load("errors", "provider-not-found")
-        let response = try harness.register("abcd", platform: "apns_ios_device", session: session, providerId: "missing")
+        let response = try await harness.register("abcd", platform: "apns_ios_device", session: session, providerId: "missing")
         #expect(response.status == envelope["status"] as? Int)
         let problems = Fixtures.mismatches(expected: envelope["body"] ?? [:], actual: response.json, values: [:])
         #expect(problems.isEmpty, "\(problems)")
     }
 
-    @Test func providerOfTheWrongKindIsABadRequest() throws {
-        let response = try harness.register("abcd", platform: "fcm_ios", session: session, providerId: "apns-1")
+    @Test func providerOfTheWrongKindIsABadRequest() async throws {
+        let response = try await harness.register("abcd", platform: "fcm_ios", session: session, providerId: "apns-1")
         #expect(response.status == 400)
         #expect(response.errorCode == "ERR_BAD_REQUEST")
         #expect((response.json["error"] as? [String: Any])?["details"] as? [String: String] == ["providerId": "wrong kind"])
@@ -114,8 +114,8 @@ import Testing
         ("PUT", "/calls/call-1", "{\"status\":\"accepted\"}", "status"),
         ("PUT", "/calls/call-1", "", "body"),
     ])
-    func invalidBodiesGetTheEnvelope(_ method: String, _ path: String, _ body: String, _ field: String) throws {
-        let response = try RawHTTP.request(
+    func invalidBodiesGetTheEnvelope(_ method: String, _ path: String, _ body: String, _ field: String) async throws {
+        let response = try await RawHTTP.request(
             port: harness.port, method, path, headers: ["appid": session.appId, "authToken": session.authToken, "Content-Type": "application/json"],
             body: Data(body.utf8))
         #expect(response.status == 400)
@@ -124,11 +124,11 @@ import Testing
         #expect(details[field] != nil, "details: \(details)")
     }
 
-    @Test func unknownRouteAndWrongMethodGetTheEnvelope() throws {
-        let missing = try harness.client("GET", "/nothing/here", session: session)
+    @Test func unknownRouteAndWrongMethodGetTheEnvelope() async throws {
+        let missing = try await harness.client("GET", "/nothing/here", session: session)
         #expect(missing.status == 404)
         #expect(missing.errorCode == "ERR_NOT_FOUND")
-        let wrongMethod = try harness.client("PATCH", "/notifications/push/v1/tokens", session: session)
+        let wrongMethod = try await harness.client("PATCH", "/notifications/push/v1/tokens", session: session)
         #expect(wrongMethod.status == 405)
         #expect(wrongMethod.errorCode == "ERR_METHOD_NOT_ALLOWED")
     }

@@ -10,21 +10,21 @@ import Testing
     static let adminKey = "crash-test-admin-key"
     static let authToken = "dev-user_crash-test-token"
 
-    static func start(_ directory: String) throws -> ServerProcess {
-        try ServerProcess(
+    static func start(_ directory: String) async throws -> ServerProcess {
+        try await RawHTTP.blocking { try ServerProcess(
             arguments: [
                 "--port", "0", "--data-dir", directory, "--seed-dev", "--sender", "log", "--sender-journal", directory + "/sent.log",
                 "--job-lease", "1", "--poll-interval", "0.01", "--log-level", "error", "--rate-limit", "0",
             ],
-            environment: ["PUSH_ADMIN_KEY": adminKey, "PUSH_SEED_AUTH_TOKEN": authToken])
+            environment: ["PUSH_ADMIN_KEY": adminKey, "PUSH_SEED_AUTH_TOKEN": authToken]) }
     }
 
-    static func send(port: Int, key: Int) -> (status: Int, requestId: String?)? {
+    static func send(port: Int, key: Int) async -> (status: Int, requestId: String?)? {
         let body: [String: Any] = [
             "type": "chat", "recipients": [["uid": "dev-user", "badge": key % 50]],
             "message": ["id": "msg-\(key)", "sender": ["uid": "alice"], "receiver": ["uid": "dev-user"], "text": "Message \(key)"],
         ]
-        guard let response = try? RawHTTP.json(
+        guard let response = try? await RawHTTP.json(
             port: port, "POST", "/notifications/push/v1/send", headers: ["apikey": adminKey, "appid": "dev-app", "Idempotency-Key": "k\(key)"], body)
         else { return nil }
         return (response.status, response.data["requestId"] as? String)
@@ -35,11 +35,11 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let total = 400
         // Given a running binary; the user has an APNs, an FCM and a VoIP token (a chat goes to the first two)
-        let first = try Self.start(directory)
+        let first = try await Self.start(directory)
         let session = ["appid": "dev-app", "authToken": Self.authToken]
         for (token, platform) in [("aaaa0001", "apns_ios_device"), ("ffff0001", "fcm_ios"), ("bbbb0001", "apns_ios_voip")] {
             let body: [String: Any] = ["fcmToken": token, "platform": platform, "providerId": platform == "fcm_ios" ? "dev-fcm" : "dev-apns"]
-            #expect(try RawHTTP.json(port: first.port, "POST", "/notifications/push/v1/tokens", headers: session, body).status == 200)
+            #expect(try await RawHTTP.json(port: first.port, "POST", "/notifications/push/v1/tokens", headers: session, body).status == 200)
         }
         // When sends stream in from three clients and the process is killed mid-way
         let answered = Locked<[Int: String]>([:])
@@ -53,7 +53,7 @@ import Testing
                             return value
                         }
                         guard key < total else { return }
-                        guard let result = Self.send(port: first.port, key: key) else { continue }
+                        guard let result = await Self.send(port: first.port, key: key) else { continue }
                         guard result.status == 200, let id = result.requestId else { continue }
                         let count = answered.withLock { answered -> Int in
                             answered[key] = id
@@ -70,11 +70,11 @@ import Testing
         #expect(beforeCrash.count < total)
 
         // Then after a restart, retrying every send with its key replays the answered ones
-        let second = try Self.start(directory)
+        let second = try await Self.start(directory)
         defer { second.stop() }
         var requestIds: [Int: String] = [:]
         for key in 0..<total {
-            let result = try #require(Self.send(port: second.port, key: key))
+            let result = try #require(await Self.send(port: second.port, key: key))
             #expect(result.status == 200)
             requestIds[key] = result.requestId
             if let before = beforeCrash[key] { #expect(result.requestId == before, "send \(key) was stored twice") }

@@ -62,8 +62,8 @@ import Testing
 
     @Test func malformedRequestsGetOnlyClientErrors() async throws {
         let harness = try Harness { $0.rateLimitPerMinute = 0 }
-        try harness.makeApp()
-        let session = try harness.makeUser("bob")
+        try await harness.makeApp()
+        let session = try await harness.makeUser("bob")
         var rng = Generator(state: 0x5EED_0007)
         let deadline = Date().addingTimeInterval(40)
         var statuses: [Int: Int] = [:]
@@ -95,7 +95,7 @@ import Testing
             for header in headers { request += Data((header + "\r\n").utf8) }
             if !headers.contains(where: { $0.hasPrefix("Content-Length") }) { request += Data("Content-Length: \(body.count)\r\n".utf8) }
             request += Data("\r\n".utf8) + body
-            let response = try RawHTTP.send(port: harness.port, bytes: request)
+            let response = try await RawHTTP.send(port: harness.port, bytes: request)
             let status = response?.status ?? 0
             statuses[status, default: 0] += 1
             if let response, method != "HEAD", status >= 400, status < 500, response.headers["content-type"]?.hasPrefix("application/json") == true {
@@ -109,6 +109,6 @@ import Testing
         #expect(sent >= 300)
         #expect(statuses.keys.allSatisfy { (200..<300).contains($0) || (400..<500).contains($0) }, "\(statuses)")
         #expect((statuses.filter { (400..<500).contains($0.key) }.values.reduce(0, +)) > sent / 2, "\(statuses)")
-        #expect(try RawHTTP.json(port: harness.port, "GET", "/health").status == 200)
+        #expect(try await RawHTTP.json(port: harness.port, "GET", "/health").status == 200)
     }
 }

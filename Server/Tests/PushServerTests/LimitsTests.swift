@@ -4,51 +4,54 @@ import Testing
 
 /// Rate limits per auth token and request size limits, with the error envelope.
 @Suite struct LimitsTests {
-    @Test func sessionsAreRateLimitedOneByOne() throws {
+    @Test func sessionsAreRateLimitedOneByOne() async throws {
         let harness = try Harness {
             $0.rateLimitPerMinute = 60
             $0.rateLimitBurst = 5
         }
-        try harness.makeApp()
-        let alice = try harness.makeUser("alice")
-        let bob = try harness.makeUser("bob")
-        let statuses = try (0..<7).map { _ in try harness.client("POST", "/users/bob/conversation/delivered", session: alice, ["messageId": "m"]) }
+        try await harness.makeApp()
+        let alice = try await harness.makeUser("alice")
+        let bob = try await harness.makeUser("bob")
+        var statuses: [RawHTTP.Response] = []
+        for _ in 0..<7 {
+            statuses.append(try await harness.client("POST", "/users/bob/conversation/delivered", session: alice, ["messageId": "m"]))
+        }
         #expect(statuses.prefix(5).allSatisfy { $0.status == 200 })
         #expect(statuses.last?.status == 429)
         #expect(statuses.last?.errorCode == "ERR_TOO_MANY_REQUESTS")
         // Another session is not affected.
-        #expect(try harness.client("POST", "/users/alice/conversation/delivered", session: bob, ["messageId": "m"]).status == 200)
+        #expect(try await harness.client("POST", "/users/alice/conversation/delivered", session: bob, ["messageId": "m"]).status == 200)
     }
 
-    @Test func oversizedBodiesAndHeadersAreRefused() throws {
+    @Test func oversizedBodiesAndHeadersAreRefused() async throws {
         let harness = try Harness { $0.maxBodyBytes = 4_096 }
-        try harness.makeApp()
-        let alice = try harness.makeUser("alice")
+        try await harness.makeApp()
+        let alice = try await harness.makeUser("alice")
         let big = Data(("{\"fcmToken\":\"" + String(repeating: "a", count: 5_000) + "\",\"platform\":\"fcm_ios\"}").utf8)
-        let response = try RawHTTP.request(
+        let response = try await RawHTTP.request(
             port: harness.port, "POST", "/notifications/push/v1/tokens", headers: ["appid": "app1", "authToken": alice.authToken], body: big)
         #expect(response.status == 413)
         #expect(response.errorCode == "ERR_PAYLOAD_TOO_LARGE")
-        let headers = try RawHTTP.request(port: harness.port, "GET", "/health", headers: ["X-Big": String(repeating: "x", count: 64_000)])
+        let headers = try await RawHTTP.request(port: harness.port, "GET", "/health", headers: ["X-Big": String(repeating: "x", count: 64_000)])
         #expect(headers.status == 431)
         let nested = Data((String(repeating: "[", count: 1_000) + String(repeating: "]", count: 1_000)).utf8)
-        let deep = try RawHTTP.request(
+        let deep = try await RawHTTP.request(
             port: harness.port, "POST", "/messages", headers: ["appid": "app1", "authToken": alice.authToken], body: nested)
         #expect(deep.status == 400)
-        #expect(try RawHTTP.json(port: harness.port, "GET", "/health").status == 200)
+        #expect(try await RawHTTP.json(port: harness.port, "GET", "/health").status == 200)
     }
 }
 
 /// Nothing secret reaches the log.
 @Suite struct LogTests {
-    @Test func logLinesCarryNoSecrets() throws {
+    @Test func logLinesCarryNoSecrets() async throws {
         let lines = PushCore.Locked<[String]>([])
         let harness = try Harness { $0.logLevel = .debug } logger: { line in lines.withLock { $0.append(line) } }
-        try harness.makeApp()
-        let alice = try harness.makeUser("alice")
-        try harness.register("0123456789abcdef0123", platform: "apns_ios_device", session: alice)
-        _ = try harness.admin("DELETE", "/users/alice/auth_tokens/\(alice.authToken)", appId: "app1")
-        _ = try harness.admin("DELETE", "/notifications/push/v1/tokens/0123456789abcdef0123", appId: "app1")
+        try await harness.makeApp()
+        let alice = try await harness.makeUser("alice")
+        try await harness.register("0123456789abcdef0123", platform: "apns_ios_device", session: alice)
+        _ = try await harness.admin("DELETE", "/users/alice/auth_tokens/\(alice.authToken)", appId: "app1")
+        _ = try await harness.admin("DELETE", "/notifications/push/v1/tokens/0123456789abcdef0123", appId: "app1")
         let text = lines.withLock { $0.joined(separator: "\n") }
         #expect(text.contains("POST /users"), "the log is captured")
         for secret in [alice.authToken, Harness.adminKey, "TUlHVEFnRUFNQk1HQnlxR1NNNDlB", "0123456789abcdef0123", "whsec_"] {

@@ -8,11 +8,11 @@ import Testing
     let harness: Harness
     let bob: Harness.TestSession
 
-    init() throws {
+    init() async throws {
         harness = try Harness { $0.rateLimitPerMinute = 0 }
-        try harness.makeApp()
-        _ = try harness.makeUser("alice")
-        bob = try harness.makeUser("bob")
+        try await harness.makeApp()
+        _ = try await harness.makeUser("alice")
+        bob = try await harness.makeUser("bob")
     }
 
     static var alice: [String: Any] { ["uid": "alice", "name": "Alice", "avatar": "https://example.com/a.png"] }
@@ -78,18 +78,18 @@ import Testing
     static let caseCount = 16
 
     @Test(arguments: 0..<caseCount)
-    func payloadMatchesContractFixture(_ index: Int) throws {
+    func payloadMatchesContractFixture(_ index: Int) async throws {
         #expect(Self.cases.count == Self.caseCount)
         let (name, body, platform, pushType) = Self.cases[index]
         // Given Bob has one token of this kind
-        try harness.register("b0b0b0b0", platform: platform, session: bob)
+        try await harness.register("b0b0b0b0", platform: platform, session: bob)
         // When the back end sends the event
-        let sent = try harness.admin("POST", "/notifications/push/v1/send", appId: "app1", body)
+        let sent = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", body)
         #expect(sent.status == 200)
         #expect(sent.data["jobs"] as? Int == 1)
         // Then one job holds the fixture's payload and the token kind's headers
         let requestId = sent.data["requestId"] as? String ?? ""
-        let jobs = try harness.admin("GET", "/notifications/push/v1/send/\(requestId)/jobs", appId: "app1").dataArray
+        let jobs = try await harness.admin("GET", "/notifications/push/v1/send/\(requestId)/jobs", appId: "app1").dataArray
         let job = try #require(jobs.first)
         let payload = job["payload"] as? [String: Any] ?? [:]
         let url = Fixtures.contractDirectory.appendingPathComponent("payloads/\(name).json")
@@ -108,15 +108,15 @@ import Testing
         #expect(job["providerId"] as? String == (platform == "fcm_ios" ? "fcm-1" : "apns-1"))
     }
 
-    @Test func everyTokenOfEveryRecipientGetsAJobOfItsKind() throws {
-        let carol = try harness.makeUser("carol")
-        try harness.register("bob-phone", platform: "apns_ios_device", session: bob)
-        try harness.register("bob-voip", platform: "apns_ios_voip", session: bob)
-        try harness.register("bob-fcm", platform: "fcm_ios", session: bob)
-        try harness.register("carol-phone", platform: "apns_ios_device", session: carol)
+    @Test func everyTokenOfEveryRecipientGetsAJobOfItsKind() async throws {
+        let carol = try await harness.makeUser("carol")
+        try await harness.register("bob-phone", platform: "apns_ios_device", session: bob)
+        try await harness.register("bob-voip", platform: "apns_ios_voip", session: bob)
+        try await harness.register("bob-fcm", platform: "fcm_ios", session: bob)
+        try await harness.register("carol-phone", platform: "apns_ios_device", session: carol)
         var body = Self.chat([:], group: true)
         body["recipients"] = [["uid": "bob", "badge": 2], ["uid": "carol", "badge": 7], ["uid": "nobody"]]
-        let sent = try harness.admin("POST", "/notifications/push/v1/send", appId: "app1", body)
+        let sent = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", body)
         // Chat never goes to VoIP tokens: 2 for Bob, 1 for Carol, none for an unknown uid.
         #expect(sent.data["jobs"] as? Int == 3)
         let jobs = try harness.store.pushJobs(requestId: sent.data["requestId"] as? String ?? "")
@@ -125,20 +125,20 @@ import Testing
         let aps = (try JSONSerialization.jsonObject(with: carolJob.payload) as? [String: Any])?["aps"] as? [String: Any]
         #expect(aps?["badge"] as? Int == 7)
         // A call goes to the VoIP token only when the user has one.
-        let call = try harness.admin("POST", "/notifications/push/v1/send", appId: "app1", Self.call("initiated"))
+        let call = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", Self.call("initiated"))
         let callJobs = try harness.store.pushJobs(requestId: call.data["requestId"] as? String ?? "")
         #expect(callJobs.map(\.token) == ["bob-voip"])
         #expect(callJobs.first?.headers.pushType == .voip)
     }
 
-    @Test func idempotencyKeyStoresJobsOnce() throws {
-        try harness.register("b0b0", platform: "apns_ios_device", session: bob)
-        let first = try harness.admin("POST", "/notifications/push/v1/send", appId: "app1", Self.chat([:]), headers: ["Idempotency-Key": "req-1"])
-        let second = try harness.admin("POST", "/notifications/push/v1/send", appId: "app1", Self.chat([:]), headers: ["Idempotency-Key": "req-1"])
+    @Test func idempotencyKeyStoresJobsOnce() async throws {
+        try await harness.register("b0b0", platform: "apns_ios_device", session: bob)
+        let first = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", Self.chat([:]), headers: ["Idempotency-Key": "req-1"])
+        let second = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", Self.chat([:]), headers: ["Idempotency-Key": "req-1"])
         #expect(first.data["requestId"] as? String == second.data["requestId"] as? String)
         #expect(second.data["replayed"] as? Bool == true)
         #expect(try harness.store.pushJobCounts().pending == 1)
-        let reused = try harness.admin("POST", "/notifications/push/v1/send", appId: "app1", Self.call("initiated"), headers: ["Idempotency-Key": "req-1"])
+        let reused = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", Self.call("initiated"), headers: ["Idempotency-Key": "req-1"])
         #expect(reused.status == 422)
         #expect(reused.errorCode == "ERR_IDEMPOTENCY_KEY_REUSED")
     }
@@ -151,22 +151,22 @@ import Testing
         #"{"type":"chat","recipients":[{"uid":"bob","badge":-1}],"message":{"id":"1","sender":{"uid":"a"},"receiver":{"uid":"b"},"text":"x"}}"#,
         #"{"type":"chat","recipients":[{"uid":"bob"}],"message":{"id":"1","sender":{"uid":"a b"},"receiver":{"uid":"b"},"text":"x"}}"#,
     ])
-    func invalidSendsAreBadRequests(_ body: String) throws {
-        let response = try RawHTTP.request(
+    func invalidSendsAreBadRequests(_ body: String) async throws {
+        let response = try await RawHTTP.request(
             port: harness.port, "POST", "/notifications/push/v1/send", headers: ["apikey": Harness.adminKey, "appid": "app1"], body: Data(body.utf8))
         #expect(response.status == 400)
         #expect(response.errorCode == "ERR_BAD_REQUEST")
     }
 
-    @Test func callDeclineQueuesRejectedPushToTheCaller() throws {
+    @Test func callDeclineQueuesRejectedPushToTheCaller() async throws {
         let alice = Harness.TestSession(
             appId: "app1", uid: "alice",
-            authToken: try harness.admin("POST", "/users/alice/auth_tokens", appId: "app1").data["authToken"] as? String ?? "")
-        try harness.register("alice-voip", platform: "apns_ios_voip", session: alice)
-        try harness.register("bob-voip", platform: "apns_ios_voip", session: bob)
-        _ = try harness.admin("POST", "/notifications/push/v1/send", appId: "app1", Self.call("initiated"))
+            authToken: try await harness.admin("POST", "/users/alice/auth_tokens", appId: "app1").data["authToken"] as? String ?? "")
+        try await harness.register("alice-voip", platform: "apns_ios_voip", session: alice)
+        try await harness.register("bob-voip", platform: "apns_ios_voip", session: bob)
+        _ = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", Self.call("initiated"))
         // When Bob declines
-        let declined = try harness.client("PUT", "/calls/v1.us.call-7f3a", session: bob, ["status": "rejected"])
+        let declined = try await harness.client("PUT", "/calls/v1.us.call-7f3a", session: bob, ["status": "rejected"])
         #expect(declined.status == 200)
         // Then Alice's VoIP token gets callAction rejected from Bob, and a webhook event waits
         let jobs = try harness.store.allPushJobs().filter { $0.token == "alice-voip" }

@@ -14,7 +14,7 @@ import Testing
             createdAt: Date(timeIntervalSince1970: 0))
     }
 
-    @Test func opensInWALModeAndMigratesOnce() throws {
+    @Test func opensInWALModeAndMigratesOnce() async throws {
         let store = try SQLiteStore(path: path)
         #expect(try store.journalMode() == "wal")
         #expect(store.schemaVersion >= 1)
@@ -22,7 +22,7 @@ import Testing
         #expect(reopened.schemaVersion == store.schemaVersion)
     }
 
-    @Test func claimLeasesFinishAndRetry() throws {
+    @Test func claimLeasesFinishAndRetry() async throws {
         let store = try SQLiteStore(path: path)
         let now = Date(timeIntervalSince1970: 1_000)
         try store.enqueue(webhooks: [], pushJobs: [job("j1"), job("j2"), job("j3", notBefore: now.addingTimeInterval(100))])
@@ -42,7 +42,7 @@ import Testing
         #expect(Set(reclaimed.map(\.id)) == ["j2", "j3"])
     }
 
-    @Test func tokenInvalidDeletesTheToken() throws {
+    @Test func tokenInvalidDeletesTheToken() async throws {
         let store = try SQLiteStore(path: path)
         let now = Date()
         try store.createApp(AppRecord(id: "a", name: "a", createdAt: now))

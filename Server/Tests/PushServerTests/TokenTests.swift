@@ -7,91 +7,91 @@ import Testing
     let alice: Harness.TestSession
     let bob: Harness.TestSession
 
-    init() throws {
+    init() async throws {
         harness = try Harness { $0.rateLimitPerMinute = 0 }
-        try harness.makeApp()
-        alice = try harness.makeUser("alice")
-        bob = try harness.makeUser("bob")
+        try await harness.makeApp()
+        alice = try await harness.makeUser("alice")
+        bob = try await harness.makeUser("bob")
     }
 
-    func tokens(_ uid: String? = nil) throws -> [[String: Any]] {
+    func tokens(_ uid: String? = nil) async throws -> [[String: Any]] {
         let path = "/notifications/push/v1/tokens" + (uid.map { "?uid=\($0)" } ?? "")
-        return try harness.admin("GET", path, appId: "app1").data["pushTokens"] as? [[String: Any]] ?? []
+        return try await harness.admin("GET", path, appId: "app1").data["pushTokens"] as? [[String: Any]] ?? []
     }
 
-    @Test func sameTokenAgainIsUpdatedNotDuplicated() throws {
-        try harness.register("aaaa", platform: "apns_ios_device", session: alice)
-        let again = try harness.client(
+    @Test func sameTokenAgainIsUpdatedNotDuplicated() async throws {
+        try await harness.register("aaaa", platform: "apns_ios_device", session: alice)
+        let again = try await harness.client(
             "POST", "/notifications/push/v1/tokens", session: alice,
             ["fcmToken": "aaaa", "platform": "apns_ios_device", "providerId": "apns-1", "timezone": "Asia/Tokyo"])
         #expect(again.status == 200)
-        let list = try tokens("alice")
+        let list = try await tokens("alice")
         #expect(list.count == 1)
         #expect(list.first?["timezone"] as? String == "Asia/Tokyo")
     }
 
-    @Test func pushTokenIsAnAliasOfFcmToken() throws {
-        let response = try harness.client(
+    @Test func pushTokenIsAnAliasOfFcmToken() async throws {
+        let response = try await harness.client(
             "POST", "/notifications/push/v1/tokens", session: alice, ["pushToken": "bbbb", "platform": "apns_ios_voip", "providerId": "apns-1"])
         #expect(response.status == 200)
         #expect(response.data["pushToken"] as? String == "bbbb")
-        #expect(try tokens("alice").first?["pushTokenType"] as? String == "voip")
+        #expect(try await tokens("alice").first?["pushTokenType"] as? String == "voip")
     }
 
-    @Test func tokenRegisteredByAnotherUserMovesToThem() throws {
-        try harness.register("shared-device", platform: "apns_ios_device", session: alice)
-        try harness.register("shared-device", platform: "apns_ios_device", session: bob)
-        #expect(try tokens("alice").isEmpty)
-        #expect(try tokens("bob").map { $0["pushToken"] as? String } == ["shared-device"])
+    @Test func tokenRegisteredByAnotherUserMovesToThem() async throws {
+        try await harness.register("shared-device", platform: "apns_ios_device", session: alice)
+        try await harness.register("shared-device", platform: "apns_ios_device", session: bob)
+        #expect(try await tokens("alice").isEmpty)
+        #expect(try await tokens("bob").map { $0["pushToken"] as? String } == ["shared-device"])
         // Alice logging out does not remove Bob's token.
-        _ = try harness.client("DELETE", "/notifications/push/v1/tokens", session: alice)
-        #expect(try tokens("bob").count == 1)
+        _ = try await harness.client("DELETE", "/notifications/push/v1/tokens", session: alice)
+        #expect(try await tokens("bob").count == 1)
     }
 
-    @Test func hundredAndFirstTokenDropsTheOldest() throws {
+    @Test func hundredAndFirstTokenDropsTheOldest() async throws {
         for index in 0..<101 {
-            let response = try harness.register(String(format: "tok%04d", index), platform: "apns_ios_device", session: alice)
+            let response = try await harness.register(String(format: "tok%04d", index), platform: "apns_ios_device", session: alice)
             #expect(response.status == 200)
         }
-        let list = try tokens("alice").compactMap { $0["pushToken"] as? String }
+        let list = try await tokens("alice").compactMap { $0["pushToken"] as? String }
         #expect(list.count == 100)
         #expect(!list.contains("tok0000"))
         #expect(list.contains("tok0001"))
         #expect(list.contains("tok0100"))
     }
 
-    @Test func tokenLengthLimitIs4096Characters() throws {
+    @Test func tokenLengthLimitIs4096Characters() async throws {
         let longest = String(repeating: "f", count: 4_096)
-        #expect(try harness.register(longest, platform: "fcm_ios", session: alice).status == 200)
-        let tooLong = try harness.register(longest + "f", platform: "fcm_ios", session: alice)
+        #expect(try await harness.register(longest, platform: "fcm_ios", session: alice).status == 200)
+        let tooLong = try await harness.register(longest + "f", platform: "fcm_ios", session: alice)
         #expect(tooLong.status == 400)
         #expect(tooLong.errorCode == "ERR_BAD_REQUEST")
         #expect(((tooLong.json["error"] as? [String: Any])?["details"] as? [String: String])?["fcmToken"] == "too long")
     }
 
-    @Test func unregisterRemovesOnlyThisSessionsTokens() throws {
-        let secondSession = try harness.admin("POST", "/users/alice/auth_tokens", appId: "app1").data["authToken"] as? String ?? ""
+    @Test func unregisterRemovesOnlyThisSessionsTokens() async throws {
+        let secondSession = try await harness.admin("POST", "/users/alice/auth_tokens", appId: "app1").data["authToken"] as? String ?? ""
         let other = Harness.TestSession(appId: "app1", uid: "alice", authToken: secondSession)
-        try harness.register("phone", platform: "apns_ios_device", session: alice)
-        try harness.register("phone-voip", platform: "apns_ios_voip", session: alice)
-        try harness.register("tablet", platform: "apns_ios_device", session: other)
-        let response = try harness.client("DELETE", "/notifications/push/v1/tokens", session: alice)
+        try await harness.register("phone", platform: "apns_ios_device", session: alice)
+        try await harness.register("phone-voip", platform: "apns_ios_voip", session: alice)
+        try await harness.register("tablet", platform: "apns_ios_device", session: other)
+        let response = try await harness.client("DELETE", "/notifications/push/v1/tokens", session: alice)
         #expect(response.status == 200)
         #expect(response.data["deleted"] as? Int == 2)
-        #expect(try tokens("alice").map { $0["pushToken"] as? String } == ["tablet"])
+        #expect(try await tokens("alice").map { $0["pushToken"] as? String } == ["tablet"])
     }
 
-    @Test func adminDeletesOneToken() throws {
-        try harness.register("gone-soon", platform: "apns_ios_device", session: alice)
-        #expect(try harness.admin("DELETE", "/notifications/push/v1/tokens/gone-soon", appId: "app1").status == 200)
-        let again = try harness.admin("DELETE", "/notifications/push/v1/tokens/gone-soon", appId: "app1")
+    @Test func adminDeletesOneToken() async throws {
+        try await harness.register("gone-soon", platform: "apns_ios_device", session: alice)
+        #expect(try await harness.admin("DELETE", "/notifications/push/v1/tokens/gone-soon", appId: "app1").status == 200)
+        let again = try await harness.admin("DELETE", "/notifications/push/v1/tokens/gone-soon", appId: "app1")
         #expect(again.status == 404)
         #expect(again.errorCode == "ERR_TOKEN_NOT_FOUND")
     }
 
-    @Test func adminListingHasTheContractFields() throws {
-        try harness.register("abcdef", platform: "fcm_ios", session: alice)
-        let token = try #require(try tokens().first)
+    @Test func adminListingHasTheContractFields() async throws {
+        try await harness.register("abcdef", platform: "fcm_ios", session: alice)
+        let token = try #require(try await tokens().first)
         for key in ["uid", "authToken", "platform", "providerId", "pushToken", "pushTokenType", "createdAt", "updatedAt"] {
             #expect(token[key] != nil, "missing \(key)")
         }

@@ -43,11 +43,11 @@ import Testing
             $0.webhookRetryBase = 0.3
             $0.webhookRetryMax = 5
         }
-        try harness.makeApp(webhookURL: receiver.url)
-        _ = try harness.admin("PUT", "/apps/app1", ["webhookSecret": "s3cret-for-tests"])
-        let alice = try harness.makeUser("alice")
+        try await harness.makeApp(webhookURL: receiver.url)
+        _ = try await harness.admin("PUT", "/apps/app1", ["webhookSecret": "s3cret-for-tests"])
+        let alice = try await harness.makeUser("alice")
         // When a quick reply comes in
-        let reply = try harness.client(
+        let reply = try await harness.client(
             "POST", "/messages", session: alice,
             ["receiver": "bob", "receiverType": "user", "category": "message", "type": "text", "data": ["text": "On my way"]])
         #expect(reply.status == 200)
@@ -70,19 +70,19 @@ import Testing
         #expect(all[2].at.timeIntervalSince(all[1].at) >= 0.54)
         #expect(await Harness.eventually { (try? harness.store.pendingWebhookJobCount()) == 0 })
         // Secrets never appear in what the service returns for the app.
-        #expect(!String(decoding: try harness.admin("GET", "/apps/app1").body, as: UTF8.self).contains("s3cret"))
+        #expect(!String(decoding: try await harness.admin("GET", "/apps/app1").body, as: UTF8.self).contains("s3cret"))
     }
 
     @Test func eventsWaitForAWebhookURLInsteadOfBeingDropped() async throws {
         let receiver = try Receiver(failures: 0)
         let harness = try Harness()
-        try harness.makeApp()
-        let bob = try harness.makeUser("bob")
-        _ = try harness.client("POST", "/users/alice/conversation/delivered", session: bob, ["messageId": "m-1"])
-        _ = try harness.client("PUT", "/calls/s-1", session: bob, ["status": "busy"])
+        try await harness.makeApp()
+        let bob = try await harness.makeUser("bob")
+        _ = try await harness.client("POST", "/users/alice/conversation/delivered", session: bob, ["messageId": "m-1"])
+        _ = try await harness.client("PUT", "/calls/s-1", session: bob, ["status": "busy"])
         await Harness.pause(0.3)
         #expect(try harness.store.pendingWebhookJobCount() == 2)
-        _ = try harness.admin("PUT", "/apps/app1", ["webhookUrl": receiver.url])
+        _ = try await harness.admin("PUT", "/apps/app1", ["webhookUrl": receiver.url])
         #expect(await Harness.eventually { receiver.succeeded.count == 2 })
         let events = Set(receiver.succeeded.compactMap { $0.headers["x-push-event"] })
         #expect(events == ["message.delivered", "call.busy"])
@@ -91,12 +91,12 @@ import Testing
     @Test func campaignReceiptsAreIdempotent() async throws {
         let receiver = try Receiver(failures: 0)
         let harness = try Harness()
-        try harness.makeApp(webhookURL: receiver.url)
-        let bob = try harness.makeUser("bob")
+        try await harness.makeApp(webhookURL: receiver.url)
+        let bob = try await harness.makeUser("bob")
         for _ in 0..<3 {
-            #expect(try harness.client("PUT", "/campaigns/push-notifications/ann-1/clicked", session: bob).status == 200)
+            #expect(try await harness.client("PUT", "/campaigns/push-notifications/ann-1/clicked", session: bob).status == 200)
         }
-        #expect(try harness.client("PUT", "/campaigns/push-notifications/ann-1/delivered", session: bob).status == 200)
+        #expect(try await harness.client("PUT", "/campaigns/push-notifications/ann-1/delivered", session: bob).status == 200)
         #expect(await Harness.eventually { receiver.succeeded.count == 2 })
         await Harness.pause(0.2)
         #expect(receiver.succeeded.count == 2)

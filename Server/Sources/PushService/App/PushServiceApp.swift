@@ -53,8 +53,7 @@ public final class PushServiceApp: Sendable {
         outbox = chosen.map { OutboxDispatcher(store: store, sender: $0, pollInterval: configuration.pollInterval, lease: configuration.jobLeaseSeconds, logger: logger) }
         webhooks = WebhookDispatcher(service: context)
         if let outbox { Task.detached { await outbox.run() } }
-        let webhooks = self.webhooks
-        Task.detached { await webhooks.run() }
+        webhooks.start()
         if let seed { try seed.write(port: server.port, host: configuration.host, dataDirectory: configuration.dataDirectory) }
     }
 

@@ -28,28 +28,39 @@ final class WebhookDispatcher: Sendable {
         session.invalidateAndCancel()
     }
 
-    /// Runs until ``stop()``.
-    func run() async {
+    /// Starts the dispatcher on its own thread (not the Swift concurrency pool, so busy or
+    /// blocked tasks elsewhere in the process never delay retries).
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "push-webhooks"
+        thread.start()
+    }
+
+    private func run() {
         while running.withLock({ $0 }) {
             let lease = service.configuration.webhookTimeout * 3 + 5
             let jobs = (try? service.store.claimWebhookJobs(limit: 16, lease: lease, now: service.now)) ?? []
             if jobs.isEmpty {
-                try? await Task.sleep(nanoseconds: UInt64(service.configuration.pollInterval * 1e9))
+                Thread.sleep(forTimeInterval: service.configuration.pollInterval)
                 continue
             }
-            await withTaskGroup(of: Void.self) { group in
-                for job in jobs {
-                    group.addTask { await self.deliver(job) }
+            let group = DispatchGroup()
+            for job in jobs {
+                group.enter()
+                post(job) { failure in
+                    self.finish(job, failure: failure)
+                    group.leave()
                 }
             }
+            group.wait()
         }
     }
 
-    private func deliver(_ job: WebhookJob) async {
-        let failure = await post(job)
+    private func finish(_ job: WebhookJob, failure: String?) {
         let retryAt: Date? = failure.map { _ in
             service.now.addingTimeInterval(
-                WebhookDispatcherBackoff.delay(attempts: job.attempts, base: service.configuration.webhookRetryBase, cap: service.configuration.webhookRetryMax))
+                WebhookDispatcherBackoff.delay(
+                    attempts: job.attempts, base: service.configuration.webhookRetryBase, cap: service.configuration.webhookRetryMax))
         }
         if let failure {
             service.logger.warning("webhook \(job.event) id=\(job.id) app=\(job.appId) attempt=\(job.attempts) failed: \(failure); retrying")
@@ -63,10 +74,10 @@ final class WebhookDispatcher: Sendable {
         }
     }
 
-    /// Posts the job; nil on success, else why it failed.
-    private func post(_ job: WebhookJob) async -> String? {
-        guard let app = try? service.store.app(id: job.appId) else { return "app not found" }
-        guard let urlText = app.webhookURL, let url = URL(string: urlText) else { return "no webhook URL configured" }
+    /// Posts the job and calls `done` with nil on success, else why it failed.
+    private func post(_ job: WebhookJob, done: @escaping @Sendable (String?) -> Void) {
+        guard let app = try? service.store.app(id: job.appId) else { return done("app not found") }
+        guard let urlText = app.webhookURL, let url = URL(string: urlText) else { return done("no webhook URL configured") }
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
         request.httpBody = job.body
@@ -78,13 +89,11 @@ final class WebhookDispatcher: Sendable {
             let timestamp = Int64(service.now.timeIntervalSince1970)
             request.setValue(WebhookSignature.header(secret: secret, timestamp: timestamp, body: job.body), forHTTPHeaderField: "X-Push-Signature")
         }
-        do {
-            let (_, response) = try await session.data(for: request)
+        session.dataTask(with: request) { _, response, error in
+            guard error == nil else { return done("transport error") }
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            return (200..<300).contains(status) ? nil : "HTTP \(status)"
-        } catch {
-            return "transport error"
-        }
+            done((200..<300).contains(status) ? nil : "HTTP \(status)")
+        }.resume()
     }
 }
 

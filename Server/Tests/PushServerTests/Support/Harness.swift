@@ -48,15 +48,15 @@ final class Harness: @unchecked Sendable {
 
     // MARK: HTTP
 
-    func admin(_ method: String, _ path: String, appId: String? = nil, _ body: Any? = nil, headers: [String: String] = [:]) throws -> RawHTTP.Response {
+    func admin(_ method: String, _ path: String, appId: String? = nil, _ body: Any? = nil, headers: [String: String] = [:]) async throws -> RawHTTP.Response {
         var all = headers
         all["apikey"] = Self.adminKey
         if let appId { all["appid"] = appId }
-        return try RawHTTP.json(port: port, method, path, headers: all, body)
+        return try await RawHTTP.json(port: port, method, path, headers: all, body)
     }
 
-    func client(_ method: String, _ path: String, session: TestSession, _ body: Any? = nil) throws -> RawHTTP.Response {
-        try RawHTTP.json(port: port, method, path, headers: ["appid": session.appId, "authToken": session.authToken], body)
+    func client(_ method: String, _ path: String, session: TestSession, _ body: Any? = nil) async throws -> RawHTTP.Response {
+        try await RawHTTP.json(port: port, method, path, headers: ["appid": session.appId, "authToken": session.authToken], body)
     }
 
     // MARK: Setup
@@ -69,27 +69,27 @@ final class Harness: @unchecked Sendable {
 
     /// Creates an app with an APNs provider `apns-1` and an FCM provider `fcm-1`.
     @discardableResult
-    func makeApp(_ appId: String = "app1", webhookURL: String? = nil) throws -> RawHTTP.Response {
+    func makeApp(_ appId: String = "app1", webhookURL: String? = nil) async throws -> RawHTTP.Response {
         var body: [String: Any] = ["appId": appId, "name": "Test app"]
         if let webhookURL { body["webhookUrl"] = webhookURL }
-        let app = try admin("POST", "/apps", body)
-        _ = try admin("POST", "/notifications/push/v1/providers/apns", appId: appId, Self.apnsProvider("apns-1"))
-        _ = try admin("POST", "/notifications/push/v1/providers/fcm", appId: appId, Self.fcmProvider("fcm-1"))
+        let app = try await admin("POST", "/apps", body)
+        _ = try await admin("POST", "/notifications/push/v1/providers/apns", appId: appId, Self.apnsProvider("apns-1"))
+        _ = try await admin("POST", "/notifications/push/v1/providers/fcm", appId: appId, Self.fcmProvider("fcm-1"))
         return app
     }
 
     /// Creates a user and an auth token.
-    func makeUser(_ uid: String, appId: String = "app1", name: String? = nil) throws -> TestSession {
-        let response = try admin("POST", "/users", appId: appId, ["uid": uid, "name": name ?? uid.capitalized, "withAuthToken": true])
+    func makeUser(_ uid: String, appId: String = "app1", name: String? = nil) async throws -> TestSession {
+        let response = try await admin("POST", "/users", appId: appId, ["uid": uid, "name": name ?? uid.capitalized, "withAuthToken": true])
         guard let token = response.data["authToken"] as? String else { throw RawHTTP.Failure.noResponse }
         return TestSession(appId: appId, uid: uid, authToken: token)
     }
 
     /// Registers a token for the session.
     @discardableResult
-    func register(_ token: String, platform: String, session: TestSession, providerId: String? = nil) throws -> RawHTTP.Response {
+    func register(_ token: String, platform: String, session: TestSession, providerId: String? = nil) async throws -> RawHTTP.Response {
         let provider = providerId ?? (platform == "fcm_ios" ? "fcm-1" : "apns-1")
-        return try client(
+        return try await client(
             "POST", "/notifications/push/v1/tokens", session: session,
             ["fcmToken": token, "platform": platform, "providerId": provider, "timezone": "Europe/Paris"])
     }

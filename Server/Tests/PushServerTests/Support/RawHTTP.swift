@@ -25,8 +25,41 @@ enum RawHTTP {
         case connect, noResponse
     }
 
+    /// Runs blocking work on its own thread, so tests never block the Swift concurrency pool
+    /// (the service under test and other suites need it).
+    static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
+
     /// Sends a well-formed request.
     static func request(
+        port: Int, _ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil
+    ) async throws -> Response {
+        try await blocking { try requestSync(port: port, method, path, headers: headers, body: body) }
+    }
+
+    /// JSON convenience.
+    static func json(port: Int, _ method: String, _ path: String, headers: [String: String] = [:], _ body: Any? = nil) async throws -> Response {
+        var allHeaders = headers
+        var data: Data?
+        if let body {
+            data = try JSONSerialization.data(withJSONObject: body)
+            allHeaders["Content-Type"] = "application/json"
+        }
+        allHeaders["Accept"] = "application/json"
+        let finalHeaders = allHeaders
+        let finalData = data
+        return try await request(port: port, method, path, headers: finalHeaders, body: finalData)
+    }
+
+    /// Sends raw bytes; nil when the server closed without an answer.
+    static func send(port: Int, bytes: Data, timeout: Int = 10) async throws -> Response? {
+        try await blocking { try sendSync(port: port, bytes: bytes, timeout: timeout) }
+    }
+
+    static func requestSync(
         port: Int, _ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil
     ) throws -> Response {
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
@@ -37,24 +70,12 @@ enum RawHTTP {
             head += "Content-Length: \(body.count)\r\n"
         }
         head += "\r\n"
-        guard let response = try send(port: port, bytes: Data(head.utf8) + (body ?? Data())) else { throw Failure.noResponse }
+        guard let response = try sendSync(port: port, bytes: Data(head.utf8) + (body ?? Data())) else { throw Failure.noResponse }
         return response
     }
 
-    /// JSON convenience.
-    static func json(port: Int, _ method: String, _ path: String, headers: [String: String] = [:], _ body: Any? = nil) throws -> Response {
-        var allHeaders = headers
-        var data: Data?
-        if let body {
-            data = try JSONSerialization.data(withJSONObject: body)
-            allHeaders["Content-Type"] = "application/json"
-        }
-        allHeaders["Accept"] = "application/json"
-        return try request(port: port, method, path, headers: allHeaders, body: data)
-    }
-
     /// Sends raw bytes; nil when the server closed without an answer.
-    static func send(port: Int, bytes: Data, timeout: Int = 10) throws -> Response? {
+    static func sendSync(port: Int, bytes: Data, timeout: Int = 10) throws -> Response? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure.connect }
         defer { close(fd) }
