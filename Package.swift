@@ -58,6 +58,11 @@ let package = Package(
             dependencies: ["CometChatPushNotificationsChat", "CometChatPushNotificationsTesting"],
             path: "Benchmarks/ExtensionBenchmark"
         ),
+        .executableTarget(
+            name: "NotificationBenchmark",
+            dependencies: ["CometChatPushNotificationsSwift"],
+            path: "Benchmarks/NotificationBenchmark"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

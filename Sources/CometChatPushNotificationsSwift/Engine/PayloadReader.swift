@@ -26,7 +26,7 @@ enum PayloadReader {
     static func string(_ value: Any?) -> String? {
         switch value {
         case let text as String:
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = trimmed(text)
             return trimmed.isEmpty ? nil : trimmed
         case let number as NSNumber:
             guard !isBoolean(number) else { return nil }
@@ -45,8 +45,9 @@ enum PayloadReader {
         case let number as NSNumber:
             return isBoolean(number) ? nil : integer(number)
         case let text as String:
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !trimmed.isEmpty, trimmed.utf8.count <= 32 else { return nil }
+            guard text.utf8.count <= 64 else { return nil }
+            let trimmed = trimmed(text)
+            guard !trimmed.isEmpty else { return nil }
             if let exact = Int(trimmed) { return exact }
             guard let double = Double(trimmed) else { return nil }
             return integer(exactly: double)
@@ -61,10 +62,21 @@ enum PayloadReader {
         return value
     }
 
+    /// `text` without leading and trailing white space; the text itself when it has none (the
+    /// common case, without copying).
+    static func trimmed(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.first, let last = scalars.last else { return text }
+        if !first.properties.isWhitespace, !last.properties.isWhitespace { return text }
+        guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let end = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        return String(scalars[start...end])
+    }
+
     private static func integer(_ number: NSNumber) -> Int? {
-        switch String(cString: number.objCType) {
-        case "d", "f": return integer(exactly: number.doubleValue)
-        case "Q", "L":
+        switch typeCode(number) {
+        case UInt8(ascii: "d"), UInt8(ascii: "f"): return integer(exactly: number.doubleValue)
+        case UInt8(ascii: "Q"), UInt8(ascii: "L"):
             let unsigned = number.uint64Value
             return unsigned <= UInt64(Int.max) ? Int(unsigned) : nil
         default: return Int(exactly: number.int64Value)
@@ -79,9 +91,12 @@ enum PayloadReader {
 
     /// `NSNumber`s made from `true`/`false` (JSON booleans) report the `char` type.
     private static func isBoolean(_ number: NSNumber) -> Bool {
-        let type = String(cString: number.objCType)
-        return type == "c" || type == "B"
+        let type = typeCode(number)
+        return type == UInt8(ascii: "c") || type == UInt8(ascii: "B")
     }
+
+    /// The first character of the number's Objective-C type encoding.
+    private static func typeCode(_ number: NSNumber) -> UInt8 { UInt8(bitPattern: number.objCType.pointee) }
 
     private static func jsonObject(_ text: String) -> [AnyHashable: Any]? {
         guard text.utf8.count <= maxJSONTextLength,
