@@ -130,9 +130,9 @@ public final class SimulatedCallKit: PNCallKitProvider, PNCallAudioSession, @unc
 
     func recordViolation(_ text: String) { state.withLock { $0.violations.append(text) } }
 
-    /// Whether every report from index `start` on has had its completion run.
-    func reportsCompleted(from start: Int) -> Bool {
-        state.withLock { $0.reports.dropFirst(start).allSatisfy(\.completed) }
+    /// Whether every report in `range` (indices into ``reports``) has had its completion run.
+    func reportsCompleted(in range: Range<Int>) -> Bool {
+        state.withLock { s in range.allSatisfy { $0 < s.reports.count && s.reports[$0].completed } }
     }
 
     // MARK: PNCallKitProvider

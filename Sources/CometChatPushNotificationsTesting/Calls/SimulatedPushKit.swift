@@ -98,8 +98,10 @@ public final class SimulatedPushKit: PNPushKitRegistry, @unchecked Sendable {
         let before = callKit.reportCount
         let start = DispatchTime.now().uptimeNanoseconds
         handler(PNVoIPPush(payload: payload)) { [calls] in
-            let reported = callKit.reportCount > before
-            let answered = callKit.reportsCompleted(from: before)
+            // The reports this push made: those made before its callback returned.
+            let end = delivery.reportsEnd ?? callKit.reportCount
+            let reported = end > before
+            let answered = callKit.reportsCompleted(in: before..<end)
             delivery.completionCalled(reportedBefore: reported, reportAnswered: answered)
             if !reported, callKit.isAvailable {
                 delivery.markKilled()
@@ -109,6 +111,7 @@ public final class SimulatedPushKit: PNPushKitRegistry, @unchecked Sendable {
             }
         }
         let reports = callKit.reports.dropFirst(before)
+        delivery.setReportsEnd(before + reports.count)
         delivery.handlerReturned(reported: !reports.isEmpty, reportLatency: reports.first.map { $0.uptimeNanoseconds &- start })
         if reports.isEmpty, callKit.isAvailable, !delivery.killed {
             delivery.markKilled()
@@ -129,6 +132,7 @@ public final class SimulatedVoIPDelivery: @unchecked Sendable {
         var reportedBeforeCompletion = true
         var reportAnsweredBeforeCompletion = true
         var killed = false
+        var reportsEnd: Int?
     }
     let state = PNLocked(State())
 
@@ -149,6 +153,9 @@ public final class SimulatedVoIPDelivery: @unchecked Sendable {
     public var killed: Bool { state.withLock { $0.killed } }
 
     func markKilled() { state.withLock { $0.killed = true } }
+
+    var reportsEnd: Int? { state.withLock { $0.reportsEnd } }
+    func setReportsEnd(_ end: Int) { state.withLock { $0.reportsEnd = end } }
 
     func finish(dropped: Bool) { state.withLock { $0.dropped = dropped } }
 
