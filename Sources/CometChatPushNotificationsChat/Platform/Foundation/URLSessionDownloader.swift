@@ -4,9 +4,9 @@ import FoundationNetworking
 #endif
 import CometChatPushNotificationsSwift
 
-/// Downloads attachments with `URLSession`, writing each chunk to disk as it arrives: memory
-/// stays at one chunk whatever the file's size (rule 16). Stops at the size cap and at the
-/// deadline.
+/// Downloads attachments with a `URLSession` download task: the system writes the body to
+/// disk as it arrives, so memory stays flat whatever the file's size (rule 16). Progress
+/// callbacks stop it at the size cap; the session's resource timeout stops it at the deadline.
 public struct PNURLSessionDownloader: PNMediaDownloading {
     /// Creates the downloader.
     public init() {}
@@ -15,19 +15,16 @@ public struct PNURLSessionDownloader: PNMediaDownloading {
     public func download(_ url: URL, to destination: URL, maxBytes: Int, deadline: Date) async throws -> PNDownloadedFile {
         let timeout = deadline.timeIntervalSinceNow
         guard timeout > 0 else { throw PNDownloadError.timedOut }
-        guard FileManager.default.createFile(atPath: destination.path, contents: nil),
-              let handle = try? FileHandle(forWritingTo: destination)
-        else { throw PNDownloadError.failed("Cannot create \(destination.lastPathComponent).") }
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForResource = timeout
         configuration.timeoutIntervalForRequest = min(timeout, 15)
         configuration.urlCache = nil
-        let receiver = StreamingReceiver(handle: handle, destination: destination, maxBytes: maxBytes)
+        let receiver = DownloadReceiver(destination: destination, maxBytes: maxBytes)
         let session = URLSession(configuration: configuration, delegate: receiver, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                receiver.start(session.dataTask(with: url), continuation: continuation)
+                receiver.start(session.downloadTask(with: url), continuation: continuation)
             }
         } onCancel: {
             receiver.cancel(.timedOut)
@@ -35,25 +32,24 @@ public struct PNURLSessionDownloader: PNMediaDownloading {
     }
 }
 
-/// Receives one download's chunks and writes them to a file.
-private final class StreamingReceiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+/// Follows one download task: enforces the cap, moves the finished file, reports the outcome.
+private final class DownloadReceiver: NSObject, URLSessionDownloadDelegate, @unchecked Sendable {
     // @unchecked: every mutable field is read and written under `lock`.
     private let lock = NSLock()
-    private let handle: FileHandle
     private let destination: URL
     private let maxBytes: Int
     private var written = 0
+    private var moved = false
     private var failure: PNDownloadError?
-    private var task: URLSessionDataTask?
+    private var task: URLSessionDownloadTask?
     private var continuation: CheckedContinuation<PNDownloadedFile, Error>?
 
-    init(handle: FileHandle, destination: URL, maxBytes: Int) {
-        self.handle = handle
+    init(destination: URL, maxBytes: Int) {
         self.destination = destination
         self.maxBytes = maxBytes
     }
 
-    func start(_ task: URLSessionDataTask, continuation: CheckedContinuation<PNDownloadedFile, Error>) {
+    func start(_ task: URLSessionDownloadTask, continuation: CheckedContinuation<PNDownloadedFile, Error>) {
         lock.lock()
         self.task = task
         self.continuation = continuation
@@ -70,24 +66,31 @@ private final class StreamingReceiver: NSObject, URLSessionDataDelegate, @unchec
         task?.cancel()
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
+                    totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64) {
         lock.lock()
-        if failure == nil, let status = (dataTask.response as? HTTPURLResponse)?.statusCode, !(200..<300).contains(status) {
-            failure = .failed("HTTP \(status)")
-        }
-        if failure == nil, written + data.count > maxBytes { failure = .tooLarge(limit: maxBytes) }
-        if failure == nil {
-            handle.write(data)
-            written += data.count
-        }
-        let stop = failure != nil
+        written = Int(totalBytesWritten)
+        let over = written > maxBytes || totalBytesExpectedToWrite > Int64(maxBytes)
+        if over, failure == nil { failure = .tooLarge(limit: maxBytes) }
         lock.unlock()
-        if stop { dataTask.cancel() }
+        if over { downloadTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
+        // The file at `location` is deleted when this method returns: move it now.
+        try? FileManager.default.removeItem(at: destination)
+        let ok = (try? FileManager.default.moveItem(at: location, to: destination)) != nil
+        let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int) ?? 0
+        lock.lock()
+        moved = ok
+        written = size
+        if !ok, failure == nil { failure = .failed("Cannot keep the downloaded file.") }
+        if size > maxBytes, failure == nil { failure = .tooLarge(limit: maxBytes) }
+        lock.unlock()
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         lock.lock()
-        try? handle.close()
         var outcome = failure
         if outcome == nil, let status = (task.response as? HTTPURLResponse)?.statusCode, !(200..<300).contains(status) {
             outcome = .failed("HTTP \(status)")
@@ -96,6 +99,7 @@ private final class StreamingReceiver: NSObject, URLSessionDataDelegate, @unchec
             let timedOut = (error as? URLError)?.code == .timedOut
             outcome = timedOut ? .timedOut : .failed(error.localizedDescription)
         }
+        if outcome == nil, !moved { outcome = .failed("The download left no file.") }
         let continuation = self.continuation
         self.continuation = nil
         let result = PNDownloadedFile(fileURL: destination, byteCount: written, claimedMIMEType: task.response?.mimeType)
