@@ -1,0 +1,117 @@
+#if canImport(UIKit) && canImport(UserNotifications) && canImport(Intents)
+import Foundation
+@preconcurrency import UserNotifications
+@_spi(PNProducts) import CometChatPushNotificationsSwift
+
+/// The base class of your Notification Service Extension. Subclass it and change nothing else:
+///
+/// ```swift
+/// import CometChatPushNotificationsChat
+///
+/// class NotificationService: CometChatNotificationServiceExtension {}
+/// ```
+///
+/// For each chat or campaign push it sends the delivered receipt (once across the app and the
+/// extension), replaces Markdown with plain text, attaches the sender's avatar or the campaign
+/// image (a communication notification with the Communication Notifications capability), sets
+/// the badge from `unreadMessageCount`, then calls ``finalizeContent(_:)``. At
+/// `serviceExtensionTimeWillExpire` it delivers the best content so far; if anything fails the
+/// original content is shown.
+///
+/// The App Group comes from the Info.plist key `CometChatExtensionGroupID`, or override
+/// ``extensionGroupID``. It must match `PNConfiguration.extensionGroupID`.
+@objc(CometChatNotificationServiceExtension)
+open class CometChatNotificationServiceExtension: UNNotificationServiceExtension {
+    /// The Info.plist key that names the App Group.
+    public static let groupIDInfoPlistKey = "CometChatExtensionGroupID"
+
+    /// The App Group shared with the app; by default the Info.plist's `CometChatExtensionGroupID`.
+    @objc open var extensionGroupID: String? {
+        Bundle.main.object(forInfoDictionaryKey: Self.groupIDInfoPlistKey) as? String
+    }
+
+    /// Replace Markdown with plain text. Default `true`.
+    @objc open var stripsMarkdown: Bool { true }
+
+    /// Attach the sender's avatar or the campaign image. Default `true`.
+    @objc open var attachesMedia: Bool { true }
+
+    /// Changes the content last, after receipts, media and Markdown. Returns `content` by default.
+    @objc(finalizeContent:)
+    open func finalizeContent(_ content: UNMutableNotificationContent) -> UNMutableNotificationContent { content }
+
+    private var engine: PNNotificationServiceEngine?
+
+    /// Starts the engine for `request`.
+    open override func didReceive(
+        _ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
+    ) {
+        let original = request.content
+        let delivery = ExtensionDelivery(original: original, handler: contentHandler) { [weak self] in
+            self?.finalizeContent($0) ?? $0
+        }
+        let sdk = CometChatPushNotifications(platform: .live)
+        let engine = PNNotificationServiceEngine.forExtension(
+            sdk: sdk, appGroupID: extensionGroupID, payload: original.userInfo, title: original.title,
+            body: original.body, options: PNExtensionOptions(stripsMarkdown: stripsMarkdown, attachesMedia: attachesMedia))
+        self.engine = engine
+        engine.start { changes in
+            withExtendedLifetime(sdk) { delivery.deliver(changes) }
+        }
+    }
+
+    /// Delivers the best content so far.
+    open override func serviceExtensionTimeWillExpire() {
+        engine?.expire()
+    }
+}
+
+/// Calls the content handler once, on the main queue, with the engine's changes applied.
+private final class ExtensionDelivery: @unchecked Sendable {
+    // @unchecked: the content and the handler are only touched on the main queue, once (`done`).
+    private let original: UNNotificationContent
+    private let handler: (UNNotificationContent) -> Void
+    private let finalize: (UNMutableNotificationContent) -> UNMutableNotificationContent
+    private let done = PNLocked(false)
+
+    init(original: UNNotificationContent, handler: @escaping (UNNotificationContent) -> Void,
+         finalize: @escaping (UNMutableNotificationContent) -> UNMutableNotificationContent) {
+        self.original = original
+        self.handler = handler
+        self.finalize = finalize
+    }
+
+    func deliver(_ changes: PNExtensionContent) {
+        let first = done.withLock { done -> Bool in
+            defer { done = true }
+            return !done
+        }
+        guard first else { return }
+        DispatchQueue.main.async { [self] in
+            handler(apply(changes) ?? original)
+        }
+    }
+
+    /// The original content with the changes, or `nil` when it cannot be built.
+    private func apply(_ changes: PNExtensionContent) -> UNNotificationContent? {
+        guard var content = original.mutableCopy() as? UNMutableNotificationContent else { return nil }
+        if let title = changes.title { content.title = title }
+        if let body = changes.body { content.body = body }
+        if let badge = changes.badge { content.badge = NSNumber(value: badge) }
+        var communication = false
+        if let sender = changes.sender, sender.avatar != nil,
+           let updated = try? CommunicationNotification.update(content, sender: sender),
+           let mutable = updated.mutableCopy() as? UNMutableNotificationContent {
+            content = mutable
+            communication = true
+        }
+        if !communication, let file = changes.attachment,
+           let attachment = try? UNNotificationAttachment(
+               identifier: file.identifier, url: file.fileURL,
+               options: [UNNotificationAttachmentOptionsTypeHintKey: file.mediaType.uniformTypeIdentifier]) {
+            content.attachments = [attachment]
+        }
+        return finalize(content)
+    }
+}
+#endif
