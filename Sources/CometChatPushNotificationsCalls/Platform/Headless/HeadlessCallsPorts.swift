@@ -40,7 +40,7 @@ extension PNCallsPorts {
     }
 }
 
-#if !(os(iOS) && canImport(PushKit) && canImport(CallKit))
+#if !(canImport(PushKit) && canImport(CallKit) && canImport(AVFAudio) && !os(macOS))
 extension PNCallsPorts {
     /// The live ports of this platform: calls do not ring here.
     public static var live: PNCallsPorts { .inactive }
