@@ -44,7 +44,7 @@ stub_deps=$(for s in "${stubs[@]}"; do printf '.target(name: "%s"), ' "$s"; done
 {
     echo '// swift-tools-version: 6.0'
     echo 'import PackageDescription'
-    echo 'let stubFlags: [SwiftSetting] = [.unsafeFlags(["-enable-library-evolution"])]'
+    echo 'let stubFlags: [SwiftSetting] = [.unsafeFlags(["-enable-library-evolution", "-suppress-warnings"])]'
     echo 'let package = Package(name: "AppleCompileCheck", targets: ['
     for s in "${stubs[@]}"; do
         echo "    .target(name: \"$s\", swiftSettings: stubFlags),"

@@ -11,10 +11,12 @@ import Foundation
 public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
     // @unchecked: mutable state lives in `state` (lock-protected) or in the `TokenLifecycle` actor.
 
-    /// The SDK, on the live platform.
+    /// The SDK, on the live platform. Not in app extensions: the Notification Service
+    /// Extension's base class makes its own instance.
     #if canImport(ObjectiveC)
     @objc(shared)
     #endif
+    @available(iOSApplicationExtension, unavailable)
     public static let shared = CometChatPushNotifications(platform: .live)
 
     let platform: PNPlatform

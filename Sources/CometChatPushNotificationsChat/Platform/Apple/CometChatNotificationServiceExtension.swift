@@ -50,7 +50,7 @@ open class CometChatNotificationServiceExtension: UNNotificationServiceExtension
         let delivery = ExtensionDelivery(original: original, handler: contentHandler) { [weak self] in
             self?.finalizeContent($0) ?? $0
         }
-        let sdk = CometChatPushNotifications(platform: .live)
+        let sdk = CometChatPushNotifications(platform: .appExtension)
         let engine = PNNotificationServiceEngine.forExtension(
             sdk: sdk, appGroupID: extensionGroupID, payload: original.userInfo, title: original.title,
             body: original.body, options: PNExtensionOptions(stripsMarkdown: stripsMarkdown, attachesMedia: attachesMedia))

@@ -2,8 +2,10 @@
 import Foundation
 
 extension PNPlatform {
-    /// The live platform: UIKit, UserNotifications, the keychain, `os.Logger`, `URLSession`,
-    /// and the bridge to CometChat's Chat and Calls SDKs.
+    /// The live platform of the app: UIKit, UserNotifications, the keychain, `os.Logger`,
+    /// `URLSession`, and the bridge to CometChat's Chat and Calls SDKs. App extensions use
+    /// ``appExtension``: `UIApplication` does not exist there.
+    @available(iOSApplicationExtension, unavailable)
     public static var live: PNPlatform {
         PNPlatform(
             store: UserDefaultsStore(),
@@ -14,6 +16,23 @@ extension PNPlatform {
             application: UIApplicationAdapter(),
             permissions: NotificationPermissionsAdapter(),
             sessionBridge: liveSessionBridge,
+            logger: OSLogLogger(),
+            notificationCenter: UserNotificationCenterAdapter())
+    }
+
+    /// The live platform of an app extension (the Notification Service Extension): the same
+    /// storage, keychain, network and notification center as the app, without `UIApplication`
+    /// or the CometChat SDK bridge.
+    public static var appExtension: PNPlatform {
+        PNPlatform(
+            store: UserDefaultsStore(),
+            sharedStore: { UserDefaultsStore(suiteName: $0) },
+            secureStore: { KeychainStore(accessGroup: $0) },
+            transport: URLSessionTransport(),
+            clock: PNSystemClock(),
+            application: AppExtensionApplication(),
+            permissions: NotificationPermissionsAdapter(),
+            sessionBridge: PNNoSessionBridge(),
             logger: OSLogLogger(),
             notificationCenter: UserNotificationCenterAdapter())
     }

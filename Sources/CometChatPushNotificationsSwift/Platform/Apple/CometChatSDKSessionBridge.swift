@@ -30,7 +30,8 @@ struct CometChatSDKSessionBridge: PNSessionBridge {
 
     /// When the app becomes active, and every two seconds while a CometChat SDK is linked.
     func observeChanges(_ handler: @escaping @Sendable () -> Void) {
-        NotificationCenter.default.addObserver(
+        // The center keeps a block observer until removed: this one lives as long as the process.
+        _ = NotificationCenter.default.addObserver(
             forName: Notification.Name("UIApplicationDidBecomeActiveNotification"), object: nil, queue: nil
         ) { _ in handler() }
         guard NSClassFromString(Self.chatClass) != nil || NSClassFromString(Self.callsClass) != nil else { return }

@@ -14,17 +14,16 @@ struct NotificationPermissionsAdapter: PNNotificationPermissions {
         return await currentPermission()
     }
 
+    /// Maps the status with comparisons rather than a `switch`, so the `ephemeral` case (iOS only)
+    /// needs no platform-specific exhaustiveness.
     static func convert(_ status: UNAuthorizationStatus) -> PNNotificationPermission {
-        switch status {
-        case .notDetermined: return .notDetermined
-        case .denied: return .denied
-        case .authorized: return .authorized
-        case .provisional: return .provisional
+        if status == .notDetermined { return .notDetermined }
+        if status == .authorized { return .authorized }
+        if status == .provisional { return .provisional }
         #if os(iOS)
-        case .ephemeral: return .ephemeral
+        if status == .ephemeral { return .ephemeral }
         #endif
-        @unknown default: return .denied
-        }
+        return .denied
     }
 }
 #endif

@@ -5,10 +5,12 @@ import UserNotifications
 
 /// ``PNApplication`` on `UIApplication`. UIKit is main-actor bound, so calls from other
 /// threads hop to the main actor; the app state is tracked from UIKit's notifications so it can
-/// be read from any thread.
+/// be read from any thread. Not for app extensions (see `AppExtensionApplication`).
+@available(iOSApplicationExtension, unavailable)
 final class UIApplicationAdapter: PNApplication, @unchecked Sendable {
-    // @unchecked: `state` is lock-protected; the observers are only added in init.
+    // @unchecked: `state` is lock-protected; `observers` is only written in init.
     private let state = PNLocked<PNApplicationState>(.inactive)
+    private var observers: [NSObjectProtocol] = []
 
     init() {
         let center = NotificationCenter.default
@@ -19,9 +21,10 @@ final class UIApplicationAdapter: PNApplication, @unchecked Sendable {
             ("UIApplicationWillEnterForegroundNotification", .inactive),
         ]
         for (name, newState) in names {
-            center.addObserver(forName: Notification.Name(name), object: nil, queue: nil) { [state] _ in
+            let observer = center.addObserver(forName: Notification.Name(name), object: nil, queue: nil) { [state] _ in
                 state.withLock { $0 = newState }
             }
+            observers.append(observer)
         }
         Task { @MainActor [state] in
             let current = Self.convert(UIApplication.shared.applicationState)

@@ -18,6 +18,9 @@ extension PNPlatform {
             sessionBridge: PNNoSessionBridge(),
             logger: PNStandardErrorLogger())
     }
+
+    /// The platform of an app extension: the same as ``live`` here.
+    public static var appExtension: PNPlatform { live }
 }
 
 /// Secrets in memory only.
