@@ -3,6 +3,7 @@ import CometChatPushNotificationsSwift
 
 /// Shorthands on the shared instance, so a call site reads
 /// `CometChatPushNotificationsCalls.decline(sessionId:)`.
+@available(iOSApplicationExtension, unavailable)
 extension CometChatPushNotificationsCalls {
     /// ``decline(sessionId:completion:)`` on ``shared``.
     public static func decline(sessionId: String, completion: (@Sendable (PNResult<Void>) -> Void)? = nil) {

@@ -20,6 +20,7 @@ public final class CometChatPushNotificationsCalls: NSObject, Sendable {
     #if canImport(ObjectiveC)
     @objc(shared)
     #endif
+    @available(iOSApplicationExtension, unavailable)
     public static let shared = CometChatPushNotificationsCalls(sdk: .shared)
 
     /// The Calls product of `sdk` (tests create SDK instances on a simulated platform).
