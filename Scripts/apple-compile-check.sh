@@ -30,14 +30,15 @@ for module in CometChatPushNotificationsSwift CometChatPushNotificationsChat Com
 done
 
 examples=()
-if [ -d Examples ]; then
-    while IFS= read -r -d '' app; do
-        name="Example_$(basename "$(dirname "$app")")_$(basename "$app")"
-        examples+=("$name")
-        mkdir -p "$work/Sources/$name"
-        (cd "$app" && find . -name '*.swift' -exec cp --parents {} "$work/Sources/$name" \;)
-    done < <(find Examples -mindepth 2 -maxdepth 2 -type d -name 'Sources*' -print0 2>/dev/null; find Examples -mindepth 3 -maxdepth 3 -type d -path '*/Sources/*' -print0 2>/dev/null)
-fi
+# Each Examples/<App>/Sources/<Target>/ folder is one module (the app, its extension).
+for target in Examples/*/Sources/*/; do
+    [ -d "$target" ] || continue
+    app=$(basename "$(dirname "$(dirname "$target")")")
+    name="Example_${app}_$(basename "$target")"
+    examples+=("$name")
+    mkdir -p "$work/Sources/$name"
+    (cd "$target" && find . -name '*.swift' -exec cp --parents {} "$work/Sources/$name" \;)
+done
 
 quote() { local out=""; for x in "$@"; do out+="\"$x\", "; done; printf '%s' "${out%, }"; }
 stub_deps=$(for s in "${stubs[@]}"; do printf '.target(name: "%s"), ' "$s"; done)
