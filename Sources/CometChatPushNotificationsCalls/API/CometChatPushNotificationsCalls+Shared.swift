@@ -10,7 +10,7 @@ extension CometChatPushNotificationsCalls {
         shared.decline(sessionId: sessionId, completion: completion)
     }
 
-    /// ``reportCallEnded(sessionId:reason:)`` on ``shared``.
+    /// ``reportCallEnded(sessionId:reason:)-swift.method`` on ``shared``.
     public static func reportCallEnded(sessionId: String, reason: CallEndReason) {
         shared.reportCallEnded(sessionId: sessionId, reason: reason)
     }

@@ -80,7 +80,7 @@ public final class CometChatPushNotificationsCalls: NSObject, Sendable {
     }
 
     /// Tells the SDK the app placed a call: incoming calls are turned away as busy until
-    /// ``reportCallEnded(sessionId:reason:)`` ends it.
+    /// ``reportCallEnded(sessionId:reason:)-swift.method`` ends it.
     #if canImport(ObjectiveC)
     @objc(reportOutgoingCallStartedWithSessionId:)
     #endif

@@ -33,6 +33,8 @@ public final class PNNotificationServiceEngine: Sendable {
     ///   - payload: the notification's `userInfo`.
     ///   - title: the content's title as it arrived.
     ///   - body: the content's body as it arrived.
+    ///   - options: what to do (strip Markdown, attach media, the download limits).
+    ///   - environment: the stores, downloader, clock and client the engine works with.
     public init(payload: [AnyHashable: Any], title: String?, body: String?,
                 options: PNExtensionOptions = PNExtensionOptions(), environment: PNExtensionEnvironment) {
         info = CometChatNotificationInfo(rawPayload: payload)
