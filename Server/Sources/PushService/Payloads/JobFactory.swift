@@ -23,6 +23,9 @@ struct JobFactory {
     /// The jobs for one recipient.
     func jobs(for event: SendRequest.Event, uid: String, badge: Int?, tokens: [PushTokenRecord]) -> [PushJob] {
         let now = service.now
+        // The payload depends only on the event, the badge and VoIP-or-not: encode it once
+        // per recipient, not once per token (JSON encoding dominates a large send).
+        var encoded: [Bool: Data] = [:]
         return Self.targets(for: event, tokens: tokens).map { token in
             let voip = token.platform == .apnsVoIP
             let payload: [String: Any]
@@ -41,9 +44,11 @@ struct JobFactory {
                 kind = .campaign
             }
             let headers = Self.headers(voip: voip, kind: kind, collapseId: collapseId, now: now, ttlSeconds: ttlSeconds)
+            let encodedPayload = encoded[voip] ?? JSON.encode(payload)
+            encoded[voip] = encodedPayload
             return PushJob(
                 id: service.newId(), appId: token.appId, requestId: requestId, uid: uid, token: token.token, platform: token.platform,
-                kind: kind, providerId: token.providerId, payload: JSON.encode(payload), headers: headers, notBefore: now, createdAt: now)
+                kind: kind, providerId: token.providerId, payload: encodedPayload, headers: headers, notBefore: now, createdAt: now)
         }
     }
 
