@@ -155,7 +155,7 @@ def main():
             continue
         missing.append(f"{name} ({where})")
     if missing:
-        print("Objective-C names used in", article.relative_to(ROOT), "but not declared:")
+        print("Objective-C names used in", article, "but not declared:")
         for line in missing:
             print("  -", line)
         return 1

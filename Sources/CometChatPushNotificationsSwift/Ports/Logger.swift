@@ -1,6 +1,9 @@
 import Foundation
 
 /// How serious a log line is.
+#if canImport(ObjectiveC)
+@objc(PNLogLevel)
+#endif
 public enum PNLogLevel: Int, Sendable, Comparable {
     /// Step-by-step detail.
     case debug = 0
