@@ -7,32 +7,26 @@ extension PNPlatform {
     /// ``appExtension``: `UIApplication` does not exist there.
     @available(iOSApplicationExtension, unavailable)
     public static var live: PNPlatform {
-        PNPlatform(
-            store: UserDefaultsStore(),
-            sharedStore: { UserDefaultsStore(suiteName: $0) },
-            secureStore: { KeychainStore(accessGroup: $0) },
-            transport: URLSessionTransport(),
-            clock: PNSystemClock(),
-            application: UIApplicationAdapter(),
-            permissions: NotificationPermissionsAdapter(),
-            sessionBridge: liveSessionBridge,
-            logger: OSLogLogger(),
-            notificationCenter: UserNotificationCenterAdapter())
+        apple(application: UIApplicationAdapter(), sessionBridge: liveSessionBridge)
     }
 
     /// The live platform of an app extension (the Notification Service Extension): the same
     /// storage, keychain, network and notification center as the app, without `UIApplication`
     /// or the CometChat SDK bridge.
     public static var appExtension: PNPlatform {
+        apple(application: AppExtensionApplication(), sessionBridge: PNNoSessionBridge())
+    }
+
+    private static func apple(application: PNApplication, sessionBridge: PNSessionBridge) -> PNPlatform {
         PNPlatform(
             store: UserDefaultsStore(),
             sharedStore: { UserDefaultsStore(suiteName: $0) },
             secureStore: { KeychainStore(accessGroup: $0) },
             transport: URLSessionTransport(),
             clock: PNSystemClock(),
-            application: AppExtensionApplication(),
+            application: application,
             permissions: NotificationPermissionsAdapter(),
-            sessionBridge: PNNoSessionBridge(),
+            sessionBridge: sessionBridge,
             logger: OSLogLogger(),
             notificationCenter: UserNotificationCenterAdapter())
     }
