@@ -48,7 +48,12 @@ stub_deps=$(for s in "${stubs[@]}"; do printf '.target(name: "%s"), ' "$s"; done
     echo 'let stubFlags: [SwiftSetting] = [.unsafeFlags(["-enable-library-evolution", "-suppress-warnings"])]'
     echo 'let package = Package(name: "AppleCompileCheck", targets: ['
     for s in "${stubs[@]}"; do
-        echo "    .target(name: \"$s\", swiftSettings: stubFlags),"
+        # A stub framework depends on the stub frameworks it imports (Intents imports UserNotifications).
+        sdeps=""
+        for other in "${stubs[@]}"; do
+            [ "$other" != "$s" ] && grep -qx "import $other" "$work/Sources/$s/"*.swift && sdeps+="\"$other\", "
+        done
+        echo "    .target(name: \"$s\", dependencies: [${sdeps%, }], swiftSettings: stubFlags),"
     done
     for m in "${sdk[@]}"; do
         deps="$stub_deps"

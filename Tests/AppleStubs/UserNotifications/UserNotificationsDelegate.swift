@@ -53,13 +53,16 @@ open class UNNotificationSound: NSObject {
     open class var `default`: UNNotificationSound { fatalError() }
 }
 
-open class UNNotificationContent: NSObject {
+open class UNNotificationContent: NSObject, NSMutableCopying {
+    public func mutableCopy(with zone: NSZone? = nil) -> Any { fatalError() }
     open var title: String { fatalError() }
     open var body: String { fatalError() }
     open var userInfo: [AnyHashable: Any] { fatalError() }
     open var categoryIdentifier: String { fatalError() }
     open var threadIdentifier: String { fatalError() }
     open var sound: UNNotificationSound? { fatalError() }
+    open var badge: NSNumber? { fatalError() }
+    open var attachments: [UNNotificationAttachment] { fatalError() }
 }
 
 open class UNMutableNotificationContent: UNNotificationContent {
@@ -70,6 +73,8 @@ open class UNMutableNotificationContent: UNNotificationContent {
     open override var categoryIdentifier: String { get { fatalError() } set { fatalError() } }
     open override var threadIdentifier: String { get { fatalError() } set { fatalError() } }
     open override var sound: UNNotificationSound? { get { fatalError() } set { fatalError() } }
+    open override var badge: NSNumber? { get { fatalError() } set { fatalError() } }
+    open override var attachments: [UNNotificationAttachment] { get { fatalError() } set { fatalError() } }
 }
 
 open class UNNotificationTrigger: NSObject {}

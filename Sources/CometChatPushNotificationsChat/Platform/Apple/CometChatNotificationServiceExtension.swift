@@ -20,24 +20,37 @@ import Foundation
 ///
 /// The App Group comes from the Info.plist key `CometChatExtensionGroupID`, or override
 /// ``extensionGroupID``. It must match `PNConfiguration.extensionGroupID`.
+#if canImport(ObjectiveC)
 @objc(CometChatNotificationServiceExtension)
+#endif
 open class CometChatNotificationServiceExtension: UNNotificationServiceExtension {
     /// The Info.plist key that names the App Group.
     public static let groupIDInfoPlistKey = "CometChatExtensionGroupID"
 
     /// The App Group shared with the app; by default the Info.plist's `CometChatExtensionGroupID`.
-    @objc open var extensionGroupID: String? {
+    #if canImport(ObjectiveC)
+    @objc
+    #endif
+    open var extensionGroupID: String? {
         Bundle.main.object(forInfoDictionaryKey: Self.groupIDInfoPlistKey) as? String
     }
 
     /// Replace Markdown with plain text. Default `true`.
-    @objc open var stripsMarkdown: Bool { true }
+    #if canImport(ObjectiveC)
+    @objc
+    #endif
+    open var stripsMarkdown: Bool { true }
 
     /// Attach the sender's avatar or the campaign image. Default `true`.
-    @objc open var attachesMedia: Bool { true }
+    #if canImport(ObjectiveC)
+    @objc
+    #endif
+    open var attachesMedia: Bool { true }
 
     /// Changes the content last, after receipts, media and Markdown. Returns `content` by default.
+    #if canImport(ObjectiveC)
     @objc(finalizeContent:)
+    #endif
     open func finalizeContent(_ content: UNMutableNotificationContent) -> UNMutableNotificationContent { content }
 
     private var engine: PNNotificationServiceEngine?
