@@ -29,13 +29,46 @@ for module in CometChatPushNotificationsSwift CometChatPushNotificationsChat Com
     (cd "Sources/$module" && find . -name '*.swift' -not -path '*.docc*' -exec cp --parents {} "$work/Sources/$module" \;)
 done
 
+# The SDK products a target of an example's XcodeGen project.yml links (its `product:` lines),
+# one a line; nothing when the project does not name the target.
+linked_products() {
+    python3 - "$1" "$2" <<'PY'
+import re, sys
+path, target = sys.argv[1], sys.argv[2]
+try:
+    lines = open(path).read().splitlines()
+except OSError:
+    sys.exit(0)
+inside = section = False
+for line in lines:
+    if re.match(r"^\S", line):
+        section = line.startswith("targets:")
+        inside = False
+        continue
+    if not section:
+        continue
+    m = re.match(r"^  (\S[^:]*):\s*$", line)
+    if m:
+        inside = m.group(1) == target
+        continue
+    m = re.match(r"^\s+product:\s*(\S+)", line)
+    if inside and m:
+        print(m.group(1))
+PY
+}
+
 examples=()
-# Each Examples/<App>/Sources/<Target>/ folder is one module (the app, its extension).
+declare -A example_deps
+# Each Examples/<App>/Sources/<Target>/ folder is one module (the app, its extension), depending
+# on the stubs and on the SDK products its project.yml links to that target (all of them when
+# the project names none), so an extension that imports the Calls product fails here as in Xcode.
 for target in Examples/*/Sources/*/; do
     [ -d "$target" ] || continue
     app=$(basename "$(dirname "$(dirname "$target")")")
-    name="Example_${app}_$(basename "$target")"
+    tname=$(basename "$target")
+    name="Example_${app}_${tname}"
     examples+=("$name")
+    example_deps[$name]=$(linked_products "Examples/$app/project.yml" "$tname" | tr '\n' ' ')
     mkdir -p "$work/Sources/$name"
     (cd "$target" && find . -name '*.swift' -exec cp --parents {} "$work/Sources/$name" \;)
 done
@@ -62,7 +95,11 @@ stub_deps=$(for s in "${stubs[@]}"; do printf '.target(name: "%s"), ' "$s"; done
     done
     for e in "${examples[@]}"; do
         deps="$stub_deps"
-        for m in "${sdk[@]}"; do deps+=".target(name: \"$m\"), "; done
+        for m in "${sdk[@]}"; do
+            if [ -z "${example_deps[$e]}" ] || [[ " ${example_deps[$e]} " == *" $m "* ]]; then
+                deps+=".target(name: \"$m\"), "
+            fi
+        done
         echo "    .target(name: \"$e\", dependencies: [${deps%, }]),"
     done
     echo '], swiftLanguageModes: [.v6])'

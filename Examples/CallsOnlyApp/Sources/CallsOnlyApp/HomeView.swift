@@ -1,0 +1,34 @@
+import SwiftUI
+import CometChatPushNotificationsSwift
+
+/// The signed-in user, the ring readiness check and sign-out.
+struct HomeView: View {
+    let uid: String
+    let onSignedOut: () -> Void
+
+    @State private var signingOut = false
+
+    var body: some View {
+        List {
+            Text("Signed in as \(uid)")
+            RingReadinessView()
+            Button(signingOut ? "Signing out…" : "Sign out") { signOut() }
+                .disabled(signingOut)
+        }
+        .navigationTitle("Calls")
+    }
+
+    private func signOut() {
+        signingOut = true
+        Task {
+            // Awaited: the VoIP token is unregistered with this user's session before it ends,
+            // so no call for this user rings here after sign-out.
+            if case .failure(let error) = await CometChatPushNotifications.shared.signOut() {
+                print("Sign-out: tokens not unregistered: \(error.code.name) \(error.message)")
+            }
+            SignedInUser.uid = nil
+            signingOut = false
+            onSignedOut()
+        }
+    }
+}
