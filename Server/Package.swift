@@ -61,6 +61,10 @@ let package = Package(
         .testTarget(
             name: "DeliveryTests",
             dependencies: ["Delivery", "APNs", "FCM", "PushCore", "PushStore", "PushMocks", "CurlHTTP", "PushCrypto"]),
+        /// A fast mock APNs (HTTP/2 over TLS on libnghttp2 + OpenSSL) for the benchmark.
+        .executableTarget(
+            name: "apns-mock-native", path: "Sources/apns-mock-native",
+            linkerSettings: [.linkedLibrary("nghttp2"), .linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         /// Test support: starts the protocol-speaking mocks of `Mocks/` with a test CA.
         .target(name: "PushMocks"),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "CurlHTTP", "PushCrypto", "PushMocks"]),

@@ -1,29 +1,35 @@
 import CurlHTTP
 import Foundation
 import PushCrypto
+import Synchronization
 
 /// Sends notifications to APNs with token (JWT) authentication over HTTP/2.
 ///
 /// One client per (environment, key id): APNs binds a connection to the first key id
-/// used on it, so the client's connection pool never mixes keys. Safe to use from any
+/// used on it, so the client's connection pool never mixes keys. The pool holds a fixed
+/// number of connections, each multiplexing up to the server's stream limit. Safe to use from any
 /// thread; many sends run concurrently as streams on a few connections.
 public final class APNsClient: Sendable {
     /// The environment this client talks to.
     public let environment: APNsEnvironment
     /// The provider-token cache for this client's key.
     public let tokens: APNsTokenProvider
-    private let http: HTTP2Client
+    /// One HTTP/2 connection (and loop thread) each; requests are spread round-robin.
+    private let connections: [HTTP2Client]
+    private let next = Atomic<Int>(0)
     private let timeoutMilliseconds: Int
 
     /// Creates a client.
     /// - Parameters:
     ///   - environment: production, sandbox or a mock's URL.
     ///   - tokens: the JWT cache for the signing key.
-    ///   - http: the connection pool's configuration (CA file for mocks, connection count).
+    ///   - http: the connections' configuration (CA file for mocks, streams per connection).
+    ///   - connections: how many connections the pool keeps, each driven by its own thread.
     ///   - timeoutMilliseconds: per-request time limit.
     public init(
         environment: APNsEnvironment, tokens: APNsTokenProvider,
-        http: HTTP2Client.Configuration = HTTP2Client.Configuration(), timeoutMilliseconds: Int = 15_000
+        http: HTTP2Client.Configuration = HTTP2Client.Configuration(), connections: Int = 2,
+        timeoutMilliseconds: Int = 15_000
     ) {
         self.environment = environment
         self.tokens = tokens
@@ -31,12 +37,12 @@ public final class APNsClient: Sendable {
         // One connection per loop, so the one-stream-until-authenticated gate covers it.
         http.singleStreamUntilAuthenticated = true
         http.maxConnectionsPerHost = 1
-        self.http = HTTP2Client(configuration: http, name: "apns-\(tokens.keyID)")
+        self.connections = (0..<max(connections, 1)).map { _ in HTTP2Client(configuration: http, name: "apns-\(tokens.keyID)") }
         self.timeoutMilliseconds = timeoutMilliseconds
     }
 
     /// Requests submitted and not yet answered.
-    public var inFlight: Int { http.inFlight }
+    public var inFlight: Int { connections.reduce(0) { $0 + $1.inFlight } }
 
     /// Sends one notification. On `403 ExpiredProviderToken` it signs a new token and
     /// retries once.
@@ -52,7 +58,9 @@ public final class APNsClient: Sendable {
     }
 
     /// Stops the connection pool.
-    public func shutdown() { http.shutdown() }
+    public func shutdown() {
+        for connection in connections { connection.shutdown() }
+    }
 
     private func attempt(_ notification: APNsNotification) async -> (response: APNsResponse, token: APNsTokenProvider.Token?) {
         let token: APNsTokenProvider.Token
@@ -61,7 +69,8 @@ public final class APNsClient: Sendable {
         } catch {
             return (.rejectedLocally(reason: "InvalidProviderToken"), nil)
         }
-        let result = await http.send(request(for: notification, token: token))
+        let index = next.add(1, ordering: .relaxed).newValue % connections.count
+        let result = await connections[index].send(request(for: notification, token: token))
         switch result {
         case .success(let response):
             return (.answered(APNsAnswer(status: response.status, headers: response.headers, body: response.body)), token)

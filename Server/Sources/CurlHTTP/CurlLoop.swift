@@ -16,6 +16,8 @@ final class CurlLoop: @unchecked Sendable {
     let configuration: HTTP2Client.Configuration
     let queue = Mutex(Queue())
     let inFlight = Atomic<Int>(0)
+    /// True while the loop waits in `curl_multi_poll`: only then does a submission wake it.
+    private let sleeping = Atomic<Bool>(false)
     private let multi: UnsafeMutableRawPointer
     private var idle: [UnsafeMutableRawPointer] = []
     private var running: Set<UnsafeMutableRawPointer> = []
@@ -41,7 +43,7 @@ final class CurlLoop: @unchecked Sendable {
             return true
         }
         if accepted {
-            curl_multi_wakeup(multi)
+            if sleeping.exchange(false, ordering: .acquiringAndReleasing) { curl_multi_wakeup(multi) }
         } else {
             inFlight.subtract(1, ordering: .relaxed)
             transfer.completion(.failure(HTTPTransportError(code: -1, message: "client stopped", isConnectFailure: true)))
@@ -81,7 +83,12 @@ final class CurlLoop: @unchecked Sendable {
             }
             pingIfDue()
             var ready: Int32 = 0
-            _ = curl_multi_poll(multi, nil, 0, Int32(timeout), &ready)
+            sleeping.store(true, ordering: .sequentiallyConsistent)
+            // Submissions that raced with the store above are picked up without sleeping.
+            if queue.withLock({ $0.transfers.isEmpty && !$0.stopped }) {
+                _ = curl_multi_poll(multi, nil, 0, Int32(timeout), &ready)
+            }
+            sleeping.store(false, ordering: .sequentiallyConsistent)
         }
         shutDown()
     }
@@ -99,8 +106,14 @@ final class CurlLoop: @unchecked Sendable {
     }
 
     private func start(_ transfer: Transfer) {
-        let easy = idle.popLast() ?? curl_easy_init()!
-        EasyHandle.prepare(easy, for: transfer, configuration: configuration)
+        let easy: UnsafeMutableRawPointer
+        if let reused = idle.popLast() {
+            easy = reused
+        } else {
+            easy = curl_easy_init()!
+            EasyHandle.configure(easy, configuration: configuration)
+        }
+        EasyHandle.prepare(easy, for: transfer)
         running.insert(easy)
         _ = curl_multi_add_handle(multi, easy)
     }
@@ -121,8 +134,11 @@ final class CurlLoop: @unchecked Sendable {
         guard let transfer = EasyHandle.takeTransfer(easy) else { return }
         var status = 0
         _ = ccurl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-        curl_easy_reset(easy)
-        idle.append(easy)
+        if idle.count < configuration.maxConcurrentStreams {
+            idle.append(easy)
+        } else {
+            curl_easy_cleanup(easy)
+        }
         transfer.release()
         inFlight.subtract(1, ordering: .relaxed)
         if result == CURLE_OK {

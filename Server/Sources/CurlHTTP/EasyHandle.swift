@@ -2,25 +2,46 @@ import CCurl
 
 /// Sets up libcurl easy handles for transfers.
 enum EasyHandle {
-    /// Configures `easy` (freshly created or reset) for `transfer`.
-    static func prepare(
-        _ easy: UnsafeMutableRawPointer, for transfer: Transfer, configuration: HTTP2Client.Configuration
-    ) {
-        let request = transfer.request
-        _ = ccurl_setopt_str(easy, CURLOPT_URL, request.url)
+    /// Sets the options every transfer of a client shares; done once per easy handle
+    /// (handles are reused without `curl_easy_reset`).
+    static func configure(_ easy: UnsafeMutableRawPointer, configuration: HTTP2Client.Configuration) {
         _ = ccurl_setopt_long(
             easy, CURLOPT_HTTP_VERSION,
             configuration.cleartext ? ccurl_http_version_2_prior_knowledge() : ccurl_http_version_2tls())
         _ = ccurl_setopt_long(easy, CURLOPT_PIPEWAIT, 1)
         _ = ccurl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
-        _ = ccurl_setopt_long(easy, CURLOPT_TIMEOUT_MS, request.timeoutMilliseconds)
-        _ = ccurl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, min(request.timeoutMilliseconds, 10_000))
         _ = ccurl_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1)
         _ = ccurl_setopt_long(easy, CURLOPT_MAXAGE_CONN, 3600)
         _ = ccurl_setopt_long(easy, CURLOPT_UPKEEP_INTERVAL_MS, configuration.pingIntervalMilliseconds)
+        // Pushes and their answers are small: keep per-handle buffers at libcurl's minimum.
+        _ = ccurl_setopt_long(easy, CURLOPT_BUFFERSIZE, 1024)
+        _ = ccurl_setopt_long(easy, CURLOPT_UPLOAD_BUFFERSIZE, 16 * 1024)
+        _ = ccurl_setopt_long(easy, CURLOPT_POST, 1)
         if let caFile = configuration.caFile {
             _ = ccurl_setopt_str(easy, CURLOPT_CAINFO, caFile)
         }
+        _ = ccurl_setopt_datacb(easy, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+            let length = size * count
+            guard let context, let data else { return length }
+            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+            transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
+            return length
+        }
+        _ = ccurl_setopt_datacb(easy, CURLOPT_HEADERFUNCTION) { data, size, count, context in
+            let length = size * count
+            guard let context, let data else { return length }
+            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+            transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: length))
+            return length
+        }
+    }
+
+    /// Sets the per-request options of `easy` (configured by `configure`) for `transfer`.
+    static func prepare(_ easy: UnsafeMutableRawPointer, for transfer: Transfer) {
+        let request = transfer.request
+        _ = ccurl_setopt_str(easy, CURLOPT_URL, request.url)
+        _ = ccurl_setopt_long(easy, CURLOPT_TIMEOUT_MS, request.timeoutMilliseconds)
+        _ = ccurl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, min(request.timeoutMilliseconds, 10_000))
         var list: UnsafeMutablePointer<curl_slist>?
         for header in request.headers {
             list = curl_slist_append(list, header.name + ": " + header.value)
@@ -39,25 +60,13 @@ enum EasyHandle {
             _ = ccurl_setopt_long(easy, CURLOPT_POST, 1)
             _ = ccurl_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
             _ = ccurl_setopt_ptr(easy, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(buffer.baseAddress))
+        } else {
+            _ = ccurl_setopt_long(easy, CURLOPT_HTTPGET, 1)
         }
         let context = Unmanaged.passRetained(transfer).toOpaque()
         _ = ccurl_setopt_ptr(easy, CURLOPT_PRIVATE, context)
         _ = ccurl_setopt_ptr(easy, CURLOPT_WRITEDATA, context)
         _ = ccurl_setopt_ptr(easy, CURLOPT_HEADERDATA, context)
-        _ = ccurl_setopt_datacb(easy, CURLOPT_WRITEFUNCTION) { data, size, count, context in
-            let length = size * count
-            guard let context, let data else { return length }
-            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-            transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
-            return length
-        }
-        _ = ccurl_setopt_datacb(easy, CURLOPT_HEADERFUNCTION) { data, size, count, context in
-            let length = size * count
-            guard let context, let data else { return length }
-            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-            transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: length))
-            return length
-        }
     }
 
     /// Takes back the transfer retained by `prepare`.
