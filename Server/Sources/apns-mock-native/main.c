@@ -4,7 +4,8 @@
  * those use Mocks/mock_push.py). HTTP/2 over TLS (ALPN h2) on libnghttp2 + OpenSSL, one
  * epoll thread. Every request ending its stream gets `200` with an `apns-id` header after
  * --latency-ms (responses are queued in arrival order, so a constant latency keeps the
- * queue sorted). Requests without `authorization: bearer …` get 403 MissingProviderToken.
+ * queue sorted) and the request's `apns-id` echoed. Requests without
+ * `authorization: bearer …` get 403.
  *
  * usage: apns-mock-native --cert server.pem --key server.key [--port 0] [--latency-ms 0]
  *                         [--max-streams 1000]
@@ -45,6 +46,7 @@ typedef struct {
     int32_t stream_id;
     int authorized;
     uint64_t due_ns;
+    char apns_id[37]; /* echoed from the request, or empty */
 } response;
 
 static response *queue;
@@ -55,8 +57,11 @@ static volatile sig_atomic_t stopping;
 static unsigned long long answered, refused;
 static int epfd;
 
-/* Per-stream flag: 1 when the request carried a bearer token. */
-typedef struct { int authorized; } stream_state;
+/* Per-stream request facts: a bearer token was sent; the apns-id to echo. */
+typedef struct {
+    int authorized;
+    char apns_id[37];
+} stream_state;
 
 static uint64_t now_ns(void) {
     struct timespec ts;
@@ -64,7 +69,7 @@ static uint64_t now_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static void enqueue(conn *c, int32_t stream_id, int authorized) {
+static void enqueue(conn *c, int32_t stream_id, const stream_state *st) {
     if (q_tail - q_head == q_cap) {
         size_t cap = q_cap ? q_cap * 2 : 4096;
         response *grown = malloc(cap * sizeof(response));
@@ -78,7 +83,8 @@ static void enqueue(conn *c, int32_t stream_id, int authorized) {
     response *r = &queue[q_tail % q_cap];
     r->c = c;
     r->stream_id = stream_id;
-    r->authorized = authorized;
+    r->authorized = st->authorized;
+    memcpy(r->apns_id, st->apns_id, sizeof r->apns_id);
     r->due_ns = now_ns() + (uint64_t)latency_ms * 1000000ull;
     q_tail++;
     c->pending++;
@@ -153,6 +159,10 @@ static int on_header(nghttp2_session *s, const nghttp2_frame *f, const uint8_t *
     if (st && namelen == 13 && memcmp(name, "authorization", 13) == 0 && valuelen > 7 &&
         strncasecmp((const char *)value, "bearer ", 7) == 0)
         st->authorized = 1;
+    if (st && namelen == 7 && memcmp(name, "apns-id", 7) == 0 && valuelen == 36) {
+        memcpy(st->apns_id, value, 36);
+        st->apns_id[36] = 0;
+    }
     return 0;
 }
 
@@ -160,7 +170,7 @@ static int on_frame_recv(nghttp2_session *s, const nghttp2_frame *f, void *ud) {
     conn *c = ud;
     if ((f->hd.type == NGHTTP2_HEADERS || f->hd.type == NGHTTP2_DATA) && (f->hd.flags & NGHTTP2_FLAG_END_STREAM)) {
         stream_state *st = nghttp2_session_get_stream_user_data(s, f->hd.stream_id);
-        if (st) enqueue(c, f->hd.stream_id, st->authorized);
+        if (st) enqueue(c, f->hd.stream_id, st);
     }
     return 0;
 }
@@ -196,7 +206,8 @@ static void on_readable(conn *c) {
         const unsigned char *alpn = NULL;
         unsigned int alpn_len = 0;
         SSL_get0_alpn_selected(c->ssl, &alpn, &alpn_len);
-        if (alpn_len != 2 || memcmp(alpn, "h2", 2) != 0) { close_conn(c); return; }
+        /* No ALPN at all is taken as HTTP/2 with prior knowledge; anything else is refused. */
+        if (alpn_len != 0 && (alpn_len != 2 || memcmp(alpn, "h2", 2) != 0)) { close_conn(c); return; }
         c->handshaken = 1;
         start_session(c);
     }
@@ -246,7 +257,8 @@ static int answer_due(void) {
             continue;
         }
         char id[37];
-        snprintf(id, sizeof id, "%08x-0000-4000-8000-%012llx", (unsigned)r->stream_id, answered & 0xffffffffffffull);
+        if (r->apns_id[0]) memcpy(id, r->apns_id, sizeof id);
+        else snprintf(id, sizeof id, "%08x-0000-4000-8000-%012llx", (unsigned)r->stream_id, answered & 0xffffffffffffull);
         nghttp2_nv ok[] = {
             {(uint8_t *)":status", (uint8_t *)"200", 7, 3, NGHTTP2_NV_FLAG_NONE},
             {(uint8_t *)"apns-id", (uint8_t *)id, 7, 36, NGHTTP2_NV_FLAG_NONE},
