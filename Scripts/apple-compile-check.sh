@@ -69,6 +69,17 @@ for target in Examples/*/Sources/*/; do
     name="Example_${app}_${tname}"
     examples+=("$name")
     example_deps[$name]=$(linked_products "Examples/$app/project.yml" "$tname" | tr '\n' ' ')
+    # SwiftPM lets a module import any module built before it, so check imports by name too.
+    if [ -n "${example_deps[$name]}" ]; then
+        for imported in $(grep -rhoE '^(@[A-Za-z_]+(\([^)]*\))? )*import +CometChatPushNotifications[A-Za-z]*' "$target" \
+            | grep -oE 'CometChatPushNotifications[A-Za-z]*' | sort -u); do
+            if [[ " ${example_deps[$name]} " != *" $imported "* ]]; then
+                echo "$target imports $imported, which Examples/$app/project.yml does not link to $tname"
+                echo "apple-compile-check: FAILED"
+                exit 1
+            fi
+        done
+    fi
     mkdir -p "$work/Sources/$name"
     (cd "$target" && find . -name '*.swift' -exec cp --parents {} "$work/Sources/$name" \;)
 done
