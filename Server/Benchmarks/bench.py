@@ -77,6 +77,13 @@ class API:
         return self.call(method, path, body, headers)
 
 
+def cpu_seconds(pid):
+    """User + system CPU time of a process, in seconds."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def tokens_for(n):
     return ["%064x" % (0xB000000000 + i) for i in range(n)]
 
@@ -84,7 +91,8 @@ def tokens_for(n):
 def run_service(bin_dir, creds, mock_port, n, work):
     admin_key = "adm_bench_" + os.urandom(8).hex()
     env = dict(os.environ, PUSH_ADMIN_KEY=admin_key)
-    cmd = [os.path.join(bin_dir, "push-server"), "--port", "0", "--data-dir", work, "--sender", "delivery",
+    cmd = [os.path.join(bin_dir, "push-server"), "--port", "0", "--data-dir", work, "--sender",
+           os.environ.get("BENCH_SENDER", "delivery"),
            "--apns-url", "https://127.0.0.1:%d" % mock_port, "--ca-file", creds + "/ca.pem",
            "--sqlite-sync", "normal", "--log-level", "error", "--rate-limit", "1000000", "--rate-burst", "1000000"]
     server, port = start(cmd, r"listening on http://[\d.]+:(\d+)", env)
@@ -111,6 +119,7 @@ def run_service(bin_dir, creds, mock_port, n, work):
             subprocess.Popen(["perf", "record", "-F", "499", "-g", "-p", str(server.pid), "-o", os.environ["BENCH_PERF"],
                               "--", "sleep", "12"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             time.sleep(0.5)
+        cpu_before = cpu_seconds(server.pid)
         started = time.time()
         for i in range(0, len(users), 1000):
             api.admin("POST", "/notifications/push/v1/send", {
@@ -121,6 +130,10 @@ def run_service(bin_dir, creds, mock_port, n, work):
         accepted = time.time() - started
         if os.environ.get("BENCH_TOP"):
             subprocess.Popen(["sh", "-c", "sleep 1; top -H -b -n 1 -p %d | head -25" % server.pid])
+        if os.environ.get("BENCH_SENDER") == "none":
+            with open("/proc/%d/status" % server.pid) as f:
+                print("accept only: %.2f s, peak RSS %s" % (accepted, re.search(r"VmHWM:\s+(\d+ kB)", f.read()).group(1)))
+            return None
         while True:
             outbox = api.admin("GET", "/admin/outbox")["pushJobs"]
             if outbox["delivered"] + outbox["failed"] >= n:
@@ -129,13 +142,14 @@ def run_service(bin_dir, creds, mock_port, n, work):
                 raise RuntimeError("timed out: %s" % outbox)
             time.sleep(0.025)
         elapsed = time.time() - started
+        cpu = cpu_seconds(server.pid) - cpu_before
         metrics = api.call("GET", "/metrics")
         quantiles = dict(re.findall(r'push_delivery_latency_recent_seconds\{quantile="([\d.]+)"\} ([\d.e+-]+)', metrics))
         with open("/proc/%d/status" % server.pid) as f:
             rss = int(re.search(r"VmHWM:\s+(\d+) kB", f.read()).group(1)) / 1024
         if os.environ.get("BENCH_TOP"):
             print("accepted in %.2f s" % accepted)
-        return {"rate": n / elapsed, "elapsed": elapsed, "failed": outbox["failed"],
+        return {"rate": n / elapsed, "elapsed": elapsed, "failed": outbox["failed"], "cpu": cpu,
                 "p50": float(quantiles.get("0.5", "nan")) * 1000, "p99": float(quantiles.get("0.99", "nan")) * 1000,
                 "rss": rss}
     finally:
@@ -190,19 +204,22 @@ def main():
     creds = os.path.join(work, "creds")
     subprocess.run(["sh", os.path.join(SERVER, "Mocks", "make_test_ca.sh"), creds], check=True)
     print("N = %d pushes per run, 2 cores, mock: apns-mock-native (HTTP/2 + TLS)" % args.n)
-    print("%-8s %-10s %12s %9s %9s %9s %9s %7s" % ("latency", "client", "pushes/s", "seconds", "p50 ms", "p99 ms",
-                                                   "RSS MB", "failed"))
+    print("%-8s %-10s %12s %9s %9s %9s %9s %7s %8s" % ("latency", "client", "pushes/s", "seconds", "p50 ms", "p99 ms",
+                                                       "RSS MB", "failed", "CPU s"))
     for latency in args.latency:
         mock, mock_port = start([os.path.join(bin_dir, "apns-mock-native"), "--cert", creds + "/server.pem", "--key",
                                  creds + "/server.key", "--latency-ms", str(latency)], r"PORT (\d+)")
         try:
             ours = run_service(bin_dir, creds, mock_port, args.n, os.path.join(work, "data-%d" % latency))
-            print("%-8s %-10s %12.0f %9.2f %9.1f %9.1f %9.1f %7d" % (
+            print("%-8s %-10s %12.0f %9.2f %9.1f %9.1f %9.1f %7d %8.2f" % (
                 "%d ms" % latency, "ours", ours["rate"], ours["elapsed"], ours["p50"], ours["p99"], ours["rss"],
-                ours["failed"]), flush=True)
+                ours["failed"], ours["cpu"]), flush=True)
+            peer_cpu = time.process_time()
             peer = run_aioapns(creds, mock_port, args.n)
-            print("%-8s %-10s %12.0f %9.2f %9s %9s %9s %7d" % (
-                "%d ms" % latency, "aioapns", peer["rate"], peer["elapsed"], "-", "-", "-", peer["failed"]), flush=True)
+            peer["cpu"] = time.process_time() - peer_cpu
+            print("%-8s %-10s %12.0f %9.2f %9s %9s %9s %7d %8.2f" % (
+                "%d ms" % latency, "aioapns", peer["rate"], peer["elapsed"], "-", "-", "-", peer["failed"], peer["cpu"]),
+                flush=True)
         finally:
             mock.send_signal(signal.SIGTERM)
             mock.wait(10)

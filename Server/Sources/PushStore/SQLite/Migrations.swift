@@ -47,5 +47,9 @@ enum Migrations {
             app_id TEXT NOT NULL, session_id TEXT NOT NULL, caller_uid TEXT NOT NULL,
             details BLOB NOT NULL, created_at INTEGER NOT NULL, PRIMARY KEY (app_id, session_id));
         """,
+        // 2: the delivery engine claims due call pushes first (they jump the queue).
+        """
+        CREATE INDEX push_jobs_kind_due ON push_jobs(state, kind, not_before);
+        """,
     ]
 }

@@ -48,24 +48,34 @@ extension SQLiteStore {
         }
     }
 
+    /// Claims due jobs: call pushes first (they jump the queue), then the oldest due jobs,
+    /// then jobs whose lease ran out; leases them all with one `UPDATE … RETURNING`.
     public func claimPushJobs(limit: Int, lease: TimeInterval, now: Date) throws -> [PushJob] {
-        try withConnection { connection in
+        guard limit > 0 else { return [] }
+        return try withConnection { connection in
             try connection.transaction {
-                let jobs = try connection.query(
-                    Self.jobColumns + """
-                     WHERE (state = ? AND not_before <= ?) OR (state = ? AND lease_until <= ?)
-                    ORDER BY not_before, created_at LIMIT ?
-                    """,
-                    [.text(JobState.pending), .date(now), .text(JobState.leased), .date(now), .int(Int64(limit))], Self.jobRow)
-                let leaseUntil = now.addingTimeInterval(lease)
-                return try jobs.map { job in
-                    try connection.run(
-                        "UPDATE push_jobs SET state = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?",
-                        [.text(JobState.leased), .date(leaseUntil), .text(job.id)])
-                    var claimed = job
-                    claimed.attempts += 1
-                    return claimed
+                var ids = try connection.query(
+                    "SELECT id FROM push_jobs WHERE state = ? AND kind = ? AND not_before <= ? ORDER BY not_before LIMIT ?",
+                    [.text(JobState.pending), .text(PushKind.call.rawValue), .date(now), .int(Int64(limit))]) { $0.text(0) }
+                if ids.count < limit {
+                    ids += try connection.query(
+                        "SELECT id FROM push_jobs WHERE state = ? AND not_before <= ? AND kind <> ? ORDER BY not_before LIMIT ?",
+                        [.text(JobState.pending), .date(now), .text(PushKind.call.rawValue), .int(Int64(limit - ids.count))]) { $0.text(0) }
                 }
+                if ids.count < limit {
+                    ids += try connection.query(
+                        "SELECT id FROM push_jobs WHERE state = ? AND lease_until <= ? ORDER BY not_before LIMIT ?",
+                        [.text(JobState.leased), .date(now), .int(Int64(limit - ids.count))]) { $0.text(0) }
+                }
+                guard !ids.isEmpty else { return [] }
+                let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
+                let returning = Self.jobColumns.replacingOccurrences(of: "SELECT ", with: "RETURNING ")
+                    .replacingOccurrences(of: " FROM push_jobs", with: "")
+                let jobs = try connection.query(
+                    "UPDATE push_jobs SET state = ?, lease_until = ?, attempts = attempts + 1 WHERE id IN (\(placeholders)) "
+                        + returning,
+                    [.text(JobState.leased), .date(now.addingTimeInterval(lease))] + ids.map { .text($0) }, Self.jobRow)
+                return jobs.sorted { ($0.kind == .call ? 0 : 1, $0.notBefore) < ($1.kind == .call ? 0 : 1, $1.notBefore) }
             }
         }
     }
@@ -78,7 +88,16 @@ extension SQLiteStore {
     public func finishPushJobs(_ results: [(id: String, outcome: JobOutcome)], now: Date) throws {
         try withConnection { connection in
             try connection.transaction {
-                for (id, outcome) in results {
+                // Delivered jobs (nearly all of them) are marked with one statement per 500.
+                let delivered = results.filter { $0.outcome == .delivered }.map(\.id)
+                for start in stride(from: 0, to: delivered.count, by: 500) {
+                    let chunk = delivered[start..<min(start + 500, delivered.count)]
+                    let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                    try connection.run(
+                        "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = NULL WHERE id IN (\(placeholders))",
+                        [.text(JobState.delivered), .date(now)] + chunk.map { .text($0) })
+                }
+                for (id, outcome) in results where outcome != .delivered {
                     switch outcome {
                     case .delivered:
                         try connection.run(
