@@ -69,6 +69,8 @@ public protocol ServiceStore: OutboxStore {
     ) throws -> SendAcceptance
     /// The push jobs of one accepted send, oldest first.
     func pushJobs(requestId: String) throws -> [PushJob]
+    /// The delivery log of one send request: each job's state, attempts and last error.
+    func pushJobLog(appId: String, requestId: String) throws -> [PushJobLogEntry]
     /// Stores webhook jobs and push jobs (for example a decline and the push to the caller)
     /// in one transaction.
     func enqueue(webhooks: [WebhookJob], pushJobs: [PushJob]) throws

@@ -47,6 +47,11 @@ import Testing
         #expect(try harness.tokens() == ["c2"])
         #expect(harness.mock.log(kind: "apns").count == 1)
         #expect(harness.engine.metrics.tokensRemoved == 1)
+        // And the delivery log (admin API) shows why
+        let log = try harness.store.pushJobLog(appId: DeliveryHarness.app, requestId: "req-1")
+        #expect(log.map(\.state) == ["failed"])
+        #expect(log.first?.lastError == reason)
+        #expect(log.first?.finishedAt != nil)
     }
 
     @Test func a410OlderThanTheLastRegistrationKeepsTheToken() async throws {

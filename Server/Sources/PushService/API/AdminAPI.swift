@@ -48,7 +48,7 @@ struct AdminAPI {
                     "webhookJobsPending": try service.store.pendingWebhookJobCount(),
                 ]
             },
-        ] + providerRoutes + tokenRoutes + sendRoutes
+        ] + providerRoutes + tokenRoutes + sendRoutes + deliveryLogRoutes
     }
 
     static let userNotFound = APIError(404, "ERR_UID_NOT_FOUND", "No user has this uid.")
