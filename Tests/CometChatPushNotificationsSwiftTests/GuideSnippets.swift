@@ -43,10 +43,28 @@ final class GuideAppDelegate {
             .build()
     }
 
-    /// §4: the AppDelegate's token callbacks.
-    func section4(deviceToken: Data, error: Error) {
+    /// §4: the AppDelegate's token callbacks and silent pushes.
+    func section4(deviceToken: Data, error: Error, userInfo: [AnyHashable: Any]) {
         CometChatPushNotifications.shared.registerDeviceToken(deviceToken)
         CometChatPushNotifications.shared.handleRegistrationFailure(error)
+        CometChatPushNotifications.shared.handleBackgroundNotification(userInfo: userInfo)
+    }
+
+    /// §5: suppress notifications for the open chat.
+    func section5(userUID: String?) {
+        CometChatPushNotifications.shared.setActiveConversation(userId: userUID ?? "")
+        CometChatPushNotifications.shared.clearActiveConversation()
+    }
+
+    /// §8: clear the badge.
+    func section8() {
+        CometChatPushNotifications.shared.clearBadgeCount()
+    }
+
+    /// §9: read a raw payload.
+    func section9(userInfo: [AnyHashable: Any]) -> Bool {
+        _ = CometChatPushNotifications.parseNotificationInfo(from: userInfo)
+        return CometChatPushNotifications.isCampaignNotification(userInfo: userInfo)
     }
 
     /// §6: logout.
