@@ -24,7 +24,8 @@ func push(_ action: String, _ session: String) -> [AnyHashable: Any] {
     ]
 }
 
-let device = SimulatedDevice(permission: .authorized, backgroundModes: ["remote-notification", "voip"], clock: SimulatedClock(autoAdvanceLimit: 0))
+let device = SimulatedDevice(
+    permission: .authorized, backgroundModes: ["remote-notification", "voip"], clock: SimulatedClock(autoAdvanceLimit: 0))
 let calls = device.calls
 calls.pushKit.issueToken(SimulatedDevice.token(0xA0))
 let delegate = RecordingCallsDelegate()
@@ -75,4 +76,6 @@ print(line("push → CallKit report (new call):       ", ring))
 print(line("push → CallKit report (cancel, re-report):", turnedAway))
 print(line("whole PushKit callback (new call):       ", callbackTotal))
 print("reported synchronously inside the PushKit callback: \(synchronous)/\(iterations) calls")
-print("completions after CallKit's answer: \(inOrder)/\(2 * iterations) pushes; app killed: \(calls.kills.count) times; rule violations: \(calls.callKit.violations.count)")
+print(
+    "completions after CallKit's answer: \(inOrder)/\(2 * iterations) pushes; app killed: \(calls.kills.count) times; rule violations: \(calls.callKit.violations.count)"
+)

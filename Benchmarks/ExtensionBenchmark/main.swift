@@ -55,14 +55,18 @@ func runChild(megabytes: Int, mode: String, port: Int) async {
     let before = peakKiB()
     let started = Date()
     let content = await PNNotificationServiceEngine(
-        payload: payload, title: "Bob", body: "**hi**", options: options, environment: environment).run()
+        payload: payload, title: "Bob", body: "**hi**", options: options, environment: environment
+    ).run()
     let after = peakKiB()
-    let bytes = (content.attachment?.fileURL).flatMap {
-        try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int
-    } ?? 0
-    print(String(format: "%-10@ %3d MB attachment: %@ %9d bytes, %.2f s, peak before %6d KiB, after %6d KiB, growth %5d KiB",
-                 mode as NSString, megabytes, (content.attachment?.mediaType.rawValue ?? "none") as NSString, bytes,
-                 Date().timeIntervalSince(started), before, after, after - before))
+    let bytes =
+        (content.attachment?.fileURL).flatMap {
+            try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int
+        } ?? 0
+    print(
+        String(
+            format: "%-10@ %3d MB attachment: %@ %9d bytes, %.2f s, peak before %6d KiB, after %6d KiB, growth %5d KiB",
+            mode as NSString, megabytes, (content.attachment?.mediaType.rawValue ?? "none") as NSString, bytes,
+            Date().timeIntervalSince(started), before, after, after - before))
 }
 
 /// Writes a JPEG-looking file of `size` bytes in 64 KiB chunks.

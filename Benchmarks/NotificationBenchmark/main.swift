@@ -11,7 +11,8 @@ let fixtures = ["chat-user", "chat-group", "chat-thread-reply", "call-initiated-
 let payloads: [(String, [AnyHashable: Any])] = fixtures.map { name in
     let url = root.appendingPathComponent("Contract/payloads/\(name).json")
     guard let data = try? Data(contentsOf: url),
-          let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+    else {
         fatalError("cannot read \(url.path)")
     }
     var payload: [AnyHashable: Any] = [:]
@@ -40,6 +41,8 @@ for (name, payload) in payloads {
     all.append(contentsOf: samples)
     print("\(name.padding(toLength: 22, withPad: " ", startingAt: 0))median \(Int(median(samples))) ns per parse + decision")
 }
-print(String(format: "all kinds             median %7.0f ns per parse + decision (%d runs x %d notifications)",
-             median(all), runs * payloads.count, perRun))
+print(
+    String(
+        format: "all kinds             median %7.0f ns per parse + decision (%d runs x %d notifications)",
+        median(all), runs * payloads.count, perRun))
 if sink == 42 { print("") }  // keeps the work observable

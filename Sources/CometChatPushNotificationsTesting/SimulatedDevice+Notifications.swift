@@ -48,29 +48,37 @@ extension SimulatedDevice {
     /// center's delegate right after it returns: if nobody became the delegate by then, the tap
     /// is lost (rule 1).
     @discardableResult
-    public func tap(_ notification: PNNotification,
-                    launching didFinishLaunching: ((CometChatPushNotifications) -> Void)? = nil) -> SimulatedResponse {
-        respond(PNNotificationResponse(notification: notification, action: .open), opensApp: true,
-                launching: didFinishLaunching)
+    public func tap(
+        _ notification: PNNotification,
+        launching didFinishLaunching: ((CometChatPushNotifications) -> Void)? = nil
+    ) -> SimulatedResponse {
+        respond(
+            PNNotificationResponse(notification: notification, action: .open), opensApp: true,
+            launching: didFinishLaunching)
     }
 
     /// The user types `text` in the notification's text-input action. The app stays in (or is
     /// launched into) the background (rule 22). Throws when the notification's category has no
     /// text-input action: iOS would not offer one.
     @discardableResult
-    public func reply(to notification: PNNotification, text: String,
-                      launching didFinishLaunching: ((CometChatPushNotifications) -> Void)? = nil) throws -> SimulatedResponse {
+    public func reply(
+        to notification: PNNotification, text: String,
+        launching didFinishLaunching: ((CometChatPushNotifications) -> Void)? = nil
+    ) throws -> SimulatedResponse {
         let action = notificationCenter.category(notification.categoryIdentifier)?.actions.first {
             if case .textInput = $0.kind { return true }
             return false
         }
         guard let action else {
-            throw SimulatedError(reason: "The category \"\(notification.categoryIdentifier)\" is not registered "
-                + "with a text-input action, so iOS offers no reply.")
+            throw SimulatedError(
+                reason: "The category \"\(notification.categoryIdentifier)\" is not registered "
+                    + "with a text-input action, so iOS offers no reply.")
         }
-        return respond(PNNotificationResponse(notification: notification,
-                                              action: .textInput(actionIdentifier: action.identifier, text: text)),
-                       opensApp: false, launching: didFinishLaunching)
+        return respond(
+            PNNotificationResponse(
+                notification: notification,
+                action: .textInput(actionIdentifier: action.identifier, text: text)),
+            opensApp: false, launching: didFinishLaunching)
     }
 
     /// The user dismisses the notification. The app hears of it only when the category reports
@@ -84,8 +92,10 @@ extension SimulatedDevice {
         return respond(PNNotificationResponse(notification: notification, action: .dismiss), opensApp: false, launching: nil)
     }
 
-    private func respond(_ response: PNNotificationResponse, opensApp: Bool,
-                         launching didFinishLaunching: ((CometChatPushNotifications) -> Void)?) -> SimulatedResponse {
+    private func respond(
+        _ response: PNNotificationResponse, opensApp: Bool,
+        launching didFinishLaunching: ((CometChatPushNotifications) -> Void)?
+    ) -> SimulatedResponse {
         let record = SimulatedResponse(response: response)
         notificationCenter.remove(response.notification)
         if let app {

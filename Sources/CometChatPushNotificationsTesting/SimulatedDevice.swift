@@ -128,11 +128,13 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     /// Kills the app process (its SDK instance stops; storage stays).
     public func terminate() {
-        guard let app = state.withLock({ state -> SimulatedApp? in
-            let app = state.app
-            state.app = nil
-            return app
-        }) else { return }
+        guard
+            let app = state.withLock({ state -> SimulatedApp? in
+                let app = state.app
+                state.app = nil
+                return app
+            })
+        else { return }
         notificationCenter.processEnded()
         let (badge, permission) = (app.application.state.withLock { $0.badge }, app.permissions.state.withLock { $0.permission })
         state.withLock {

@@ -48,8 +48,9 @@ public final class SimulatedNotificationCenter: PNNotificationCenter, @unchecked
     public func add(_ request: PNLocalNotificationRequest, completion: @escaping @Sendable ((any Error)?) -> Void) {
         var userInfo: [AnyHashable: Any] = [:]
         for (key, value) in request.userInfo { userInfo[key] = value }
-        let notification = PNNotification(identifier: request.identifier, userInfo: userInfo,
-                                          categoryIdentifier: request.categoryIdentifier ?? "")
+        let notification = PNNotification(
+            identifier: request.identifier, userInfo: userInfo,
+            categoryIdentifier: request.categoryIdentifier ?? "")
         state.withLock {
             $0.localRequests.append(request)
             $0.shown.removeAll { $0.identifier == request.identifier }
@@ -94,10 +95,12 @@ public final class SimulatedNotificationCenter: PNNotificationCenter, @unchecked
     func processEnded() { state.withLock { $0.delegate = nil } }
 
     func makeNotification(_ payload: [String: Any], identifier: String?) -> PNNotification {
-        let id = identifier ?? state.withLock { state -> String in
-            defer { state.nextIdentifier += 1 }
-            return "notification-\(state.nextIdentifier)"
-        }
+        let id =
+            identifier
+            ?? state.withLock { state -> String in
+                defer { state.nextIdentifier += 1 }
+                return "notification-\(state.nextIdentifier)"
+            }
         let aps = payload["aps"] as? [String: Any]
         var userInfo: [AnyHashable: Any] = [:]
         for (key, value) in payload { userInfo[key] = value }

@@ -133,7 +133,8 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
                     token: json["fcmToken"] ?? "", platform: json["platform"] ?? "", providerId: json["providerId"] ?? "")
                 for key in state.registrations.keys { state.registrations[key]?.removeAll { $0.token == registration.token } }
                 state.registrations[authToken, default: []].append(registration)
-                return .success(Self.ok(["pushToken": registration.token, "platform": registration.platform, "providerId": registration.providerId]))
+                return .success(
+                    Self.ok(["pushToken": registration.token, "platform": registration.platform, "providerId": registration.providerId]))
             case .unregisterTokens:
                 state.registrations[authToken] = nil
                 return .success(Self.ok([:]))
@@ -145,7 +146,9 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
         case .success(let response): return response
         case .failure(.network): throw PNTransportError("The network connection was lost.")
         case .failure(.status(let status, let code)):
-            let body = try JSONSerialization.data(withJSONObject: ["error": ["code": code, "message": "Simulated \(code).", "details": [:]]])
+            let body = try JSONSerialization.data(withJSONObject: [
+                "error": ["code": code, "message": "Simulated \(code).", "details": [:]]
+            ])
             return PNHTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body)
         }
     }

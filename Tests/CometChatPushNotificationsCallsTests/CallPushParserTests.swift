@@ -26,17 +26,21 @@ struct CallPushParserTests {
 
     @Test("Group calls are recognised by conversationId or receiverType, and ring with the group's handle")
     func groupCalls() {
-        let byConversation = CallPushParser.parse(["callAction": "initiated", "sessionId": "s", "sender": "bob", "receiver": "g1", "conversationId": "group_g1"])
+        let byConversation = CallPushParser.parse([
+            "callAction": "initiated", "sessionId": "s", "sender": "bob", "receiver": "g1", "conversationId": "group_g1",
+        ])
         #expect(byConversation.isGroup)
         #expect(byConversation.handle == "g1")
         let byType = CallPushParser.parse(["callAction": "initiated", "sessionId": "s", "receiverType": "GROUP", "receiver": "g2"])
         #expect(byType.isGroup)
     }
 
-    @Test("Numbers, older keys and odd casing are tolerated", arguments: [
-        (PayloadCase("numbers and senderUid") { ["callAction": "INITIATED", "sessionId": 12345, "senderUid": "old"] }, "12345", "old"),
-        (PayloadCase("padding and a numeric sender") { ["callAction": " initiated ", "sessionId": " s1 ", "sender": 7] }, "s1", "7"),
-    ])
+    @Test(
+        "Numbers, older keys and odd casing are tolerated",
+        arguments: [
+            (PayloadCase("numbers and senderUid") { ["callAction": "INITIATED", "sessionId": 12345, "senderUid": "old"] }, "12345", "old"),
+            (PayloadCase("padding and a numeric sender") { ["callAction": " initiated ", "sessionId": " s1 ", "sender": 7] }, "s1", "7"),
+        ])
     func tolerant(payload: PayloadCase, session: String, caller: String) {
         let push = CallPushParser.parse(payload.make())
         #expect(push.problem == nil)
@@ -45,14 +49,18 @@ struct CallPushParserTests {
         #expect(push.callType == .audio)
     }
 
-    @Test("Malformed pushes have a problem and never crash", arguments: [
-        PayloadCase("empty") { [:] },
-        PayloadCase("no session") { ["callAction": "initiated"] },
-        PayloadCase("no action") { ["sessionId": "s1"] },
-        PayloadCase("unknown action") { ["sessionId": "s1", "callAction": "teleport"] },
-        PayloadCase("wrong types") { ["sessionId": ["nested": true], "callAction": ["initiated"]] },
-        PayloadCase("blank session, script avatar") { ["sessionId": "   ", "callAction": "initiated", "senderAvatar": "javascript:alert(1)"] },
-    ])
+    @Test(
+        "Malformed pushes have a problem and never crash",
+        arguments: [
+            PayloadCase("empty") { [:] },
+            PayloadCase("no session") { ["callAction": "initiated"] },
+            PayloadCase("no action") { ["sessionId": "s1"] },
+            PayloadCase("unknown action") { ["sessionId": "s1", "callAction": "teleport"] },
+            PayloadCase("wrong types") { ["sessionId": ["nested": true], "callAction": ["initiated"]] },
+            PayloadCase("blank session, script avatar") {
+                ["sessionId": "   ", "callAction": "initiated", "senderAvatar": "javascript:alert(1)"]
+            },
+        ])
     func malformed(payload: PayloadCase) {
         let push = CallPushParser.parse(payload.make())
         #expect(push.problem != nil)

@@ -16,7 +16,7 @@ final class GuidePushDelegate: NSObject, CometChatPushNotificationsCallsDelegate
 
     // onCallCleanupComplete, onCallMissed → callDidEnd(_:reason:)
     func callDidEnd(_ call: IncomingCall, reason: CallEndReason) {
-        if reason == .timedOut { /* missed */ }
+        if reason == .timedOut { /* missed */  }
     }
 
     func onPushTokenRegistrationFailed(platform: CometChatPushTokenPlatform, error: PNError) {
@@ -65,7 +65,8 @@ struct GuideSnippetTests {
         #expect(guideConfiguration().pushKitOwnership == .sdk)
         #expect(guideConfiguration().callKit.ringtone == "ringtone.caf")
         #expect(CallEndReason.allCases.map(\.name).contains("answeredElsewhere"))
-        #expect([PNRingReadiness.backgroundModeMissing, .voipEntitlementMissing, .microphoneDenied].map(\.name)
-            == ["backgroundModeMissing", "voipEntitlementMissing", "microphoneDenied"])
+        #expect(
+            [PNRingReadiness.backgroundModeMissing, .voipEntitlementMissing, .microphoneDenied].map(\.name)
+                == ["backgroundModeMissing", "voipEntitlementMissing", "microphoneDenied"])
     }
 }

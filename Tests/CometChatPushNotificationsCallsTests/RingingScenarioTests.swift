@@ -17,8 +17,10 @@ struct RingingScenarioTests {
         #expect(report.callerName == "Bob")
         #expect(report.handle == "bob")
         #expect(report.hasVideo)
-        #expect(h.calls.callKit.configuration == PNCallKitConfiguration(
-            iconTemplateImageName: "CallIcon", ringtone: "ring.caf", includesCallsInRecents: true, supportsVideo: true))
+        #expect(
+            h.calls.callKit.configuration
+                == PNCallKitConfiguration(
+                    iconTemplateImageName: "CallIcon", ringtone: "ring.caf", includesCallsInRecents: true, supportsVideo: true))
         #expect(h.calls.callKit.ringingCalls == [report.uuid])
         #expect(h.calls.callKit.audioConfigurations.isEmpty)
         // When the user answers

@@ -39,7 +39,9 @@ struct VoIPRuleTests {
     static let variants: [Variant] = [
         Variant("a new call", ringsAfter: true) { callPush() },
         Variant("a video group call", ringsAfter: true) { callPush(type: "video", receiver: "team", group: true) },
-        Variant("numbers where strings belong", ringsAfter: true) { ["callAction": "initiated", "sessionId": 42, "sender": 7, "callType": 1] },
+        Variant("numbers where strings belong", ringsAfter: true) {
+            ["callAction": "initiated", "sessionId": 42, "sender": 7, "callType": 1]
+        },
         Variant("an empty payload") { [:] },
         Variant("no sessionId") { ["callAction": "initiated", "sender": "bob"] },
         Variant("an unknown callAction") { callPush("teleport") },
@@ -49,22 +51,31 @@ struct VoIPRuleTests {
         Variant("answered on another device", before: ringing) { callPush("ongoing", session: "s1") },
         Variant("declined on another device", before: ringing) { callPush("rejected", session: "s1") },
         Variant("cancelled for a call that never rang") { callPush("cancelled", session: "ghost") },
-        Variant("ended for a call no longer ringing", before: { h in
-            await h.deliver(callPush("initiated", session: "s1"))
-            await h.deliver(callPush("cancelled", session: "s1"))
-        }) { callPush("ended", session: "s1") },
-        Variant("a late duplicate of an ended call", before: { h in
-            await h.deliver(callPush("initiated", session: "s1"))
-            await h.deliver(callPush("cancelled", session: "s1"))
-        }) { callPush("initiated", session: "s1") },
+        Variant(
+            "ended for a call no longer ringing",
+            before: { h in
+                await h.deliver(callPush("initiated", session: "s1"))
+                await h.deliver(callPush("cancelled", session: "s1"))
+            }
+        ) { callPush("ended", session: "s1") },
+        Variant(
+            "a late duplicate of an ended call",
+            before: { h in
+                await h.deliver(callPush("initiated", session: "s1"))
+                await h.deliver(callPush("cancelled", session: "s1"))
+            }
+        ) { callPush("initiated", session: "s1") },
         Variant("a second call while one rings", ringsAfter: true, before: ringing) { callPush("initiated", session: "s2", from: "carol") },
         Variant("a second call during an answered call", before: answered) { callPush("initiated", session: "s2", from: "carol") },
         Variant("ongoing echoed for the answered call", before: answered) { callPush("ongoing", session: "s1") },
         Variant("a push for another user") { callPush(receiver: "mallory") },
-        Variant("a push after logout", before: { h in
-            h.device.logOutOfChatSDK()
-            await h.settle()
-        }) { callPush() },
+        Variant(
+            "a push after logout",
+            before: { h in
+                h.device.logOutOfChatSDK()
+                await h.settle()
+            }
+        ) { callPush() },
         Variant("Do Not Disturb refuses the call", before: { h in h.calls.callKit.doNotDisturb = true }) { callPush() },
         Variant("a blocked caller", before: { h in h.calls.callKit.block(handle: "bob") }) { callPush() },
     ]

@@ -31,8 +31,10 @@ func chatPayload(
         "receiverType": group == nil ? "user" : "group",
         "conversationId": group.map { "group_\($0)" } ?? "alice_user_\(sender)",
         "tag": messageId, "sentAt": "1800000000000",
-        "aps": ["alert": ["title": "Bob", "body": body], "mutable-content": 1, "category": "MessageCategory",
-                "thread-id": group ?? sender] as [String: Any],
+        "aps": [
+            "alert": ["title": "Bob", "body": body], "mutable-content": 1, "category": "MessageCategory",
+            "thread-id": group ?? sender,
+        ] as [String: Any],
     ]
     if let parentId { payload["parentId"] = parentId }
     if let avatar { payload["senderAvatar"] = avatar }

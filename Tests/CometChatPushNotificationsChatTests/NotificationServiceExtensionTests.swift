@@ -26,8 +26,11 @@ import CometChatPushNotificationsTesting
         #expect(attachment.mediaType == .png)
         #expect(attachment.fileURL.pathExtension == "png")
         #expect((try? FileManager.default.attributesOfItem(atPath: attachment.fileURL.path)[.size] as? Int) == 40_000)
-        #expect(run.content?.sender == PNMessageSender(uid: "bob", name: "Bob", avatar: attachment,
-                                                       conversationId: "alice_user_bob", groupName: nil))
+        #expect(
+            run.content?.sender
+                == PNMessageSender(
+                    uid: "bob", name: "Bob", avatar: attachment,
+                    conversationId: "alice_user_bob", groupName: nil))
         #expect(run.receipt == .sent)
         #expect(device.service.requests(.userDelivered).count == 1)
         #expect(ext.violations.isEmpty)

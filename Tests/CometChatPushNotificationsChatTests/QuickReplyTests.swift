@@ -62,7 +62,9 @@ import CometChatPushNotificationsTesting
         #expect(attempts.count == 3)
         #expect(attempts.allSatisfy { $0.text == "retry me" })
         // Back-off between attempts, all inside the background time
-        #expect(attempts[1].at > attempts[0].at && attempts[2].at.timeIntervalSince(attempts[1].at) > attempts[1].at.timeIntervalSince(attempts[0].at))
+        #expect(
+            attempts[1].at > attempts[0].at
+                && attempts[2].at.timeIntervalSince(attempts[1].at) > attempts[1].at.timeIntervalSince(attempts[0].at))
         #expect(attempts[2].at.timeIntervalSince(start) < 30)
         #expect(response.completionCalls == 1)
         #expect(delegate.events.isEmpty)

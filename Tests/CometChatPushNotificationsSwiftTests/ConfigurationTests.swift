@@ -37,17 +37,25 @@ struct ConfigurationTests {
         #expect(!config.enableBadgeCount && !config.showInAppNotifications && !config.requestNotificationPermission)
         #expect(!config.autoRegisterTokens && config.tokenRegistrar == .chat && config.authToken == "t")
         #expect(config.clientHost == "127.0.0.1:9000")
-        #expect(config.callKit == CallKitBranding(name: "Acme", iconTemplateImageName: "Icon", ringtone: "ring.caf", includeInRecents: false, supportsVideo: false))
+        #expect(
+            config.callKit
+                == CallKitBranding(
+                    name: "Acme", iconTemplateImageName: "Icon", ringtone: "ring.caf", includeInRecents: false, supportsVideo: false))
         #expect(!config.requestCallPermissions && config.pushKitOwnership == .app)
         #expect(config.toBuilder().providerId("q").build().providerId == "q")
     }
 
     @Test("Base URL: the default host, a bare host, a full URL")
     func baseURL() {
-        #expect(ClientAPI.baseURL(appId: "ABC1", region: "US", clientHost: nil)?.absoluteString == "https://abc1.apiclient-us.cometchat.io/v3.0")
+        #expect(
+            ClientAPI.baseURL(appId: "ABC1", region: "US", clientHost: nil)?.absoluteString == "https://abc1.apiclient-us.cometchat.io/v3.0"
+        )
         #expect(ClientAPI.baseURL(appId: "a", region: "eu", clientHost: "push.example.com")?.absoluteString == "https://push.example.com")
-        #expect(ClientAPI.baseURL(appId: "a", region: "eu", clientHost: "http://127.0.0.1:8080/")?.absoluteString == "http://127.0.0.1:8080")
-        #expect(ClientAPI.baseURL(appId: "a", region: "eu", clientHost: "https://api.example.com/v3")?.absoluteString == "https://api.example.com/v3")
+        #expect(
+            ClientAPI.baseURL(appId: "a", region: "eu", clientHost: "http://127.0.0.1:8080/")?.absoluteString == "http://127.0.0.1:8080")
+        #expect(
+            ClientAPI.baseURL(appId: "a", region: "eu", clientHost: "https://api.example.com/v3")?.absoluteString
+                == "https://api.example.com/v3")
     }
 
     @Test("Wire values of the token platforms")
@@ -57,15 +65,22 @@ struct ConfigurationTests {
         #expect(CometChatPushTokenPlatform.fcm.wireValue == "fcm_ios")
         #expect(CometChatPushTokenPlatform.allCases.map(\.rawName) == ["apns", "fcm", "voip"])
         #expect(CometChatPushTokenPlatform(wireValue: "fcm_ios") == .fcm)
-        #expect(PNError.Code.allCases.map(\.name) == ["notInitialised", "notLoggedIn", "providerRequired", "productNotInstalled", "serverError", "networkError"])
+        #expect(
+            PNError.Code.allCases.map(\.name) == [
+                "notInitialised", "notLoggedIn", "providerRequired", "productNotInstalled", "serverError", "networkError",
+            ])
         let error = PNError(code: .serverError, message: "m", serverCode: "ERR_X")
         let nsError = (error as any Error) as NSError
         #expect(nsError.domain == PNError.domain && nsError.code == PNError.Code.serverError.rawValue)
-        #expect(PNRingReadiness.allCases.map(\.name) == ["ready", "notificationsOff", "providerMissing", "backgroundModeMissing", "voipEntitlementMissing", "microphoneDenied"])
+        #expect(
+            PNRingReadiness.allCases.map(\.name) == [
+                "ready", "notificationsOff", "providerMissing", "backgroundModeMissing", "voipEntitlementMissing", "microphoneDenied",
+            ])
     }
 
-    @Test("A blank appId or region: initialize reports it and every call answers notInitialised",
-          arguments: [("", "us"), ("  ", "us"), ("app", ""), ("app", " \n")])
+    @Test(
+        "A blank appId or region: initialize reports it and every call answers notInitialised",
+        arguments: [("", "us"), ("  ", "us"), ("app", ""), ("app", " \n")])
     func blankConfiguration(appId: String, region: String) async {
         let device = SimulatedDevice()
         let delegate = RecordingDelegate()

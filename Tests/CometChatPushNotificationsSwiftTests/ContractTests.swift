@@ -44,11 +44,17 @@ struct ContractTests {
             let r = Self.request(json)
             var noAuth = r.headers
             noAuth["authToken"] = nil
-            #expect(!WireContract.violations(method: r.method, path: r.path, headers: noAuth, body: r.body).isEmpty, "\(name) without authToken")
-            if var object = r.body.flatMap({ try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }), let key = object.keys.sorted().first {
+            #expect(
+                !WireContract.violations(method: r.method, path: r.path, headers: noAuth, body: r.body).isEmpty, "\(name) without authToken"
+            )
+            if var object = r.body.flatMap({ try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }),
+                let key = object.keys.sorted().first
+            {
                 object[key] = nil
                 let body = try JSONSerialization.data(withJSONObject: object)
-                #expect(!WireContract.violations(method: r.method, path: r.path, headers: r.headers, body: body).isEmpty, "\(name) without \(key)")
+                #expect(
+                    !WireContract.violations(method: r.method, path: r.path, headers: r.headers, body: body).isEmpty,
+                    "\(name) without \(key)")
             }
         }
         let bad = try JSONSerialization.data(withJSONObject: ["fcmToken": "t", "platform": "ios", "providerId": "p", "timezone": "UTC"])

@@ -58,8 +58,9 @@ struct ForegroundPolicyTests {
         #expect(await device.settle())
         #expect(chat.foregroundOptions == [])
         #expect(campaign.foregroundOptions == .alert)
-        #expect(device.app?.badgeHistory == [],
-                "the campaign carries no count; the chat count is not applied with in-app notifications off")
+        #expect(
+            device.app?.badgeHistory == [],
+            "the campaign carries no count; the chat count is not applied with in-app notifications off")
     }
 
     @Test("Calls never show a banner in the foreground; the app's own notifications show as without the SDK")
@@ -80,14 +81,16 @@ struct ForegroundPolicyTests {
         var testDescription: String { name }
     }
 
-    @Test("The badge follows unreadMessageCount as text or number; negative and junk are ignored", arguments: [
-        BadgeCase(name: "text", count: "5", badge: 5),
-        BadgeCase(name: "number", count: 9, badge: 9),
-        BadgeCase(name: "zero clears", count: 0, badge: 0),
-        BadgeCase(name: "negative", count: -2, badge: nil),
-        BadgeCase(name: "negative text", count: "-2", badge: nil),
-        BadgeCase(name: "junk", count: "lots", badge: nil),
-    ])
+    @Test(
+        "The badge follows unreadMessageCount as text or number; negative and junk are ignored",
+        arguments: [
+            BadgeCase(name: "text", count: "5", badge: 5),
+            BadgeCase(name: "number", count: 9, badge: 9),
+            BadgeCase(name: "zero clears", count: 0, badge: 0),
+            BadgeCase(name: "negative", count: -2, badge: nil),
+            BadgeCase(name: "negative text", count: "-2", badge: nil),
+            BadgeCase(name: "junk", count: "lots", badge: nil),
+        ])
     func badgeFromCount(_ input: BadgeCase) async throws {
         let app = await launch()
         var payload = try contractPayload("chat-group")
@@ -157,8 +160,9 @@ struct ForegroundPolicyTests {
     @Test("The policy is pure: the same input gives the same decision")
     func pureDecision() throws {
         let info = try #require(CometChatPushNotifications.parseNotificationInfo(from: try contractPayload("chat-group")))
-        let policy = PNForegroundPolicy(showInAppNotifications: true, enableBadgeCount: true,
-                                        activeConversation: .group("team"))
+        let policy = PNForegroundPolicy(
+            showInAppNotifications: true, enableBadgeCount: true,
+            activeConversation: .group("team"))
         #expect(policy.decide(info) == PNForegroundDecision(options: [], badge: 3, reason: .activeConversation))
         #expect(policy.decide(info) == policy.decide(info))
         var other = policy

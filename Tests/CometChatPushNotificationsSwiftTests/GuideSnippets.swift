@@ -8,8 +8,8 @@ import CometChatPushNotificationsSwift
 
 /// Guide §5: the delegate (Core methods).
 final class GuidePushDelegate: NSObject, CometChatPushNotificationsDelegate {
-    func navigateToNotificationsFeed() { /* open your notifications screen */ }
-    func didTapNotification(_ info: CometChatNotificationInfo) { /* info.rawPayload has everything */ }
+    func navigateToNotificationsFeed() { /* open your notifications screen */  }
+    func didTapNotification(_ info: CometChatNotificationInfo) { /* info.rawPayload has everything */  }
     func navigateToDefaultScreen() {}
     func onPushTokenRegistered(platform: CometChatPushTokenPlatform) {}
     func onPushTokenRegistrationFailed(platform: CometChatPushTokenPlatform, error: PNError) {
@@ -26,12 +26,13 @@ final class GuideAppDelegate {
     /// §3: in `application(_:didFinishLaunchingWithOptions:)`.
     func section3DidFinishLaunching() -> Bool {
         CometChatPushNotifications.shared.delegate = pushDelegate
-        CometChatPushNotifications.shared.initialize(config: PNConfiguration(
-            appId: "APP_ID",
-            region: "REGION",
-            providerId: "PROVIDER_ID",
-            extensionGroupID: "group.com.yourcompany.yourapp"   // only with the service extension
-        ))
+        CometChatPushNotifications.shared.initialize(
+            config: PNConfiguration(
+                appId: "APP_ID",
+                region: "REGION",
+                providerId: "PROVIDER_ID",
+                extensionGroupID: "group.com.yourcompany.yourapp"  // only with the service extension
+            ))
         return true
     }
 

@@ -4,17 +4,22 @@ import Testing
 /// ARCHITECTURE.md: no Apple framework import outside `Platform/Apple/`.
 @Suite("Layering")
 struct LayeringTests {
-    static let appleFrameworks = ["UIKit", "UserNotifications", "PushKit", "CallKit", "AVFAudio", "AVFoundation", "Intents", "Security", "os", "SwiftUI"]
+    static let appleFrameworks = [
+        "UIKit", "UserNotifications", "PushKit", "CallKit", "AVFAudio", "AVFoundation", "Intents", "Security", "os", "SwiftUI",
+    ]
 
     static func violations(in sources: URL) -> [String] {
-        guard let walker = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil) else { return ["cannot read \(sources.path)"] }
+        guard let walker = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil) else {
+            return ["cannot read \(sources.path)"]
+        }
         var found: [String] = []
         for case let url as URL in walker where url.pathExtension == "swift" && !url.path.contains("/Platform/Apple/") {
             guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
             for line in text.split(separator: "\n") {
                 let words = line.trimmingCharacters(in: .whitespaces).split(separator: " ").map(String.init)
                 guard let index = words.firstIndex(of: "import"), index + 1 < words.count,
-                      words[..<index].allSatisfy({ $0.hasPrefix("@") }) else { continue }
+                    words[..<index].allSatisfy({ $0.hasPrefix("@") })
+                else { continue }
                 let module = words[index + 1].split(separator: ".").first.map(String.init) ?? ""
                 if appleFrameworks.contains(module) { found.append("\(url.lastPathComponent): \(line)") }
             }
@@ -32,7 +37,8 @@ struct LayeringTests {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("layering-\(UUID().uuidString)/Engine")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch.deletingLastPathComponent()) }
-        try "import Foundation\n@preconcurrency import UserNotifications\n".write(to: scratch.appendingPathComponent("Leak.swift"), atomically: true, encoding: .utf8)
+        try "import Foundation\n@preconcurrency import UserNotifications\n".write(
+            to: scratch.appendingPathComponent("Leak.swift"), atomically: true, encoding: .utf8)
         #expect(Self.violations(in: scratch.deletingLastPathComponent()).count == 1)
     }
 }

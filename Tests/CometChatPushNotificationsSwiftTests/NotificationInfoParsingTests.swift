@@ -20,29 +20,38 @@ struct NotificationInfoParsingTests {
     }
 
     static let chatFixtures: [Expected] = [
-        Expected(fixture: "chat-user", kind: .chat, receiverType: .user, receiverId: "bob",
-                 conversationId: "alice_user_bob", messageId: "1042", unread: 3),
-        Expected(fixture: "chat-user-fcm", kind: .chat, receiverType: .user, receiverId: "bob",
-                 conversationId: "alice_user_bob", messageId: "1042", unread: 3),
-        Expected(fixture: "chat-group", kind: .chat, receiverType: .group, receiverId: "team",
-                 conversationId: "group_team", messageId: "1042", unread: 3),
-        Expected(fixture: "chat-thread-reply", kind: .chat, receiverType: .group, receiverId: "team",
-                 conversationId: "group_team", messageId: "1043", parentId: "1040", unread: 3),
-        Expected(fixture: "chat-reaction", kind: .chat, receiverType: .user, receiverId: "bob",
-                 conversationId: "alice_user_bob", messageId: "1044", unread: 3),
-        Expected(fixture: "chat-group-action", kind: .chat, receiverType: .group, receiverId: "team",
-                 conversationId: "group_team", messageId: "1045", unread: 3),
+        Expected(
+            fixture: "chat-user", kind: .chat, receiverType: .user, receiverId: "bob",
+            conversationId: "alice_user_bob", messageId: "1042", unread: 3),
+        Expected(
+            fixture: "chat-user-fcm", kind: .chat, receiverType: .user, receiverId: "bob",
+            conversationId: "alice_user_bob", messageId: "1042", unread: 3),
+        Expected(
+            fixture: "chat-group", kind: .chat, receiverType: .group, receiverId: "team",
+            conversationId: "group_team", messageId: "1042", unread: 3),
+        Expected(
+            fixture: "chat-thread-reply", kind: .chat, receiverType: .group, receiverId: "team",
+            conversationId: "group_team", messageId: "1043", parentId: "1040", unread: 3),
+        Expected(
+            fixture: "chat-reaction", kind: .chat, receiverType: .user, receiverId: "bob",
+            conversationId: "alice_user_bob", messageId: "1044", unread: 3),
+        Expected(
+            fixture: "chat-group-action", kind: .chat, receiverType: .group, receiverId: "team",
+            conversationId: "group_team", messageId: "1045", unread: 3),
     ]
 
     static let callFixtures: [Expected] =
         ["initiated", "ongoing", "unanswered", "rejected", "busy", "cancelled", "ended"].map { (action: String) in
-            Expected(fixture: "call-" + action, kind: .call, receiverType: .user, receiverId: "bob",
-                     conversationId: "alice_user_bob", messageId: "v1.us.call-7f3a", callAction: action, callType: "video")
+            Expected(
+                fixture: "call-" + action, kind: .call, receiverType: .user, receiverId: "bob",
+                conversationId: "alice_user_bob", messageId: "v1.us.call-7f3a", callAction: action, callType: "video")
         } + [
-            Expected(fixture: "call-initiated-alert", kind: .call, receiverType: .user, receiverId: "bob",
-                     conversationId: "alice_user_bob", messageId: "v1.us.call-7f3a", callAction: "initiated", callType: "video"),
-            Expected(fixture: "call-group-initiated", kind: .call, receiverType: .group, receiverId: "team",
-                     conversationId: "group_team", messageId: "v1.us.call-7f3a", callAction: "initiated", callType: "audio"),
+            Expected(
+                fixture: "call-initiated-alert", kind: .call, receiverType: .user, receiverId: "bob",
+                conversationId: "alice_user_bob", messageId: "v1.us.call-7f3a", callAction: "initiated", callType: "video"),
+            Expected(
+                fixture: "call-group-initiated", kind: .call, receiverType: .group, receiverId: "team",
+                conversationId: "group_team", messageId: "v1.us.call-7f3a", callAction: "initiated", callType: "audio"),
         ]
 
     @Test("Every chat and call fixture parses to its fields", arguments: chatFixtures + callFixtures)
@@ -112,29 +121,30 @@ struct NotificationInfoParsingTests {
 
     /// A field of `info` as text, for comparison with a fixture's `expect`.
     static func field(_ name: String, of info: CometChatNotificationInfo) -> String {
-        let value: String? = switch name {
-        case "kind": info.kind.name
-        case "receiverType": info.receiverType.name
-        case "senderUid": info.senderUid
-        case "senderName": info.senderName
-        case "senderAvatar": info.senderAvatar
-        case "receiverId": info.receiverId
-        case "receiverName": info.receiverName
-        case "receiverAvatar": info.receiverAvatar
-        case "conversationId": info.conversationId
-        case "title": info.title
-        case "body": info.body
-        case "messageId": info.messageId
-        case "parentId": info.parentId
-        case "sentAtMs": info.sentAt.map { String(Int(($0.timeIntervalSince1970 * 1000).rounded())) }
-        case "unreadMessageCount": info.unreadMessageCount.map(String.init)
-        case "callAction": info.callAction
-        case "sessionId": info.sessionId
-        case "callType": info.callType
-        case "campaignId": info.campaignId
-        case "announcementId": info.announcementId
-        default: "unknown field \(name)"
-        }
+        let value: String? =
+            switch name {
+            case "kind": info.kind.name
+            case "receiverType": info.receiverType.name
+            case "senderUid": info.senderUid
+            case "senderName": info.senderName
+            case "senderAvatar": info.senderAvatar
+            case "receiverId": info.receiverId
+            case "receiverName": info.receiverName
+            case "receiverAvatar": info.receiverAvatar
+            case "conversationId": info.conversationId
+            case "title": info.title
+            case "body": info.body
+            case "messageId": info.messageId
+            case "parentId": info.parentId
+            case "sentAtMs": info.sentAt.map { String(Int(($0.timeIntervalSince1970 * 1000).rounded())) }
+            case "unreadMessageCount": info.unreadMessageCount.map(String.init)
+            case "callAction": info.callAction
+            case "sessionId": info.sessionId
+            case "callType": info.callType
+            case "campaignId": info.campaignId
+            case "announcementId": info.announcementId
+            default: "unknown field \(name)"
+            }
         return value ?? "nil"
     }
 
@@ -146,11 +156,13 @@ struct NotificationInfoParsingTests {
         var testDescription: String { name }
     }
 
-    @Test("Only non-dictionary input gives nil", arguments: [
-        PayloadCase(name: "a string", payload: "hello"), PayloadCase(name: "a number", payload: 42),
-        PayloadCase(name: "an array", payload: [1, 2]), PayloadCase(name: "JSON text of an array", payload: "[1]"),
-        PayloadCase(name: "null", payload: NSNull()),
-    ])
+    @Test(
+        "Only non-dictionary input gives nil",
+        arguments: [
+            PayloadCase(name: "a string", payload: "hello"), PayloadCase(name: "a number", payload: 42),
+            PayloadCase(name: "an array", payload: [1, 2]), PayloadCase(name: "JSON text of an array", payload: "[1]"),
+            PayloadCase(name: "null", payload: NSNull()),
+        ])
     func notDictionaryLike(_ input: PayloadCase) {
         #expect(CometChatPushNotifications.parseNotificationInfo(from: input.payload) == nil)
     }
@@ -158,30 +170,34 @@ struct NotificationInfoParsingTests {
     @Test("Dictionary-like input of every shape gives an info")
     func dictionaryLike() throws {
         let text = #"{"type":"chat","sender":"alice","unreadMessageCount":2}"#
-        for payload in [text as Any, Data(text.utf8), NSDictionary(dictionary: ["type": "chat", "sender": "alice"]),
-                        ["type": "chat", "sender": "alice"] as [AnyHashable: Any], [:] as [String: Any]] {
+        for payload in [
+            text as Any, Data(text.utf8), NSDictionary(dictionary: ["type": "chat", "sender": "alice"]),
+            ["type": "chat", "sender": "alice"] as [AnyHashable: Any], [:] as [String: Any],
+        ] {
             let info = try #require(CometChatPushNotifications.parseNotificationInfo(from: payload))
             #expect(info.kind == (info.rawPayload.isEmpty ? .other : .chat))
         }
         #expect(CometChatPushNotifications.parseNotificationInfo(from: text)?.unreadMessageCount == 2)
     }
 
-    @Test("Counts: number or text, top level or under payload; negative and non-numeric ignored", arguments: [
-        PayloadCase(name: "number", payload: ["unreadMessageCount": 5], count: 5),
-        PayloadCase(name: "text", payload: ["unreadMessageCount": "5"], count: 5),
-        PayloadCase(name: "padded text", payload: ["unreadMessageCount": " 12 "], count: 12),
-        PayloadCase(name: "zero", payload: ["unreadMessageCount": 0], count: 0),
-        PayloadCase(name: "under payload", payload: ["payload": ["unreadMessageCount": 7]], count: 7),
-        PayloadCase(name: "text under payload", payload: ["payload": ["unreadMessageCount": "7"]], count: 7),
-        PayloadCase(name: "negative", payload: ["unreadMessageCount": -1]),
-        PayloadCase(name: "negative text", payload: ["unreadMessageCount": "-3"]),
-        PayloadCase(name: "words", payload: ["unreadMessageCount": "five"]),
-        PayloadCase(name: "too large", payload: ["unreadMessageCount": "99999999999999999999999"]),
-        PayloadCase(name: "infinity", payload: ["unreadMessageCount": Double.infinity]),
-        PayloadCase(name: "nan text", payload: ["unreadMessageCount": "nan"]),
-        PayloadCase(name: "boolean", payload: ["unreadMessageCount": true]),
-        PayloadCase(name: "array", payload: ["unreadMessageCount": [5]]),
-    ])
+    @Test(
+        "Counts: number or text, top level or under payload; negative and non-numeric ignored",
+        arguments: [
+            PayloadCase(name: "number", payload: ["unreadMessageCount": 5], count: 5),
+            PayloadCase(name: "text", payload: ["unreadMessageCount": "5"], count: 5),
+            PayloadCase(name: "padded text", payload: ["unreadMessageCount": " 12 "], count: 12),
+            PayloadCase(name: "zero", payload: ["unreadMessageCount": 0], count: 0),
+            PayloadCase(name: "under payload", payload: ["payload": ["unreadMessageCount": 7]], count: 7),
+            PayloadCase(name: "text under payload", payload: ["payload": ["unreadMessageCount": "7"]], count: 7),
+            PayloadCase(name: "negative", payload: ["unreadMessageCount": -1]),
+            PayloadCase(name: "negative text", payload: ["unreadMessageCount": "-3"]),
+            PayloadCase(name: "words", payload: ["unreadMessageCount": "five"]),
+            PayloadCase(name: "too large", payload: ["unreadMessageCount": "99999999999999999999999"]),
+            PayloadCase(name: "infinity", payload: ["unreadMessageCount": Double.infinity]),
+            PayloadCase(name: "nan text", payload: ["unreadMessageCount": "nan"]),
+            PayloadCase(name: "boolean", payload: ["unreadMessageCount": true]),
+            PayloadCase(name: "array", payload: ["unreadMessageCount": [5]]),
+        ])
     func counts(_ input: PayloadCase) throws {
         let payload = try #require(input.payload as? [String: Any])
         #expect(CometChatNotificationInfo(rawPayload: payload).unreadMessageCount == input.count)

@@ -18,8 +18,9 @@ func contractPayloadNames() -> [String] {
 
 /// A configuration with the notification options under test.
 func notificationConfig(showInAppNotifications: Bool = true, enableBadgeCount: Bool = true) -> PNConfiguration {
-    PNConfiguration(appId: "app1", region: "us", providerId: "apns-provider",
-                    enableBadgeCount: enableBadgeCount, showInAppNotifications: showInAppNotifications)
+    PNConfiguration(
+        appId: "app1", region: "us", providerId: "apns-provider",
+        enableBadgeCount: enableBadgeCount, showInAppNotifications: showInAppNotifications)
 }
 
 /// A stand-in for the Chat product: records the hooks Core calls.
@@ -44,8 +45,10 @@ final class FakeChatProduct: PNProductModule, @unchecked Sendable {
     func handleCampaignTap(_ info: CometChatNotificationInfo) {
         log.withLock { $0.append("clicked:\(info.campaignId ?? "-")") }
     }
-    func handleReply(_ text: String, to info: CometChatNotificationInfo,
-                     completion: @escaping @Sendable () -> Void) -> Bool {
+    func handleReply(
+        _ text: String, to info: CometChatNotificationInfo,
+        completion: @escaping @Sendable () -> Void
+    ) -> Bool {
         log.withLock { $0.append("reply:\(text)") }
         DispatchQueue.main.async { completion() }  // later, as after a request; settle() drains it
         return true

@@ -17,10 +17,12 @@ struct SeededGenerator: RandomNumberGenerator {
 
 @Suite("Payload fuzzing")
 struct PayloadFuzzTests {
-    static let keys = ["type", "source", "sender", "senderUid", "senderName", "senderAvatar", "receiver", "receiverName",
-                       "receiverAvatar", "receiverType", "conversationId", "title", "body", "tag", "messageId", "parentId",
-                       "sentAt", "message", "payload", "unreadMessageCount", "callAction", "sessionId", "callType",
-                       "campaignId", "announcementId", "id", "aps", "custom", "alert", "uid", "guid", "name"]
+    static let keys = [
+        "type", "source", "sender", "senderUid", "senderName", "senderAvatar", "receiver", "receiverName",
+        "receiverAvatar", "receiverType", "conversationId", "title", "body", "tag", "messageId", "parentId",
+        "sentAt", "message", "payload", "unreadMessageCount", "callAction", "sessionId", "callType",
+        "campaignId", "announcementId", "id", "aps", "custom", "alert", "uid", "guid", "name",
+    ]
 
     /// A random value of any JSON type, strings that look like numbers or JSON, huge and odd text, deep nesting.
     static func value(_ rng: inout SeededGenerator, depth: Int) -> Any {
@@ -32,8 +34,12 @@ struct PayloadFuzzTests {
         case 4: return NSNull()
         case 5: return String(Int.random(in: -100...1_000_000, using: &rng))
         case 6: return String(repeating: "x", count: [0, 1, 300, 5_000][Int.random(in: 0..<4, using: &rng)])
-        case 7: return String(decoding: (0..<Int.random(in: 0...64, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }, as: UTF8.self)
-        case 8: return ["{", "{\"id\":", "{\"unreadMessageCount\":\"-1\"}", "[]", "{}", "\u{0}", "group_", "_user_", " 7 ", "1e400"][Int.random(in: 0..<10, using: &rng)]
+        case 7:
+            return String(
+                decoding: (0..<Int.random(in: 0...64, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }, as: UTF8.self)
+        case 8:
+            return ["{", "{\"id\":", "{\"unreadMessageCount\":\"-1\"}", "[]", "{}", "\u{0}", "group_", "_user_", " 7 ", "1e400"][
+                Int.random(in: 0..<10, using: &rng)]
         case 9: return "{" + String(repeating: "{\"a\":", count: 600) + "1" + String(repeating: "}", count: 600) + "}"
         case 10: return Data((0..<Int.random(in: 0...32, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) })
         case 11 where depth < 24: return dictionary(&rng, depth: depth + 1)
@@ -73,7 +79,8 @@ struct PayloadFuzzTests {
         let policy = PNForegroundPolicy(showInAppNotifications: true, enableBadgeCount: true, activeConversation: .group("team"))
         var kinds: [CometChatNotificationKind: Int] = [:]
         for index in 0..<5_000 {
-            let payload: Any = index.isMultiple(of: 2)
+            let payload: Any =
+                index.isMultiple(of: 2)
                 ? Self.dictionary(&rng, depth: 0)
                 : Self.mutate(fixtures[index % fixtures.count], &rng)
             let info = try #require(CometChatPushNotifications.parseNotificationInfo(from: payload))

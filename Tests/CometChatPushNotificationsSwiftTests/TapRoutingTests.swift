@@ -165,16 +165,19 @@ struct TapRoutingTests {
     @Test("An app that keeps its own delegate and forwards gets the same results as the SDK as delegate")
     func forwarding() async throws {
         // The same scenario on two devices: SDK as delegate, and the app's own forwarding delegate.
-        func run(forwarding: Bool) async throws -> (options: [PNPresentationOptions?], events: [RecordingDelegate.Event], badge: Int, completions: [Int]) {
+        func run(
+            forwarding: Bool
+        ) async throws -> (options: [PNPresentationOptions?], events: [RecordingDelegate.Event], badge: Int, completions: [Int]) {
             let device = SimulatedDevice()
             device.simulateUnlinked(["CometChatPushNotificationsChat"])  // the test binary links it
             let delegate = RecordingDelegate()
             let app = await device.launchAndSettle(notificationConfig(), delegate: delegate)
             if forwarding {
                 let sdk = app.sdk
-                device.notificationCenter.setAppDelegate(PNNotificationCenterEvents(
-                    willPresent: { sdk.handleWillPresentNotification($0, completionHandler: $1) },
-                    didReceive: { sdk.handleNotificationResponse($0, completionHandler: $1) }))
+                device.notificationCenter.setAppDelegate(
+                    PNNotificationCenterEvents(
+                        willPresent: { sdk.handleWillPresentNotification($0, completionHandler: $1) },
+                        didReceive: { sdk.handleNotificationResponse($0, completionHandler: $1) }))
             }
             #expect(device.notificationCenter.delegateOwner == (forwarding ? .app : .sdk))
             app.sdk.setActiveConversation(userId: "alice")
@@ -187,8 +190,10 @@ struct TapRoutingTests {
             let tap2 = device.tap(campaign.notification)
             let reply = try device.reply(to: hidden.notification, text: "hi")
             #expect(await device.settle())
-            return ([hidden, shown, campaign].map(\.foregroundOptions), delegate.events, app.badge,
-                    [tap1, tap2, reply].map(\.completionCalls))
+            return (
+                [hidden, shown, campaign].map(\.foregroundOptions), delegate.events, app.badge,
+                [tap1, tap2, reply].map(\.completionCalls)
+            )
         }
         let asDelegate = try await run(forwarding: false)
         let forwarded = try await run(forwarding: true)

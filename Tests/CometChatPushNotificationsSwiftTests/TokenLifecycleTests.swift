@@ -240,8 +240,9 @@ struct TokenLifecycleTests {
         #expect(relaunched.sdk.getDiagnostics()["loggedIn"] as? Bool == true)
         #expect(device.registerRequests.count == 1, "same token, same user, within a day: not sent again")
         #expect(!device.defaults.contains("alice-secret-token"))
-        #expect(device.keychain.allItems["group.test"]?.values.contains { $0.contains("alice-secret-token") } == true,
-                "shared with the extension through the App Group access group")
+        #expect(
+            device.keychain.allItems["group.test"]?.values.contains { $0.contains("alice-secret-token") } == true,
+            "shared with the extension through the App Group access group")
         // The saved configuration is in the App Group for the extension, without the auth token
         #expect(device.defaults.allValues["group.test"]?.isEmpty == false)
     }

@@ -50,7 +50,8 @@ public final class APNsClient: Sendable {
         if let problem = notification.localProblem { return .rejectedLocally(reason: problem) }
         let first = await attempt(notification)
         guard case .answered(let answer) = first.response, answer.status == 403,
-              answer.reason == "ExpiredProviderToken", let token = first.token else {
+            answer.reason == "ExpiredProviderToken", let token = first.token
+        else {
             return first.response
         }
         tokens.invalidate(token)

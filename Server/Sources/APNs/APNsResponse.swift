@@ -24,8 +24,10 @@ public struct APNsAnswer: Sendable, Equatable {
     public var apnsID: String?
 
     /// Creates an answer.
-    public init(status: Int, reason: String? = nil, unregisteredAt: Date? = nil,
-                retryAfter: TimeInterval? = nil, apnsID: String? = nil) {
+    public init(
+        status: Int, reason: String? = nil, unregisteredAt: Date? = nil,
+        retryAfter: TimeInterval? = nil, apnsID: String? = nil
+    ) {
         self.status = status
         self.reason = reason
         self.unregisteredAt = unregisteredAt
@@ -46,8 +48,9 @@ public struct APNsAnswer: Sendable, Equatable {
             reason = error.reason
             timestamp = error.timestamp.map { Date(timeIntervalSince1970: $0 / 1000) }
         }
-        self.init(status: status, reason: reason, unregisteredAt: timestamp,
-                  retryAfter: headers["retry-after"].flatMap(RetryAfter.parse), apnsID: headers["apns-id"])
+        self.init(
+            status: status, reason: reason, unregisteredAt: timestamp,
+            retryAfter: headers["retry-after"].flatMap(RetryAfter.parse), apnsID: headers["apns-id"])
     }
 }
 

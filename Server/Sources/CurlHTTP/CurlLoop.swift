@@ -151,13 +151,16 @@ final class CurlLoop: @unchecked Sendable {
             transfer.completion(.success(HTTPResponse(status: status, headers: transfer.headers, body: transfer.body)))
             return
         }
-        let connectFailure = [CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_SSL_CONNECT_ERROR]
+        let connectFailure =
+            [CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_SSL_CONNECT_ERROR]
             .contains(result) && status == 0
         if connectFailure { backOff() }
         authenticated = false
         let message = String(cString: curl_easy_strerror(result))
-        transfer.completion(.failure(HTTPTransportError(
-            code: Int(result.rawValue), message: message, isConnectFailure: connectFailure)))
+        transfer.completion(
+            .failure(
+                HTTPTransportError(
+                    code: Int(result.rawValue), message: message, isConnectFailure: connectFailure)))
     }
 
     /// Holds new transfers back after a failed connection attempt, doubling each time.
@@ -172,8 +175,9 @@ final class CurlLoop: @unchecked Sendable {
     /// Sends HTTP/2 PINGs on idle-looking connections through libcurl's upkeep.
     private func pingIfDue() {
         guard configuration.pingIntervalMilliseconds > 0,
-              ContinuousClock.now - lastPing >= .milliseconds(configuration.pingIntervalMilliseconds),
-              let easy = running.first else { return }
+            ContinuousClock.now - lastPing >= .milliseconds(configuration.pingIntervalMilliseconds),
+            let easy = running.first
+        else { return }
         lastPing = ContinuousClock.now
         _ = curl_easy_upkeep(easy)
     }

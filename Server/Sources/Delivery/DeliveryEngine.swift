@@ -104,7 +104,9 @@ public final class DeliveryEngine: Sendable {
         defer { threadDone() }
         while true {
             let free: Int? = shared.condition.withLock {
-                while !shared.stopped, configuration.maxInFlight - shared.inFlight < min(configuration.batchSize, configuration.maxInFlight / 4) {
+                while !shared.stopped,
+                    configuration.maxInFlight - shared.inFlight < min(configuration.batchSize, configuration.maxInFlight / 4)
+                {
                     shared.condition.wait()
                 }
                 return shared.stopped ? nil : configuration.maxInFlight - shared.inFlight

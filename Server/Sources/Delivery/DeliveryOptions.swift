@@ -40,16 +40,19 @@ public struct DeliveryOptions: Sendable {
             options.enabled = true
             environment["PUSH_SENDER"] = nil
         }
-        let names = ["PUSH_APNS_URL": "--apns-url", "PUSH_FCM_URL": "--fcm-url",
-                     "PUSH_CA_FILE": "--ca-file", "PUSH_DELIVERY_MAX_IN_FLIGHT": "--delivery-max-in-flight"]
+        let names = [
+            "PUSH_APNS_URL": "--apns-url", "PUSH_FCM_URL": "--fcm-url",
+            "PUSH_CA_FILE": "--ca-file", "PUSH_DELIVERY_MAX_IN_FLIGHT": "--delivery-max-in-flight",
+        ]
         for (variable, flag) in names { if let value = environment[variable] { values[flag] = value } }
         var rest: [String] = []
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
-            let (flag, inline) = argument.firstIndex(of: "=").map {
-                (String(argument[..<$0]), Optional(String(argument[argument.index(after: $0)...])))
-            } ?? (argument, nil)
+            let (flag, inline) =
+                argument.firstIndex(of: "=").map {
+                    (String(argument[..<$0]), Optional(String(argument[argument.index(after: $0)...])))
+                } ?? (argument, nil)
             if flag == "--sender", (inline ?? (index + 1 < arguments.count ? arguments[index + 1] : nil)) == "delivery" {
                 options.enabled = true
                 index += inline == nil ? 2 : 1

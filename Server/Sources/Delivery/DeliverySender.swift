@@ -90,8 +90,10 @@ public final class DeliverySender: PushSender {
         if job.headers.expiration != 0 { headers["apns-expiration"] = String(job.headers.expiration) }
         if let collapse = job.headers.collapseId { headers["apns-collapse-id"] = collapse }
         let notify = job.kind == .call ? credentials.notificationForCall : credentials.notificationForChat
-        guard let message = FCMMessage.make(
-            token: job.token, payload: job.payload, apnsHeaders: headers, includeNotification: notify) else {
+        guard
+            let message = FCMMessage.make(
+                token: job.token, payload: job.payload, apnsHeaders: headers, includeNotification: notify)
+        else {
             return .failed(reason: "payload is not a JSON object")
         }
         let response = await client.send(message: message)

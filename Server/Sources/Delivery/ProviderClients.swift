@@ -44,7 +44,8 @@ final class ProviderClients: Sendable {
     func credentials(appId: String, providerId: String, now: Date) throws -> ProviderCredentials? {
         let key = appId + "\u{0}" + providerId
         if let cached = credentials.withLock({ $0[key] }),
-           now.timeIntervalSince(cached.fetchedAt) < configuration.providerCacheSeconds {
+            now.timeIntervalSince(cached.fetchedAt) < configuration.providerCacheSeconds
+        {
             return cached.credentials
         }
         let fresh = try directory.credentials(appId: appId, providerId: providerId)
@@ -54,7 +55,8 @@ final class ProviderClients: Sendable {
 
     /// The APNs client for these credentials, created on first use.
     func apnsClient(for credentials: APNsCredentials) throws -> APNsClient {
-        let environment: APNsEnvironment = configuration.apnsBaseURL.map { .custom(baseURL: $0) }
+        let environment: APNsEnvironment =
+            configuration.apnsBaseURL.map { .custom(baseURL: $0) }
             ?? (credentials.production ? .production : .sandbox)
         let key = environment.baseURL + "\u{0}" + credentials.keyId
         return try apns.withLock { clients in
@@ -102,4 +104,3 @@ final class ProviderClients: Sendable {
         fcmHTTP.shutdown()
     }
 }
-

@@ -108,7 +108,8 @@ public final class FCMAccessTokens: Sendable {
             return .failure(.transport(error.description))
         case .success(let response):
             guard response.status == 200,
-                  let decoded = try? JSONDecoder().decode(TokenResponse.self, from: Data(response.body)) else {
+                let decoded = try? JSONDecoder().decode(TokenResponse.self, from: Data(response.body))
+            else {
                 return .failure(.auth("token exchange answered \(response.status)"))
             }
             return .success((decoded.access_token, decoded.expires_in ?? 3600))

@@ -53,12 +53,14 @@ extension HTTPServer {
     static func values(of connection: OpaquePointer, kind: MHD_ValueKind) -> [String: String] {
         let collected = Collected()
         let box = Unmanaged.passUnretained(collected).toOpaque()
-        _ = MHD_get_connection_values(connection, kind, { cls, _, key, value in
-            guard let cls, let key else { return .YES }
-            let collected = Unmanaged<Collected>.fromOpaque(cls).takeUnretainedValue()
-            collected.values[String(cString: key).lowercased()] = value.map { String(cString: $0) } ?? ""
-            return .YES
-        }, box)
+        _ = MHD_get_connection_values(
+            connection, kind,
+            { cls, _, key, value in
+                guard let cls, let key else { return .YES }
+                let collected = Unmanaged<Collected>.fromOpaque(cls).takeUnretainedValue()
+                collected.values[String(cString: key).lowercased()] = value.map { String(cString: $0) } ?? ""
+                return .YES
+            }, box)
         return withExtendedLifetime(collected) { collected.values }
     }
 

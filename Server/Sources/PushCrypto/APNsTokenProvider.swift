@@ -62,7 +62,8 @@ public final class APNsTokenProvider: Sendable {
         try cached.withLock { current in
             let time = now()
             if let token = current, time.timeIntervalSince(token.issuedAt) < reuseInterval,
-               time >= token.issuedAt.addingTimeInterval(-60) {
+                time >= token.issuedAt.addingTimeInterval(-60)
+            {
                 return token
             }
             let fresh = try sign(at: time)

@@ -21,7 +21,8 @@ public enum JWT {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let header = Header(alg: key.kind == .p256 ? "ES256" : "RS256", kid: keyID, typ: type)
-        let signingInput = Base64URL.encode(try encoder.encode(header)) + "."
+        let signingInput =
+            Base64URL.encode(try encoder.encode(header)) + "."
             + Base64URL.encode(try encoder.encode(claims))
         let signature = try key.signSHA256(Array(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature)

@@ -26,7 +26,8 @@ public final class PrivateKey: @unchecked Sendable {
         // BIO_new_mem_buf does not copy: keep the buffer alive for the whole read.
         let loaded: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress,
-                  let bio = BIO_new_mem_buf(base, Int32(buffer.count)) else { return nil }
+                let bio = BIO_new_mem_buf(base, Int32(buffer.count))
+            else { return nil }
             defer { BIO_free(bio) }
             return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
         }

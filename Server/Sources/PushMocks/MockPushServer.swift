@@ -80,13 +80,14 @@ public final class MockPushServer: @unchecked Sendable {
     private func start(port requested: Int) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", MockPaths.mocks + "/mock_push.py", "--port", String(requested),
-            "--cert", credentials.serverCertificate, "--key", credentials.serverKey,
-            "--apns-key", credentials.apnsPublicKey, "--fcm-key", credentials.fcmPublicKey,
-            "--key-id", Self.keyID, "--team-id", Self.teamID,
-            "--script", directory + "/script.json", "--log", directory + "/log.jsonl",
-        ] + extraArguments
+        process.arguments =
+            [
+                "python3", MockPaths.mocks + "/mock_push.py", "--port", String(requested),
+                "--cert", credentials.serverCertificate, "--key", credentials.serverKey,
+                "--apns-key", credentials.apnsPublicKey, "--fcm-key", credentials.fcmPublicKey,
+                "--key-id", Self.keyID, "--team-id", Self.teamID,
+                "--script", directory + "/script.json", "--log", directory + "/log.jsonl",
+            ] + extraArguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
@@ -99,7 +100,8 @@ public final class MockPushServer: @unchecked Sendable {
             output += String(decoding: chunk, as: UTF8.self)
         }
         guard let line = output.split(separator: "\n").first, line.hasPrefix("PORT "),
-              let port = Int(line.dropFirst(5)) else {
+            let port = Int(line.dropFirst(5))
+        else {
             kill(process.processIdentifier, SIGKILL)
             throw MockError("mock_push.py did not start: \(output)")
         }

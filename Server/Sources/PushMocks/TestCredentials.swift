@@ -27,8 +27,9 @@ public struct TestCredentials: Sendable {
         let dir = NSTemporaryDirectory() + "push-delivery-ca-\(getpid())"
         let (status, _) = runTool("/bin/sh", [MockPaths.mocks + "/make_test_ca.sh", dir])
         guard status == 0,
-              let apns = try? String(contentsOfFile: dir + "/apns.p8", encoding: .utf8),
-              let fcm = try? String(contentsOfFile: dir + "/fcm.pem", encoding: .utf8) else {
+            let apns = try? String(contentsOfFile: dir + "/apns.p8", encoding: .utf8),
+            let fcm = try? String(contentsOfFile: dir + "/fcm.pem", encoding: .utf8)
+        else {
             throw MockError("make_test_ca.sh failed")
         }
         return TestCredentials(directory: dir, apnsPrivateKeyPEM: apns, fcmPrivateKeyPEM: fcm)

@@ -13,7 +13,8 @@ var configuration: ServiceConfiguration
 let deliveryOptions: DeliveryOptions
 do {
     // The delivery engine's flags (part 2) first; the service parses the rest.
-    let split = try DeliveryOptions.parse(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+    let split = try DeliveryOptions.parse(
+        arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
     deliveryOptions = split.options
     configuration = try ServiceConfiguration.parse(arguments: split.arguments, environment: split.environment)
     if deliveryOptions.enabled { configuration.sender = "none" }
@@ -35,7 +36,8 @@ do {
 }
 
 // The delivery engine consumes the outbox when `--sender delivery` is given.
-let delivery: DeliveryService? = deliveryOptions.enabled
+let delivery: DeliveryService? =
+    deliveryOptions.enabled
     ? DeliveryService(
         store: app.store, directory: app.providers, options: deliveryOptions,
         lastRegistration: { appId, token in
@@ -55,7 +57,9 @@ if let delivery {
     delivery.start()
 }
 
-say("push-server listening on \(app.baseURL) (store: SQLite \(configuration.resolvedDatabasePath), sender: \(delivery == nil ? configuration.sender : "delivery"))")
+say(
+    "push-server listening on \(app.baseURL) (store: SQLite \(configuration.resolvedDatabasePath), sender: \(delivery == nil ? configuration.sender : "delivery"))"
+)
 if configuration.adminKey != nil {
     say("admin key: from \(app.adminKeySource); send it in the apikey header")
 } else {

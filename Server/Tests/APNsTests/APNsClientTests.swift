@@ -44,12 +44,15 @@ import Testing
     }
 
     @Test func voipPushUsesTheVoipTopic() async throws {
-        let response = await client.send(APNsNotification(
-            deviceToken: "bb02", bundleID: "com.example.app", pushType: .voip, priority: 10,
-            payload: Array(#"{"type":"call"}"#.utf8)))
-        #expect(response == .answered(APNsAnswer(status: 200, apnsID: (mock.log(kind: "apns").first?["apns_id"] as? String) ?? "")) || {
-            if case .answered(let a) = response { return a.status == 200 } else { return false }
-        }())
+        let response = await client.send(
+            APNsNotification(
+                deviceToken: "bb02", bundleID: "com.example.app", pushType: .voip, priority: 10,
+                payload: Array(#"{"type":"call"}"#.utf8)))
+        #expect(
+            response == .answered(APNsAnswer(status: 200, apnsID: (mock.log(kind: "apns").first?["apns_id"] as? String) ?? ""))
+                || {
+                    if case .answered(let a) = response { return a.status == 200 } else { return false }
+                }())
         let entry = try #require(mock.log(kind: "apns").first)
         #expect(entry["topic"] as? String == "com.example.app.voip")
         #expect(entry["push_type"] as? String == "voip")

@@ -28,12 +28,14 @@ final class DeliveryHarness: Sendable {
         try store.createUser(UserRecord(appId: Self.app, uid: Self.user, name: "User", createdAt: Date()))
         let credentials = mock.credentials
         let directory = StaticDirectory(providers: [
-            "apns-1": .apns(APNsCredentials(
-                keyId: MockPushServer.keyID, teamId: MockPushServer.teamID, bundleId: "com.example.app",
-                privateKeyPEM: credentials.apnsPrivateKeyPEM, production: false)),
-            "fcm-1": .fcm(FCMCredentials(
-                projectId: "demo-project", clientEmail: "svc@demo-project.iam.gserviceaccount.com",
-                privateKeyPEM: credentials.fcmPrivateKeyPEM, privateKeyId: "kid-1", tokenURI: mock.baseURL + "/token")),
+            "apns-1": .apns(
+                APNsCredentials(
+                    keyId: MockPushServer.keyID, teamId: MockPushServer.teamID, bundleId: "com.example.app",
+                    privateKeyPEM: credentials.apnsPrivateKeyPEM, production: false)),
+            "fcm-1": .fcm(
+                FCMCredentials(
+                    projectId: "demo-project", clientEmail: "svc@demo-project.iam.gserviceaccount.com",
+                    privateKeyPEM: credentials.fcmPrivateKeyPEM, privateKeyId: "kid-1", tokenURI: mock.baseURL + "/token")),
         ])
         let store = self.store
         sender = DeliverySender(

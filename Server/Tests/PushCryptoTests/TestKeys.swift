@@ -17,11 +17,19 @@ struct TestKeys {
             .appendingPathComponent("push-crypto-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let p = dir.path
-        try run("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256",
-                            "-out", "\(p)/ec.pem"])
+        try run(
+            "openssl",
+            [
+                "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256",
+                "-out", "\(p)/ec.pem",
+            ])
         try run("openssl", ["pkey", "-in", "\(p)/ec.pem", "-pubout", "-out", "\(p)/ec.pub.pem"])
-        try run("openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048",
-                            "-out", "\(p)/rsa.pem"])
+        try run(
+            "openssl",
+            [
+                "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048",
+                "-out", "\(p)/rsa.pem",
+            ])
         try run("openssl", ["pkey", "-in", "\(p)/rsa.pem", "-pubout", "-out", "\(p)/rsa.pub.pem"])
         return TestKeys(
             directory: dir,

@@ -91,12 +91,15 @@ import Testing
     }
 
     @Test func providersConflictAndUpdate() async throws {
-        let duplicate = try await harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", Harness.apnsProvider("apns-1"))
+        let duplicate = try await harness.admin(
+            "POST", "/notifications/push/v1/providers/apns", appId: "app1", Harness.apnsProvider("apns-1"))
         #expect(duplicate.status == 409)
         #expect(duplicate.errorCode == "ERR_PROVIDER_ALREADY_EXISTS")
         var changed = Harness.apnsProvider("apns-1")
         changed["production"] = true
-        #expect(try await harness.admin("PUT", "/notifications/push/v1/providers/apns", appId: "app1", changed).data["production"] as? Bool == true)
+        #expect(
+            try await harness.admin("PUT", "/notifications/push/v1/providers/apns", appId: "app1", changed).data["production"] as? Bool
+                == true)
         let missing = try await harness.admin("PUT", "/notifications/push/v1/providers/apns", appId: "app1", Harness.apnsProvider("nope"))
         #expect(missing.errorCode == "ERR_PROVIDER_NOT_FOUND")
         var notPEM = Harness.apnsProvider("apns-2")

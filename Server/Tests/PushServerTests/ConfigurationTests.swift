@@ -34,7 +34,9 @@ import Testing
     @Test func binaryPrintsWhereItListensAndWhereTheAdminKeyIs() async throws {
         let directory = NSTemporaryDirectory() + "push-cli-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try await RawHTTP.blocking { try ServerProcess(arguments: ["--port", "0", "--data-dir", directory, "--sender", "none"], environment: [:]) }
+        let server = try await RawHTTP.blocking {
+            try ServerProcess(arguments: ["--port", "0", "--data-dir", directory, "--sender", "none"], environment: [:])
+        }
         defer { server.stop() }
         let key = try String(contentsOfFile: directory + "/admin.key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(key.count > 20)

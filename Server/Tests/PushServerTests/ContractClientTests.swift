@@ -18,7 +18,8 @@ import Testing
         let request = fixture["request"] as? [String: Any] ?? [:]
         let platform = (request["body"] as? [String: Any])?["platform"] as? String
         var values = [
-            "appId": session.appId, "authToken": session.authToken, "token": "a1b2c3d4e5f6" + String(fixture["name"] as? String ?? "").count.description,
+            "appId": session.appId, "authToken": session.authToken,
+            "token": "a1b2c3d4e5f6" + String(fixture["name"] as? String ?? "").count.description,
             "providerId": platform == "fcm_ios" ? "fcm-1" : "apns-1", "timezone": "Europe/Paris", "uid": "bob", "guid": "team",
             "messageId": "m-42", "text": "On my way", "parentId": "m-41", "sessionId": "call-1", "sender": session.uid,
         ]
@@ -58,7 +59,10 @@ import Testing
         let envelope = try Fixtures.load("errors", "auth-token-not-found")
         #expect(response.status == envelope["status"] as? Int)
         #expect(response.errorCode == "AUTH_ERR_AUTH_TOKEN_NOT_FOUND")
-        #expect(Fixtures.mismatches(expected: ["error": ["code": "{c}", "message": "{m}", "details": [String: Any]()]], actual: response.json, values: [:]).isEmpty)
+        #expect(
+            Fixtures.mismatches(
+                expected: ["error": ["code": "{c}", "message": "{m}", "details": [String: Any]()]], actual: response.json, values: [:]
+            ).isEmpty)
     }
 
     @Test(arguments: Fixtures.names(in: "client"))
@@ -73,7 +77,8 @@ import Testing
         let noApp = try await RawHTTP.request(port: harness.port, method, path, headers: ["authToken": session.authToken])
         #expect(noApp.status == 401)
         #expect(noApp.errorCode == "AUTH_ERR_EMPTY_APPID")
-        let otherApp = try await RawHTTP.request(port: harness.port, method, path, headers: ["appid": "nope", "authToken": session.authToken])
+        let otherApp = try await RawHTTP.request(
+            port: harness.port, method, path, headers: ["appid": "nope", "authToken": session.authToken])
         #expect(otherApp.status == 404)
         #expect(otherApp.errorCode == "ERR_APP_NOT_FOUND")
     }
@@ -116,7 +121,8 @@ import Testing
     ])
     func invalidBodiesGetTheEnvelope(_ method: String, _ path: String, _ body: String, _ field: String) async throws {
         let response = try await RawHTTP.request(
-            port: harness.port, method, path, headers: ["appid": session.appId, "authToken": session.authToken, "Content-Type": "application/json"],
+            port: harness.port, method, path,
+            headers: ["appid": session.appId, "authToken": session.authToken, "Content-Type": "application/json"],
             body: Data(body.utf8))
         #expect(response.status == 400)
         #expect(response.errorCode == "ERR_BAD_REQUEST")

@@ -11,12 +11,14 @@ import Testing
     static let authToken = "dev-user_crash-test-token"
 
     static func start(_ directory: String) async throws -> ServerProcess {
-        try await RawHTTP.blocking { try ServerProcess(
-            arguments: [
-                "--port", "0", "--data-dir", directory, "--seed-dev", "--sender", "log", "--sender-journal", directory + "/sent.log",
-                "--job-lease", "1", "--poll-interval", "0.01", "--log-level", "error", "--rate-limit", "0",
-            ],
-            environment: ["PUSH_ADMIN_KEY": adminKey, "PUSH_SEED_AUTH_TOKEN": authToken]) }
+        try await RawHTTP.blocking {
+            try ServerProcess(
+                arguments: [
+                    "--port", "0", "--data-dir", directory, "--seed-dev", "--sender", "log", "--sender-journal", directory + "/sent.log",
+                    "--job-lease", "1", "--poll-interval", "0.01", "--log-level", "error", "--rate-limit", "0",
+                ],
+                environment: ["PUSH_ADMIN_KEY": adminKey, "PUSH_SEED_AUTH_TOKEN": authToken])
+        }
     }
 
     static func send(port: Int, key: Int) async -> (status: Int, requestId: String?)? {
@@ -24,8 +26,10 @@ import Testing
             "type": "chat", "recipients": [["uid": "dev-user", "badge": key % 50]],
             "message": ["id": "msg-\(key)", "sender": ["uid": "alice"], "receiver": ["uid": "dev-user"], "text": "Message \(key)"],
         ]
-        guard let response = try? await RawHTTP.json(
-            port: port, "POST", "/notifications/push/v1/send", headers: ["apikey": adminKey, "appid": "dev-app", "Idempotency-Key": "k\(key)"], body)
+        guard
+            let response = try? await RawHTTP.json(
+                port: port, "POST", "/notifications/push/v1/send",
+                headers: ["apikey": adminKey, "appid": "dev-app", "Idempotency-Key": "k\(key)"], body)
         else { return nil }
         return (response.status, response.data["requestId"] as? String)
     }
@@ -38,7 +42,9 @@ import Testing
         let first = try await Self.start(directory)
         let session = ["appid": "dev-app", "authToken": Self.authToken]
         for (token, platform) in [("aaaa0001", "apns_ios_device"), ("ffff0001", "fcm_ios"), ("bbbb0001", "apns_ios_voip")] {
-            let body: [String: Any] = ["fcmToken": token, "platform": platform, "providerId": platform == "fcm_ios" ? "dev-fcm" : "dev-apns"]
+            let body: [String: Any] = [
+                "fcmToken": token, "platform": platform, "providerId": platform == "fcm_ios" ? "dev-fcm" : "dev-apns",
+            ]
             #expect(try await RawHTTP.json(port: first.port, "POST", "/notifications/push/v1/tokens", headers: session, body).status == 200)
         }
         // When sends stream in from three clients and the process is killed mid-way
@@ -83,10 +89,11 @@ import Testing
 
         // And every job of every send reaches the sender, none is stored twice
         let store = try SQLiteStore(path: directory + "/push.sqlite")
-        #expect(try await Harness.eventually(timeout: 20) {
-            let counts = try store.pushJobCounts()
-            return counts.pending == 0 && counts.inFlight == 0
-        })
+        #expect(
+            try await Harness.eventually(timeout: 20) {
+                let counts = try store.pushJobCounts()
+                return counts.pending == 0 && counts.inFlight == 0
+            })
         let jobs = try store.allPushJobs()
         #expect(jobs.count == 2 * total, "two alert tokens per send")
         #expect(Set(jobs.map(\.requestId)) == Set(requestIds.values))

@@ -87,7 +87,9 @@ import Testing
             if auth >= 2, auth != 4 { headers.append("authToken: " + (auth == 2 ? "x" : session.authToken)) }
             if auth == 4 { headers.append("apikey: " + Harness.adminKey) }
             if auth == 5 { headers.append("apikey: " + String(repeating: "k", count: 3_000)) }
-            if Bool.random(using: &rng) { headers.append("Content-Type: " + ["application/json", "text/plain", "\u{1}", ""].randomElement(using: &rng)!) }
+            if Bool.random(using: &rng) {
+                headers.append("Content-Type: " + ["application/json", "text/plain", "\u{1}", ""].randomElement(using: &rng)!)
+            }
             if Int.random(in: 0..<20, using: &rng) == 0 { headers.append("X-Huge: " + String(repeating: "h", count: 40_000)) }
             if Int.random(in: 0..<25, using: &rng) == 0 { headers.append("Content-Length: 99999999") }
             let body = Self.mutate(bodyText, &rng)
@@ -98,7 +100,9 @@ import Testing
             let response = try await RawHTTP.send(port: harness.port, bytes: request)
             let status = response?.status ?? 0
             statuses[status, default: 0] += 1
-            if let response, method != "HEAD", status >= 400, status < 500, response.headers["content-type"]?.hasPrefix("application/json") == true {
+            if let response, method != "HEAD", status >= 400, status < 500,
+                response.headers["content-type"]?.hasPrefix("application/json") == true
+            {
                 #expect(response.errorCode != nil, "4xx without the error envelope for \(method) \(path)")
             }
             #expect(status < 500, "\(method) \(path) got \(status)")

@@ -29,10 +29,12 @@ import Testing
         let alice = try await harness.makeUser("alice")
         let big = Data(("{\"fcmToken\":\"" + String(repeating: "a", count: 5_000) + "\",\"platform\":\"fcm_ios\"}").utf8)
         let response = try await RawHTTP.request(
-            port: harness.port, "POST", "/notifications/push/v1/tokens", headers: ["appid": "app1", "authToken": alice.authToken], body: big)
+            port: harness.port, "POST", "/notifications/push/v1/tokens", headers: ["appid": "app1", "authToken": alice.authToken], body: big
+        )
         #expect(response.status == 413)
         #expect(response.errorCode == "ERR_PAYLOAD_TOO_LARGE")
-        let headers = try await RawHTTP.request(port: harness.port, "GET", "/health", headers: ["X-Big": String(repeating: "x", count: 64_000)])
+        let headers = try await RawHTTP.request(
+            port: harness.port, "GET", "/health", headers: ["X-Big": String(repeating: "x", count: 64_000)])
         #expect(headers.status == 431)
         let nested = Data((String(repeating: "[", count: 1_000) + String(repeating: "]", count: 1_000)).utf8)
         let deep = try await RawHTTP.request(
@@ -46,7 +48,11 @@ import Testing
 @Suite struct LogTests {
     @Test func logLinesCarryNoSecrets() async throws {
         let lines = PushCore.Locked<[String]>([])
-        let harness = try Harness { $0.logLevel = .debug } logger: { line in lines.withLock { $0.append(line) } }
+        let harness = try Harness {
+            $0.logLevel = .debug
+        } logger: { line in
+            lines.withLock { $0.append(line) }
+        }
         try await harness.makeApp()
         let alice = try await harness.makeUser("alice")
         try await harness.register("0123456789abcdef0123", platform: "apns_ios_device", session: alice)

@@ -40,40 +40,47 @@ import Testing
     }
 
     /// Fixture name, send body, platform of Bob's only token, expected push type.
-    static var cases: [(String, [String: Any], String, String)] { [
-        (
-            "chat-user",
-            chat([
-                "custom": ["priority": "high"],
-                "message": ["id": "1042", "category": "message", "type": "text", "data": ["text": "See you at 5"], "sentAt": 1_732_900_000],
-            ]), "apns_ios_device", "alert"
-        ),
-        ("chat-group", chat([:], group: true), "apns_ios_device", "alert"),
-        ("chat-thread-reply", chat(["id": "1043", "parentId": "1040", "text": "Agreed"], group: true), "apns_ios_device", "alert"),
-        ("chat-reaction", chat(["id": "1044", "category": "reaction", "reaction": "👍"]), "apns_ios_device", "alert"),
-        ("chat-group-action", chat(["id": "1045", "category": "action", "text": "Alice added Carol"], group: true), "apns_ios_device", "alert"),
-        ("chat-user-fcm", chat([:]), "fcm_ios", "alert"),
-        ("call-initiated", call("initiated"), "apns_ios_voip", "voip"),
-        ("call-ongoing", call("ongoing"), "apns_ios_voip", "voip"),
-        ("call-unanswered", call("unanswered"), "apns_ios_voip", "voip"),
-        ("call-rejected", call("rejected"), "apns_ios_voip", "voip"),
-        ("call-busy", call("busy"), "apns_ios_voip", "voip"),
-        ("call-cancelled", call("cancelled"), "apns_ios_voip", "voip"),
-        ("call-ended", call("ended"), "apns_ios_voip", "voip"),
-        ("call-group-initiated", call("initiated", group: true), "apns_ios_voip", "voip"),
-        ("call-initiated-alert", call("initiated"), "apns_ios_device", "alert"),
-        (
-            "campaign",
-            [
-                "type": "campaign", "recipients": [["uid": "bob", "badge": 1]],
-                "campaign": [
-                    "id": "ann-7", "campaignId": "spring-sale", "title": "Spring sale", "body": "50% off stickers this week",
-                    "url": "https://example.com/sale", "sentAt": sentAt,
-                ] as [String: Any],
-            ],
-            "apns_ios_device", "alert"
-        ),
-    ] }
+    static var cases: [(String, [String: Any], String, String)] {
+        [
+            (
+                "chat-user",
+                chat([
+                    "custom": ["priority": "high"],
+                    "message": [
+                        "id": "1042", "category": "message", "type": "text", "data": ["text": "See you at 5"], "sentAt": 1_732_900_000,
+                    ],
+                ]), "apns_ios_device", "alert"
+            ),
+            ("chat-group", chat([:], group: true), "apns_ios_device", "alert"),
+            ("chat-thread-reply", chat(["id": "1043", "parentId": "1040", "text": "Agreed"], group: true), "apns_ios_device", "alert"),
+            ("chat-reaction", chat(["id": "1044", "category": "reaction", "reaction": "👍"]), "apns_ios_device", "alert"),
+            (
+                "chat-group-action", chat(["id": "1045", "category": "action", "text": "Alice added Carol"], group: true),
+                "apns_ios_device", "alert"
+            ),
+            ("chat-user-fcm", chat([:]), "fcm_ios", "alert"),
+            ("call-initiated", call("initiated"), "apns_ios_voip", "voip"),
+            ("call-ongoing", call("ongoing"), "apns_ios_voip", "voip"),
+            ("call-unanswered", call("unanswered"), "apns_ios_voip", "voip"),
+            ("call-rejected", call("rejected"), "apns_ios_voip", "voip"),
+            ("call-busy", call("busy"), "apns_ios_voip", "voip"),
+            ("call-cancelled", call("cancelled"), "apns_ios_voip", "voip"),
+            ("call-ended", call("ended"), "apns_ios_voip", "voip"),
+            ("call-group-initiated", call("initiated", group: true), "apns_ios_voip", "voip"),
+            ("call-initiated-alert", call("initiated"), "apns_ios_device", "alert"),
+            (
+                "campaign",
+                [
+                    "type": "campaign", "recipients": [["uid": "bob", "badge": 1]],
+                    "campaign": [
+                        "id": "ann-7", "campaignId": "spring-sale", "title": "Spring sale", "body": "50% off stickers this week",
+                        "url": "https://example.com/sale", "sentAt": sentAt,
+                    ] as [String: Any],
+                ],
+                "apns_ios_device", "alert"
+            ),
+        ]
+    }
 
     static let caseCount = 16
 
@@ -133,12 +140,15 @@ import Testing
 
     @Test func idempotencyKeyStoresJobsOnce() async throws {
         try await harness.register("b0b0", platform: "apns_ios_device", session: bob)
-        let first = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", Self.chat([:]), headers: ["Idempotency-Key": "req-1"])
-        let second = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", Self.chat([:]), headers: ["Idempotency-Key": "req-1"])
+        let first = try await harness.admin(
+            "POST", "/notifications/push/v1/send", appId: "app1", Self.chat([:]), headers: ["Idempotency-Key": "req-1"])
+        let second = try await harness.admin(
+            "POST", "/notifications/push/v1/send", appId: "app1", Self.chat([:]), headers: ["Idempotency-Key": "req-1"])
         #expect(first.data["requestId"] as? String == second.data["requestId"] as? String)
         #expect(second.data["replayed"] as? Bool == true)
         #expect(try harness.store.pushJobCounts().pending == 1)
-        let reused = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", Self.call("initiated"), headers: ["Idempotency-Key": "req-1"])
+        let reused = try await harness.admin(
+            "POST", "/notifications/push/v1/send", appId: "app1", Self.call("initiated"), headers: ["Idempotency-Key": "req-1"])
         #expect(reused.status == 422)
         #expect(reused.errorCode == "ERR_IDEMPOTENCY_KEY_REUSED")
     }
@@ -153,7 +163,8 @@ import Testing
     ])
     func invalidSendsAreBadRequests(_ body: String) async throws {
         let response = try await RawHTTP.request(
-            port: harness.port, "POST", "/notifications/push/v1/send", headers: ["apikey": Harness.adminKey, "appid": "app1"], body: Data(body.utf8))
+            port: harness.port, "POST", "/notifications/push/v1/send", headers: ["apikey": Harness.adminKey, "appid": "app1"],
+            body: Data(body.utf8))
         #expect(response.status == 400)
         #expect(response.errorCode == "ERR_BAD_REQUEST")
     }

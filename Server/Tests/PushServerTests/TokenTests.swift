@@ -32,7 +32,8 @@ import Testing
 
     @Test func pushTokenIsAnAliasOfFcmToken() async throws {
         let response = try await harness.client(
-            "POST", "/notifications/push/v1/tokens", session: alice, ["pushToken": "bbbb", "platform": "apns_ios_voip", "providerId": "apns-1"])
+            "POST", "/notifications/push/v1/tokens", session: alice,
+            ["pushToken": "bbbb", "platform": "apns_ios_voip", "providerId": "apns-1"])
         #expect(response.status == 200)
         #expect(response.data["pushToken"] as? String == "bbbb")
         #expect(try await tokens("alice").first?["pushTokenType"] as? String == "voip")

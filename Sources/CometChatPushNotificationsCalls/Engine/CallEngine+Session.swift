@@ -86,15 +86,16 @@ extension CallEngine {
         let snapshot = state.withLock { s in (s.current, s.ownership, s.voipTokenSeen, s.outgoing.count, s.audioActive) }
         var out: [String: Any] = [:]
         if let record = snapshot.0 {
-            out["activeCall"] = [
-                "sessionId": record.call.sessionId,
-                "state": record.phase.rawValue,
-                "callType": record.call.callType.name,
-                "isGroup": record.call.isGroup,
-                "muted": record.muted,
-                "audioActive": snapshot.4,
-                "since": ISO8601DateFormatter().string(from: record.since),
-            ] as [String: Any]
+            out["activeCall"] =
+                [
+                    "sessionId": record.call.sessionId,
+                    "state": record.phase.rawValue,
+                    "callType": record.call.callType.name,
+                    "isGroup": record.call.isGroup,
+                    "muted": record.muted,
+                    "audioActive": snapshot.4,
+                    "since": ISO8601DateFormatter().string(from: record.since),
+                ] as [String: Any]
         } else {
             out["activeCall"] = "none"
         }

@@ -12,7 +12,9 @@ public struct PNCallKitConfiguration: Sendable, Equatable {
     public var supportsVideo: Bool
 
     /// Creates a configuration.
-    public init(iconTemplateImageName: String? = nil, ringtone: String? = nil, includesCallsInRecents: Bool = true, supportsVideo: Bool = true) {
+    public init(
+        iconTemplateImageName: String? = nil, ringtone: String? = nil, includesCallsInRecents: Bool = true, supportsVideo: Bool = true
+    ) {
         self.iconTemplateImageName = iconTemplateImageName
         self.ringtone = ringtone
         self.includesCallsInRecents = includesCallsInRecents

@@ -61,8 +61,10 @@ public final class PNChatProduct: NSObject, PNProductModule {
     // MARK: Quick reply
 
     /// Sends the reply inside background time, then calls `completion`.
-    public func handleReply(_ text: String, to info: CometChatNotificationInfo,
-                            completion: @escaping @Sendable () -> Void) -> Bool {
+    public func handleReply(
+        _ text: String, to info: CometChatNotificationInfo,
+        completion: @escaping @Sendable () -> Void
+    ) -> Bool {
         guard let sdk = state.withLock({ $0.sdk }) else { return false }
         QuickReply(sdk: sdk, text: text, info: info, completion: completion).start()
         return true

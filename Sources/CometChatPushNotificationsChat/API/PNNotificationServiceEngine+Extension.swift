@@ -15,7 +15,9 @@ extension PNNotificationServiceEngine {
         let ports = PNChatPorts.from(platform)
         let group = appGroupID?.trimmingCharacters(in: .whitespacesAndNewlines)
         let usable = (group?.isEmpty == false) ? group : nil
-        let client: PNChatClient? = usable.flatMap { sdk.hasSharedSession(appGroupID: $0) ? SharedSessionClient(sdk: sdk, appGroupID: $0) : nil }
+        let client: PNChatClient? = usable.flatMap {
+            sdk.hasSharedSession(appGroupID: $0) ? SharedSessionClient(sdk: sdk, appGroupID: $0) : nil
+        }
         let environment = PNExtensionEnvironment(
             client: client, receiptStore: usable.map { platform.sharedStore($0) }, downloader: ports.downloader,
             temporaryDirectory: ports.temporaryDirectory, clock: platform.clock, logger: platform.logger)

@@ -11,8 +11,9 @@ struct QuickReply: Sendable {
 
     func start() {
         let platform = sdk.runtimePlatform
-        let sender = ReplySender(client: AppSessionClient(sdk: sdk), retrying: Retrying(clock: platform.clock),
-                                 logger: platform.logger)
+        let sender = ReplySender(
+            client: AppSessionClient(sdk: sdk), retrying: Retrying(clock: platform.clock),
+            logger: platform.logger)
         let done = PNLocked(false)
         let work = PNLocked<Task<Void, Never>?>(nil)
         let finish: @Sendable () -> Void = { [sdk, completion] in

@@ -48,8 +48,9 @@ enum ChatRequests {
     /// `PUT /campaigns/push-notifications/{id}/delivered` or `…/clicked`.
     static func campaign(_ info: CometChatNotificationInfo, clicked: Bool) -> ChatRequest? {
         guard info.kind == .campaign, let id = campaignReceiptId(info) else { return nil }
-        return ChatRequest(method: "PUT", path: "/campaigns/push-notifications/\(segment(id))/\(clicked ? "clicked" : "delivered")",
-                           json: nil)
+        return ChatRequest(
+            method: "PUT", path: "/campaigns/push-notifications/\(segment(id))/\(clicked ? "clicked" : "delivered")",
+            json: nil)
     }
 
     /// The id a campaign receipt names: the announcement (push) id, else the campaign id.

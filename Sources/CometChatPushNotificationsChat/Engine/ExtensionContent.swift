@@ -58,8 +58,10 @@ public struct PNExtensionContent: Sendable, Equatable {
     public var receipt: PNReceiptOutcome?
 
     /// No changes.
-    public init(title: String? = nil, body: String? = nil, badge: Int? = nil, attachment: PNExtensionAttachment? = nil,
-                sender: PNMessageSender? = nil, receipt: PNReceiptOutcome? = nil) {
+    public init(
+        title: String? = nil, body: String? = nil, badge: Int? = nil, attachment: PNExtensionAttachment? = nil,
+        sender: PNMessageSender? = nil, receipt: PNReceiptOutcome? = nil
+    ) {
         self.title = title
         self.body = body
         self.badge = badge

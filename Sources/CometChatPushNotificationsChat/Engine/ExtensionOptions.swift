@@ -14,8 +14,10 @@ public struct PNExtensionOptions: Sendable, Equatable {
     public var timeBudget: TimeInterval
 
     /// Creates options; the defaults are the guide's.
-    public init(stripsMarkdown: Bool = true, attachesMedia: Bool = true,
-                maxAttachmentBytes: Int = 10 * 1024 * 1024, timeBudget: TimeInterval = 25) {
+    public init(
+        stripsMarkdown: Bool = true, attachesMedia: Bool = true,
+        maxAttachmentBytes: Int = 10 * 1024 * 1024, timeBudget: TimeInterval = 25
+    ) {
         self.stripsMarkdown = stripsMarkdown
         self.attachesMedia = attachesMedia
         self.maxAttachmentBytes = maxAttachmentBytes
@@ -41,8 +43,10 @@ public struct PNExtensionEnvironment: Sendable {
     public var logger: PNLogger
 
     /// Creates an environment.
-    public init(client: PNChatClient?, receiptStore: PNKeyValueStore?, downloader: PNMediaDownloading,
-                temporaryDirectory: URL, clock: PNClock, logger: PNLogger) {
+    public init(
+        client: PNChatClient?, receiptStore: PNKeyValueStore?, downloader: PNMediaDownloading,
+        temporaryDirectory: URL, clock: PNClock, logger: PNLogger
+    ) {
         self.client = client
         self.receiptStore = receiptStore
         self.downloader = downloader

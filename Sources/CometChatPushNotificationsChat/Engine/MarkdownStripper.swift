@@ -64,17 +64,21 @@ public enum PNMarkdownStripper {
         out = Patterns.image.replace(in: out, with: "$1")
         out = Patterns.link.replace(in: out, with: "$1")
         out = Patterns.autolink.replace(in: out, with: "$1")
-        for pattern in [Patterns.boldStars, Patterns.boldUnderscores, Patterns.strike,
-                        Patterns.italicStars, Patterns.italicUnderscores] {
+        for pattern in [
+            Patterns.boldStars, Patterns.boldUnderscores, Patterns.strike,
+            Patterns.italicStars, Patterns.italicUnderscores,
+        ] {
             var previous = ""
             while previous != out {
                 previous = out
                 out = pattern.replace(in: out, with: "$1")
             }
         }
-        return String(String.UnicodeScalarView(out.unicodeScalars.map { scalar in
-            (0xE000...0xE07F).contains(scalar.value) ? UnicodeScalar(scalar.value - 0xE000) ?? scalar : scalar
-        }))
+        return String(
+            String.UnicodeScalarView(
+                out.unicodeScalars.map { scalar in
+                    (0xE000...0xE07F).contains(scalar.value) ? UnicodeScalar(scalar.value - 0xE000) ?? scalar : scalar
+                }))
     }
 }
 

@@ -26,7 +26,7 @@ enum MediaURL {
 
     private static func web(_ text: String) -> URL? {
         guard let url = URL(string: text.trimmingCharacters(in: .whitespacesAndNewlines)),
-              let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http", url.host != nil
+            let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http", url.host != nil
         else { return nil }
         return url
     }

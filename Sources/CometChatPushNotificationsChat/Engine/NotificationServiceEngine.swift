@@ -35,8 +35,10 @@ public final class PNNotificationServiceEngine: Sendable {
     ///   - body: the content's body as it arrived.
     ///   - options: what to do (strip Markdown, attach media, the download limits).
     ///   - environment: the stores, downloader, clock and client the engine works with.
-    public init(payload: [AnyHashable: Any], title: String?, body: String?,
-                options: PNExtensionOptions = PNExtensionOptions(), environment: PNExtensionEnvironment) {
+    public init(
+        payload: [AnyHashable: Any], title: String?, body: String?,
+        options: PNExtensionOptions = PNExtensionOptions(), environment: PNExtensionEnvironment
+    ) {
         info = CometChatNotificationInfo(rawPayload: payload)
         self.title = title
         self.body = body
@@ -112,8 +114,9 @@ public final class PNNotificationServiceEngine: Sendable {
             return
         }
         let clock = environment.clock
-        let sender = ReceiptSender(ledger: PNReceiptLedger(store: store, now: { clock.now() }), client: client,
-                                   retrying: Retrying(clock: clock), logger: environment.logger)
+        let sender = ReceiptSender(
+            ledger: PNReceiptLedger(store: store, now: { clock.now() }), client: client,
+            retrying: Retrying(clock: clock), logger: environment.logger)
         let outcome = await sender.delivered(info, deadline: deadline)
         update { $0.receipt = outcome }
     }
@@ -148,8 +151,10 @@ public final class PNNotificationServiceEngine: Sendable {
         }
         guard let type = PNMediaType.sniff(fileAt: file.fileURL) else {
             try? FileManager.default.removeItem(at: file.fileURL)
-            environment.logger.log(.warning, "The attachment is not an image or media type iOS recognises "
-                + "(claimed \(file.claimedMIMEType ?? "nothing")); it was dropped.")
+            environment.logger.log(
+                .warning,
+                "The attachment is not an image or media type iOS recognises "
+                    + "(claimed \(file.claimedMIMEType ?? "nothing")); it was dropped.")
             return nil
         }
         let final = environment.temporaryDirectory.appendingPathComponent(identifier + "." + type.fileExtension)

@@ -62,8 +62,10 @@ public struct PNReceiptLedger: Sendable {
     let makeNonce: @Sendable () -> String
 
     /// Creates a ledger over `store` (the App Group suite, or the app's own store without one).
-    public init(store: PNKeyValueStore, now: @escaping @Sendable () -> Date,
-                makeNonce: @escaping @Sendable () -> String = { UUID().uuidString }) {
+    public init(
+        store: PNKeyValueStore, now: @escaping @Sendable () -> Date,
+        makeNonce: @escaping @Sendable () -> String = { UUID().uuidString }
+    ) {
         self.store = store
         self.now = now
         self.makeNonce = makeNonce

@@ -32,7 +32,8 @@ struct ReceiptSender: Sendable {
     /// Marks a campaign push delivered (`clicked: false`) or opened.
     func campaign(_ info: CometChatNotificationInfo, clicked: Bool, deadline: Date) async -> PNReceiptOutcome {
         guard let request = ChatRequests.campaign(info, clicked: clicked),
-              let id = ChatRequests.campaignReceiptId(info) else { return .notApplicable }
+            let id = ChatRequests.campaignReceiptId(info)
+        else { return .notApplicable }
         return await send(request, kind: clicked ? .campaignClicked : .campaignDelivered, id: id, deadline: deadline)
     }
 
@@ -62,8 +63,10 @@ struct ReceiptSender: Sendable {
             return .sent
         case .failure(let error):
             ledger.release(kind, id: id, nonce: nonce)
-            logger.log(.warning, "The \(kind.rawValue) receipt was not sent after \(attempts) attempt(s): "
-                + "\(error.code.name) \(error.message)")
+            logger.log(
+                .warning,
+                "The \(kind.rawValue) receipt was not sent after \(attempts) attempt(s): "
+                    + "\(error.code.name) \(error.message)")
             return .failed(error.code)
         }
     }

@@ -12,15 +12,16 @@ extension CometChatPushNotifications {
         guard first else { return }
         let center = platform.notificationCenter
         center.setCategories([MessageCategory.category])
-        center.becomeDelegate(PNNotificationCenterEvents(
-            willPresent: { [weak self] notification, completion in
-                guard let self else { return completion([]) }
-                self.handleWillPresentNotification(notification, completionHandler: completion)
-            },
-            didReceive: { [weak self] response, completion in
-                guard let self else { return completion() }
-                self.handleNotificationResponse(response, completionHandler: completion)
-            }))
+        center.becomeDelegate(
+            PNNotificationCenterEvents(
+                willPresent: { [weak self] notification, completion in
+                    guard let self else { return completion([]) }
+                    self.handleWillPresentNotification(notification, completionHandler: completion)
+                },
+                didReceive: { [weak self] response, completion in
+                    guard let self else { return completion() }
+                    self.handleNotificationResponse(response, completionHandler: completion)
+                }))
     }
 
     /// Decides how a notification that arrived in the foreground is presented. Apps that keep
@@ -32,8 +33,10 @@ extension CometChatPushNotifications {
     ) {
         let info = CometChatNotificationInfo(rawPayload: notification.userInfo)
         let decision = foregroundPolicy.decide(info)
-        platform.logger.log(.debug, "Foreground \(info.kind.name) notification: \(decision.reason.rawValue), "
-            + "options \(decision.options.names).")
+        platform.logger.log(
+            .debug,
+            "Foreground \(info.kind.name) notification: \(decision.reason.rawValue), "
+                + "options \(decision.options.names).")
         applyBadge(decision.badge)
         handDelivery(info, inForeground: true)
         completionHandler(decision.options)
@@ -56,8 +59,10 @@ extension CometChatPushNotifications {
             if info.kind == .chat, products.contains(where: { $0.handleReply(text, to: info, completion: completionHandler) }) {
                 return
             }
-            platform.logger.log(.info, "A reply to a \(info.kind.name) notification reached no product; "
-                + "it goes to didTapNotification(_:).")
+            platform.logger.log(
+                .info,
+                "A reply to a \(info.kind.name) notification reached no product; "
+                    + "it goes to didTapNotification(_:).")
             deliverTap(info.withReplyText(text), route: .other, completion: completionHandler)
         case .open, .custom:
             applyBadge(deliveryBadge(info))
@@ -101,8 +106,10 @@ extension CometChatPushNotifications {
         if observe {
             state.withLock { $0.delegateObservers.append { [weak self] in self?.deliverHeldTaps() } }
         }
-        platform.logger.log(.info, "A \(info.kind.name) notification was tapped before a delegate was set; "
-            + "it is delivered once one is.")
+        platform.logger.log(
+            .info,
+            "A \(info.kind.name) notification was tapped before a delegate was set; "
+                + "it is delivered once one is.")
         // The delegate may have been set between the check and the hold.
         if delegate != nil { deliverHeldTaps() }
     }

@@ -95,7 +95,9 @@ extension CometChatPushNotifications {
         return .success(registered)
     }
 
-    private func submitToken(_ token: String, platform kind: CometChatPushTokenPlatform, completion: (@Sendable (PNResult<String>) -> Void)?) {
+    private func submitToken(
+        _ token: String, platform kind: CometChatPushTokenPlatform, completion: (@Sendable (PNResult<String>) -> Void)?
+    ) {
         let lifecycle = self.lifecycle
         var wrapped: (@Sendable (PNResult<String>) -> Void)?
         if let completion {

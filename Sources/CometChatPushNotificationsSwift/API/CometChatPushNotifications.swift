@@ -168,8 +168,9 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
         let lifecycle = self.lifecycle
         let extensionVault = config.extensionGroupID == nil ? nil : vault
         jobs.submit {
-            await lifecycle.configure(config, api: api, session: resolved?.0, origin: resolved?.1,
-                                      extensionVault: extensionVault)
+            await lifecycle.configure(
+                config, api: api, session: resolved?.0, origin: resolved?.1,
+                extensionVault: extensionVault)
         }
 
         if config.requestNotificationPermission {
@@ -208,8 +209,9 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
     func requireInitialised<T>(_ completion: (@Sendable (PNResult<T>) -> Void)?) -> PNConfiguration? {
         if let config = configuration { return config }
         let problem = state.withLock { $0.configurationProblem }
-        let error = PNError.notInitialised(problem.map { "initialize(config:) rejected the configuration: \($0)" }
-            ?? "CometChatPushNotifications.initialize(config:) has not run.")
+        let error = PNError.notInitialised(
+            problem.map { "initialize(config:) rejected the configuration: \($0)" }
+                ?? "CometChatPushNotifications.initialize(config:) has not run.")
         if let completion { onCallbackQueue { completion(.failure(error)) } }
         return nil
     }

@@ -85,7 +85,9 @@ public final class PNError: NSObject, Error, CustomNSError, @unchecked Sendable 
     /// Hash of the code and server code.
     public override var hash: Int { code.rawValue &* 31 &+ (serverCode?.hashValue ?? 0) }
 
-    static func notInitialised(_ why: String = "CometChatPushNotifications.initialize(config:) has not run with a valid configuration.") -> PNError {
+    static func notInitialised(
+        _ why: String = "CometChatPushNotifications.initialize(config:) has not run with a valid configuration."
+    ) -> PNError {
         PNError(code: .notInitialised, message: why)
     }
 

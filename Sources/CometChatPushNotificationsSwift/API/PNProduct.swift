@@ -32,8 +32,10 @@ public protocol PNProductModule: AnyObject, Sendable {
     /// The user typed `text` in the Reply action of a chat notification. Return `true` to take
     /// it: the product sends it and calls `completion` when done (iOS keeps the app awake until
     /// then). `false` leaves it to Core, which reports it through `didTapNotification(_:)`.
-    func handleReply(_ text: String, to info: CometChatNotificationInfo,
-                     completion: @escaping @Sendable () -> Void) -> Bool
+    func handleReply(
+        _ text: String, to info: CometChatNotificationInfo,
+        completion: @escaping @Sendable () -> Void
+    ) -> Bool
     /// A chat or campaign push was delivered: shown in the foreground (`inForeground`), or handed
     /// over silently through `handleBackgroundNotification(userInfo:)`. For delivered receipts.
     func handleDelivery(_ info: CometChatNotificationInfo, inForeground: Bool)
@@ -54,8 +56,10 @@ extension PNProductModule {
     /// No receipt.
     public func handleCampaignTap(_ info: CometChatNotificationInfo) {}
     /// Not taken.
-    public func handleReply(_ text: String, to info: CometChatNotificationInfo,
-                            completion: @escaping @Sendable () -> Void) -> Bool {
+    public func handleReply(
+        _ text: String, to info: CometChatNotificationInfo,
+        completion: @escaping @Sendable () -> Void
+    ) -> Bool {
         false
     }
     /// No receipt.

@@ -18,31 +18,37 @@ enum NotificationParser {
         let type = R.string(payload["type"])?.lowercased()
         let source = R.string(payload["source"])?.lowercased()
 
-        out.senderUid = R.string(payload["sender"]) ?? R.string(payload["senderUid"])
+        out.senderUid =
+            R.string(payload["sender"]) ?? R.string(payload["senderUid"])
             ?? entityId(message?["sender"], keys: ["uid"])
         out.senderName = R.string(payload["senderName"]) ?? entityText(message?["sender"], key: "name")
         out.senderAvatar = R.string(payload["senderAvatar"]) ?? entityText(message?["sender"], key: "avatar")
         out.receiverId = R.string(payload["receiver"]) ?? entityId(message?["receiver"], keys: ["guid", "uid"])
         out.receiverName = R.string(payload["receiverName"]) ?? entityText(message?["receiver"], key: "name")
-        out.receiverAvatar = R.string(payload["receiverAvatar"])
+        out.receiverAvatar =
+            R.string(payload["receiverAvatar"])
             ?? entityText(message?["receiver"], key: "icon") ?? entityText(message?["receiver"], key: "avatar")
         out.conversationId = R.string(payload["conversationId"]) ?? R.string(message?["conversationId"])
-        out.receiverType = receiverType(R.string(payload["receiverType"]) ?? R.string(message?["receiverType"]),
-                                        conversationId: out.conversationId)
+        out.receiverType = receiverType(
+            R.string(payload["receiverType"]) ?? R.string(message?["receiverType"]),
+            conversationId: out.conversationId)
         out.title = R.string(payload["title"]) ?? R.string(alertObject?["title"])
-        out.body = R.string(payload["body"]) ?? R.string(alertObject?["body"])
+        out.body =
+            R.string(payload["body"]) ?? R.string(alertObject?["body"])
             ?? (alertObject == nil ? R.string(alert) : nil)
         out.messageId = R.string(payload["tag"]) ?? R.string(payload["messageId"]) ?? R.string(message?["id"])
         out.parentId = threadParent(R.string(payload["parentId"]) ?? R.string(message?["parentId"]))
         out.sentAt = date(payload["sentAt"]) ?? date(message?["sentAt"])
-        out.unreadMessageCount = R.count(payload["unreadMessageCount"])
+        out.unreadMessageCount =
+            R.count(payload["unreadMessageCount"])
             ?? R.count(R.dictionary(payload["payload"])?["unreadMessageCount"])
         out.callAction = R.string(payload["callAction"])?.lowercased()
         out.sessionId = R.string(payload["sessionId"]) ?? R.string(message?["sessionId"])
         out.callType = R.string(payload["callType"])?.lowercased()
         out.campaignId = R.string(payload["campaignId"])
         out.kind = kind(type: type, source: source, fields: out)
-        out.announcementId = R.string(payload["announcementId"])
+        out.announcementId =
+            R.string(payload["announcementId"])
             ?? (out.kind == .campaign ? R.string(payload["id"]) : nil)
         return out
     }

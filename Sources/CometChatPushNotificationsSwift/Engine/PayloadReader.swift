@@ -69,7 +69,8 @@ enum PayloadReader {
         guard let first = scalars.first, let last = scalars.last else { return text }
         if !first.properties.isWhitespace, !last.properties.isWhitespace { return text }
         guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let end = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+            let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
         return String(scalars[start...end])
     }
 
@@ -85,7 +86,8 @@ enum PayloadReader {
 
     private static func integer(exactly double: Double) -> Int? {
         guard double.isFinite, double.rounded() == double,
-              double >= -9_007_199_254_740_992, double <= 9_007_199_254_740_992 else { return nil }
+            double >= -9_007_199_254_740_992, double <= 9_007_199_254_740_992
+        else { return nil }
         return Int(double)
     }
 
@@ -100,13 +102,15 @@ enum PayloadReader {
 
     private static func jsonObject(_ text: String) -> [AnyHashable: Any]? {
         guard text.utf8.count <= maxJSONTextLength,
-              text.first(where: { !$0.isWhitespace }) == "{" else { return nil }
+            text.first(where: { !$0.isWhitespace }) == "{"
+        else { return nil }
         return jsonObject(Data(text.utf8))
     }
 
     private static func jsonObject(_ data: Data) -> [AnyHashable: Any]? {
         guard data.count <= maxJSONTextLength,
-              let object = try? JSONSerialization.jsonObject(with: data) else { return nil }
+            let object = try? JSONSerialization.jsonObject(with: data)
+        else { return nil }
         return object as? [String: Any]
     }
 }

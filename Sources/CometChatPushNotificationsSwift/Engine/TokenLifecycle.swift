@@ -67,8 +67,10 @@ actor TokenLifecycle {
 
     /// Called by `initialize` with a valid configuration. `extensionVault` is the keychain
     /// access group of `extensionGroupID`, where the extension reads the active session.
-    func configure(_ config: PNConfiguration, api: ClientAPI, session: PNSession?, origin: PNSession.Origin?,
-                   extensionVault: SessionVault? = nil) {
+    func configure(
+        _ config: PNConfiguration, api: ClientAPI, session: PNSession?, origin: PNSession.Origin?,
+        extensionVault: SessionVault? = nil
+    ) {
         self.config = config
         self.api = api
         self.extensionVault = extensionVault
@@ -180,7 +182,8 @@ actor TokenLifecycle {
         tokens[platform] = token
         tokenStore.tokens = tokens
         guard config != nil else {
-            completion?(.failure(.notInitialised("The token is cached; it is registered once initialize(config:) runs and a user is logged in.")))
+            completion?(
+                .failure(.notInitialised("The token is cached; it is registered once initialize(config:) runs and a user is logged in.")))
             return
         }
         guard session != nil else {

@@ -77,8 +77,10 @@ public struct PNLocalNotificationRequest: Sendable, Equatable {
     public var userInfo: [String: String]
 
     /// Creates a request.
-    public init(identifier: String, title: String, body: String, threadIdentifier: String? = nil,
-                categoryIdentifier: String? = nil, userInfo: [String: String] = [:]) {
+    public init(
+        identifier: String, title: String, body: String, threadIdentifier: String? = nil,
+        categoryIdentifier: String? = nil, userInfo: [String: String] = [:]
+    ) {
         self.identifier = identifier
         self.title = title
         self.body = body

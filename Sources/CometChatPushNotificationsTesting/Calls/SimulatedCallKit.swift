@@ -221,9 +221,10 @@ public final class SimulatedCallKit: PNCallKitProvider, PNCallAudioSession, @unc
             call.state = .ended(reason)
             s.calls[uuid] = call
             if s.configuration?.includesCallsInRecents ?? true {
-                s.recents.append(RecentCall(
-                    callerName: call.report.callerName, handle: call.report.handle, hasVideo: call.report.hasVideo,
-                    missed: missed && !call.answered))
+                s.recents.append(
+                    RecentCall(
+                        callerName: call.report.callerName, handle: call.report.handle, hasVideo: call.report.hasVideo,
+                        missed: missed && !call.answered))
             }
             let deactivate = wasActive && s.audioActive && !s.calls.values.contains { $0.state == .active }
             if deactivate { s.audioActive = false }

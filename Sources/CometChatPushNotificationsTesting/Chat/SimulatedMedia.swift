@@ -29,8 +29,10 @@ public struct SimulatedMedia: Sendable, Equatable {
     public var status: Int
 
     /// Creates a file.
-    public init(content: Content, size: Int, chunkSize: Int = 64 * 1024, secondsPerChunk: Double = 0,
-                claimedMIMEType: String? = "image/jpeg", stallsAfter: Int? = nil, status: Int = 200) {
+    public init(
+        content: Content, size: Int, chunkSize: Int = 64 * 1024, secondsPerChunk: Double = 0,
+        claimedMIMEType: String? = "image/jpeg", stallsAfter: Int? = nil, status: Int = 200
+    ) {
         self.content = content
         self.size = size
         self.chunkSize = chunkSize

@@ -42,7 +42,7 @@ public final class SimulatedMediaServer: PNMediaDownloading, @unchecked Sendable
         guard let media else { throw PNDownloadError.failed("HTTP 404") }
         guard media.status == 200 else { throw PNDownloadError.failed("HTTP \(media.status)") }
         guard FileManager.default.createFile(atPath: destination.path, contents: nil),
-              let handle = try? FileHandle(forWritingTo: destination)
+            let handle = try? FileHandle(forWritingTo: destination)
         else { throw PNDownloadError.failed("Cannot create the file.") }
         var written = 0
         do {

@@ -28,7 +28,9 @@ open class AVAudioSession: NSObject {
         case granted = 1735552628
     }
     open class func sharedInstance() -> AVAudioSession { fatalError() }
-    open func setCategory(_ category: AVAudioSession.Category, mode: AVAudioSession.Mode, options: AVAudioSession.CategoryOptions = []) throws {
+    open func setCategory(
+        _ category: AVAudioSession.Category, mode: AVAudioSession.Mode, options: AVAudioSession.CategoryOptions = []
+    ) throws {
         fatalError()
     }
     /// Deprecated in iOS 17.

@@ -39,24 +39,66 @@ open class CXHandle: NSObject {
 
 open class CXCallUpdate: NSObject {
     public override init() { fatalError() }
-    open var remoteHandle: CXHandle? { get { fatalError() } set { fatalError() } }
-    open var localizedCallerName: String? { get { fatalError() } set { fatalError() } }
-    open var supportsHolding: Bool { get { fatalError() } set { fatalError() } }
-    open var supportsGrouping: Bool { get { fatalError() } set { fatalError() } }
-    open var supportsUngrouping: Bool { get { fatalError() } set { fatalError() } }
-    open var supportsDTMF: Bool { get { fatalError() } set { fatalError() } }
-    open var hasVideo: Bool { get { fatalError() } set { fatalError() } }
+    open var remoteHandle: CXHandle? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open var localizedCallerName: String? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open var supportsHolding: Bool {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open var supportsGrouping: Bool {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open var supportsUngrouping: Bool {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open var supportsDTMF: Bool {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open var hasVideo: Bool {
+        get { fatalError() }
+        set { fatalError() }
+    }
 }
 
 open class CXProviderConfiguration: NSObject {
     public override init() { fatalError() }
-    open var ringtoneSound: String? { get { fatalError() } set { fatalError() } }
-    open var iconTemplateImageData: Data? { get { fatalError() } set { fatalError() } }
-    open var maximumCallGroups: Int { get { fatalError() } set { fatalError() } }
-    open var maximumCallsPerCallGroup: Int { get { fatalError() } set { fatalError() } }
-    open var includesCallsInRecents: Bool { get { fatalError() } set { fatalError() } }
-    open var supportsVideo: Bool { get { fatalError() } set { fatalError() } }
-    open var supportedHandleTypes: Set<CXHandle.HandleType> { get { fatalError() } set { fatalError() } }
+    open var ringtoneSound: String? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open var iconTemplateImageData: Data? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open var maximumCallGroups: Int {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open var maximumCallsPerCallGroup: Int {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open var includesCallsInRecents: Bool {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open var supportsVideo: Bool {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open var supportedHandleTypes: Set<CXHandle.HandleType> {
+        get { fatalError() }
+        set { fatalError() }
+    }
 }
 
 open class CXAction: NSObject {
@@ -75,7 +117,10 @@ open class CXEndCallAction: CXCallAction {
 }
 
 open class CXSetMutedCallAction: CXCallAction {
-    open var isMuted: Bool { get { fatalError() } set { fatalError() } }
+    open var isMuted: Bool {
+        get { fatalError() }
+        set { fatalError() }
+    }
 }
 
 open class CXTransaction: NSObject {
@@ -103,7 +148,10 @@ open class CXProvider: NSObject {
         fatalError()
     }
     open func reportCall(with UUID: UUID, endedAt dateEnded: Date?, reason endedReason: CXCallEndedReason) { fatalError() }
-    open var configuration: CXProviderConfiguration { get { fatalError() } set { fatalError() } }
+    open var configuration: CXProviderConfiguration {
+        get { fatalError() }
+        set { fatalError() }
+    }
 }
 
 open class CXCallController: NSObject {

@@ -73,6 +73,9 @@ open class INSendMessageIntent: INIntent, UNNotificationContentProviding {
 
 open class INInteraction: NSObject {
     public init(intent: INIntent, response: INIntentResponse?) { fatalError() }
-    open var direction: INInteractionDirection { get { fatalError() } set { fatalError() } }
+    open var direction: INInteractionDirection {
+        get { fatalError() }
+        set { fatalError() }
+    }
     open func donate(completion: (@Sendable ((any Error)?) -> Void)? = nil) { fatalError() }
 }

@@ -42,7 +42,13 @@ extension PKPushRegistryDelegate {
 open class PKPushRegistry: NSObject {
     public init(queue: DispatchQueue?) { fatalError() }
     /// `weak var delegate: (any PKPushRegistryDelegate)?`
-    open var delegate: (any PKPushRegistryDelegate)? { get { fatalError() } set { fatalError() } }
-    open var desiredPushTypes: Set<PKPushType>? { get { fatalError() } set { fatalError() } }
+    open var delegate: (any PKPushRegistryDelegate)? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open var desiredPushTypes: Set<PKPushType>? {
+        get { fatalError() }
+        set { fatalError() }
+    }
     open func pushToken(for type: PKPushType) -> Data? { fatalError() }
 }

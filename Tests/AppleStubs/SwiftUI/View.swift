@@ -64,14 +64,20 @@ public struct ViewBuilder {
 @propertyWrapper
 public struct State<Value>: DynamicProperty {
     public init(wrappedValue value: Value) { fatalError() }
-    public var wrappedValue: Value { get { fatalError() } nonmutating set { fatalError() } }
+    public var wrappedValue: Value {
+        get { fatalError() }
+        nonmutating set { fatalError() }
+    }
     public var projectedValue: Binding<Value> { fatalError() }
 }
 
 @propertyWrapper @dynamicMemberLookup
 public struct Binding<Value>: DynamicProperty {
     public init(projectedValue: Binding<Value>) { fatalError() }
-    public var wrappedValue: Value { get { fatalError() } nonmutating set { fatalError() } }
+    public var wrappedValue: Value {
+        get { fatalError() }
+        nonmutating set { fatalError() }
+    }
     public var projectedValue: Binding<Value> { fatalError() }
     public subscript<Subject>(dynamicMember keyPath: WritableKeyPath<Value, Subject>) -> Binding<Subject> { fatalError() }
 }

@@ -40,13 +40,17 @@ open class UNNotificationAction: NSObject {
 }
 
 open class UNTextInputNotificationAction: UNNotificationAction {
-    public init(identifier: String, title: String, options: UNNotificationActionOptions = [],
-                textInputButtonTitle: String, textInputPlaceholder: String) { fatalError() }
+    public init(
+        identifier: String, title: String, options: UNNotificationActionOptions = [],
+        textInputButtonTitle: String, textInputPlaceholder: String
+    ) { fatalError() }
 }
 
 open class UNNotificationCategory: NSObject {
-    public init(identifier: String, actions: [UNNotificationAction], intentIdentifiers: [String],
-                options: UNNotificationCategoryOptions = []) { fatalError() }
+    public init(
+        identifier: String, actions: [UNNotificationAction], intentIdentifiers: [String],
+        options: UNNotificationCategoryOptions = []
+    ) { fatalError() }
 }
 
 open class UNNotificationSound: NSObject {
@@ -67,14 +71,38 @@ open class UNNotificationContent: NSObject, NSMutableCopying {
 
 open class UNMutableNotificationContent: UNNotificationContent {
     public override init() { fatalError() }
-    open override var title: String { get { fatalError() } set { fatalError() } }
-    open override var body: String { get { fatalError() } set { fatalError() } }
-    open override var userInfo: [AnyHashable: Any] { get { fatalError() } set { fatalError() } }
-    open override var categoryIdentifier: String { get { fatalError() } set { fatalError() } }
-    open override var threadIdentifier: String { get { fatalError() } set { fatalError() } }
-    open override var sound: UNNotificationSound? { get { fatalError() } set { fatalError() } }
-    open override var badge: NSNumber? { get { fatalError() } set { fatalError() } }
-    open override var attachments: [UNNotificationAttachment] { get { fatalError() } set { fatalError() } }
+    open override var title: String {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open override var body: String {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open override var userInfo: [AnyHashable: Any] {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open override var categoryIdentifier: String {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open override var threadIdentifier: String {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open override var sound: UNNotificationSound? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open override var badge: NSNumber? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    open override var attachments: [UNNotificationAttachment] {
+        get { fatalError() }
+        set { fatalError() }
+    }
 }
 
 open class UNNotificationTrigger: NSObject {}
@@ -112,17 +140,24 @@ public protocol UNUserNotificationCenterDelegate: NSObjectProtocol {
 extension UNUserNotificationCenterDelegate {
     public func userNotificationCenter(
         _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
-        withCompletionHandler completionHandler: @escaping @Sendable (UNNotificationPresentationOptions) -> Void) {}
+        withCompletionHandler completionHandler: @escaping @Sendable (UNNotificationPresentationOptions) -> Void
+    ) {}
     public func userNotificationCenter(
         _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
-        withCompletionHandler completionHandler: @escaping @Sendable () -> Void) {}
+        withCompletionHandler completionHandler: @escaping @Sendable () -> Void
+    ) {}
 }
 
 extension UNUserNotificationCenter {
     /// `weak var delegate: (any UNUserNotificationCenterDelegate)?`
-    public var delegate: (any UNUserNotificationCenterDelegate)? { get { fatalError() } set { fatalError() } }
+    public var delegate: (any UNUserNotificationCenterDelegate)? {
+        get { fatalError() }
+        set { fatalError() }
+    }
     public func setNotificationCategories(_ categories: Set<UNNotificationCategory>) { fatalError() }
-    public func add(_ request: UNNotificationRequest,
-                    withCompletionHandler completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) { fatalError() }
+    public func add(
+        _ request: UNNotificationRequest,
+        withCompletionHandler completionHandler: (@Sendable ((any Error)?) -> Void)? = nil
+    ) { fatalError() }
     public func removeDeliveredNotifications(withIdentifiers identifiers: [String]) { fatalError() }
 }

@@ -13,16 +13,17 @@ final class AppDelegate: NSObject, UIApplicationDelegate {
     ) -> Bool {
         // The delegate first, so a call answered during this launch reaches it.
         CometChatPushNotifications.shared.delegate = callsDelegate
-        CometChatPushNotifications.shared.initialize(config: PNConfiguration(
-            appId: Config.appId,
-            region: Config.region,
-            providerId: Config.providerId,
-            // Calls ring without notification permission; a calls-only app registers only the
-            // VoIP token, so it needs no APNs device token either.
-            requestNotificationPermission: false,
-            // The SDK owns the PushKit registry and reports every VoIP push to CallKit.
-            pushKitOwnership: .sdk
-        ))
+        CometChatPushNotifications.shared.initialize(
+            config: PNConfiguration(
+                appId: Config.appId,
+                region: Config.region,
+                providerId: Config.providerId,
+                // Calls ring without notification permission; a calls-only app registers only the
+                // VoIP token, so it needs no APNs device token either.
+                requestNotificationPermission: false,
+                // The SDK owns the PushKit registry and reports every VoIP push to CallKit.
+                pushKitOwnership: .sdk
+            ))
         return true
     }
 }

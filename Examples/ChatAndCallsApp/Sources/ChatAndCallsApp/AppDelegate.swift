@@ -13,13 +13,14 @@ final class AppDelegate: NSObject, UIApplicationDelegate {
     ) -> Bool {
         // The delegate first: the tap that launched the app is delivered during initialize.
         CometChatPushNotifications.shared.delegate = pushDelegate
-        CometChatPushNotifications.shared.initialize(config: PNConfiguration(
-            appId: Config.appId,
-            region: Config.region,
-            providerId: Config.providerId,
-            // The extension and the app send each delivered receipt once between them.
-            extensionGroupID: Config.appGroup
-        ))
+        CometChatPushNotifications.shared.initialize(
+            config: PNConfiguration(
+                appId: Config.appId,
+                region: Config.region,
+                providerId: Config.providerId,
+                // The extension and the app send each delivered receipt once between them.
+                extensionGroupID: Config.appGroup
+            ))
         return true
     }
 

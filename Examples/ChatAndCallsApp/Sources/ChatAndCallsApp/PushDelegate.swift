@@ -8,7 +8,8 @@ import CometChatPushNotificationsCalls
 /// root view takes them.
 @MainActor
 final class PushDelegate: NSObject, @preconcurrency CometChatPushNotificationsChatDelegate,
-    @preconcurrency CometChatPushNotificationsCallsDelegate {
+    @preconcurrency CometChatPushNotificationsCallsDelegate
+{
     private var pendingDestination: Destination?
 
     /// Shows a destination; the root view sets it. A destination that arrived earlier is shown then.

@@ -18,8 +18,10 @@ public struct LogSender: PushSender {
     /// Logs the job and reports it delivered.
     public func send(_ job: PushJob) async -> JobOutcome {
         let prefix = String(job.token.prefix(8))
-        log("push job=\(job.id) app=\(job.appId) kind=\(job.kind.rawValue) platform=\(job.platform.rawValue) "
-            + "token=\(prefix)… type=\(job.headers.pushType.rawValue) bytes=\(job.payload.count) attempt=\(job.attempts) [log sender: not sent]")
+        log(
+            "push job=\(job.id) app=\(job.appId) kind=\(job.kind.rawValue) platform=\(job.platform.rawValue) "
+                + "token=\(prefix)… type=\(job.headers.pushType.rawValue) bytes=\(job.payload.count) attempt=\(job.attempts) [log sender: not sent]"
+        )
         journal?.append(job.id + "\n")
         return .delivered
     }

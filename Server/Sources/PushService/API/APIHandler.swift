@@ -10,14 +10,16 @@ final class APIHandler: Sendable {
 
     init(service: ServiceContext) {
         self.service = service
-        routes = ClientAPI(service: service).routes + AdminAPI(service: service).routes
+        routes =
+            ClientAPI(service: service).routes + AdminAPI(service: service).routes
             + [Route("GET", "health", .none) { _ in ["status": "ok"] }]
     }
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         let started = Date()
         let response = route(request)
-        service.logger.info("\(request.method) \(Self.redactedPath(request.path)) \(response.status) \(Int(Date().timeIntervalSince(started) * 1000))ms")
+        service.logger.info(
+            "\(request.method) \(Self.redactedPath(request.path)) \(response.status) \(Int(Date().timeIntervalSince(started) * 1000))ms")
         return response
     }
 

@@ -11,7 +11,8 @@ extension AdminAPI {
         if let webhookURL { try Self.validateWebhookURL(webhookURL) }
         let secret = try body.optionalString("webhookSecret", maxLength: 256) ?? Crypto.randomToken(prefix: "whsec_")
         let record = AppRecord(
-            id: id, name: name, webhookURL: webhookURL, sealedWebhookSecret: try sealWebhookSecret(secret, appId: id), createdAt: service.now)
+            id: id, name: name, webhookURL: webhookURL, sealedWebhookSecret: try sealWebhookSecret(secret, appId: id),
+            createdAt: service.now)
         do {
             try service.store.createApp(record)
         } catch StoreError.conflict {
@@ -51,7 +52,8 @@ extension AdminAPI {
     }
 
     static func validateWebhookURL(_ text: String) throws {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
+        else {
             throw APIError.badRequest("The webhookUrl must be an http or https URL.", field: "webhookUrl", problem: "invalid URL")
         }
     }

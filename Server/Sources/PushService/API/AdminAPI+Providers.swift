@@ -10,9 +10,13 @@ extension AdminAPI {
             Route("PUT", "notifications/push/v1/providers/apns", .adminApp) { try saveAPNs($0, create: false) },
             Route("POST", "notifications/push/v1/providers/fcm", .adminApp) { try saveFCM($0, create: true) },
             Route("PUT", "notifications/push/v1/providers/fcm", .adminApp) { try saveFCM($0, create: false) },
-            Route("GET", "notifications/push/v1/providers", .adminApp) { call in try service.store.providers(appId: call.appId).map(providerJSON) },
+            Route("GET", "notifications/push/v1/providers", .adminApp) { call in
+                try service.store.providers(appId: call.appId).map(providerJSON)
+            },
             Route("DELETE", "notifications/push/v1/providers/:providerId", .adminApp) { call in
-                guard try service.store.deleteProvider(appId: call.appId, id: call.parameter("providerId")) else { throw APIError.providerNotFound }
+                guard try service.store.deleteProvider(appId: call.appId, id: call.parameter("providerId")) else {
+                    throw APIError.providerNotFound
+                }
                 return ["providerId": call.parameter("providerId"), "deleted": true]
             },
         ]
@@ -22,7 +26,8 @@ extension AdminAPI {
         let body = try call.body()
         let id = try body.string("providerId", maxLength: 128)
         try Validate.identifier(id, field: "providerId")
-        let key = try body.optionalString("p8Key", maxLength: 8_192, allowNewlines: true)
+        let key =
+            try body.optionalString("p8Key", maxLength: 8_192, allowNewlines: true)
             ?? body.string("privateKey", maxLength: 8_192, allowNewlines: true)
         guard key.contains("-----BEGIN PRIVATE KEY-----"), key.contains("-----END PRIVATE KEY-----") else {
             throw APIError.badRequest("The p8Key must be the PEM text of the .p8 key.", field: "p8Key", problem: "not a PEM private key")
@@ -46,7 +51,8 @@ extension AdminAPI {
         let privateKey = try account.string("private_key", maxLength: 8_192, allowNewlines: true)
         guard privateKey.contains("PRIVATE KEY-----") else {
             throw APIError.badRequest(
-                "serviceAccountCreds.private_key must be PEM text.", field: "serviceAccountCreds.private_key", problem: "not a PEM private key")
+                "serviceAccountCreds.private_key must be PEM text.", field: "serviceAccountCreds.private_key",
+                problem: "not a PEM private key")
         }
         let ios = try body.optionalObject("notificationInPayload")?.optionalObject("ios")
         let settings: [String: Any] = [
@@ -60,7 +66,9 @@ extension AdminAPI {
         return try save(call, id: id, kind: .fcm, settings: settings, secret: Data(privateKey.utf8), create: create)
     }
 
-    private func save(_ call: Call, id: String, kind: ProviderRecord.Kind, settings: [String: Any], secret: Data, create: Bool) throws -> Any {
+    private func save(
+        _ call: Call, id: String, kind: ProviderRecord.Kind, settings: [String: Any], secret: Data, create: Bool
+    ) throws -> Any {
         let now = service.now
         let sealed = try service.secrets.seal(secret, context: ProviderSecrets.context(appId: call.appId, providerId: id))
         var record = ProviderRecord(
@@ -74,7 +82,8 @@ extension AdminAPI {
         } else {
             guard let existing = try service.store.provider(appId: call.appId, id: id) else { throw APIError.providerNotFound }
             guard existing.kind == kind else {
-                throw APIError.badRequest("Provider \(id) is an \(existing.kind.rawValue) provider.", field: "providerId", problem: "wrong kind")
+                throw APIError.badRequest(
+                    "Provider \(id) is an \(existing.kind.rawValue) provider.", field: "providerId", problem: "wrong kind")
             }
             record.createdAt = existing.createdAt
             try service.store.updateProvider(record)

@@ -29,7 +29,9 @@ extension AdminAPI {
     func issueAuthToken(_ user: UserRecord, token: String? = nil) throws -> String {
         let text = token ?? "\(user.uid)_\(Crypto.randomBytes(24).hexString)"
         try service.store.addAuthToken(
-            AuthTokenRecord(hash: Crypto.sha256(text), appId: user.appId, uid: user.uid, hint: String(text.prefix(user.uid.count + 5)) + "…", createdAt: service.now))
+            AuthTokenRecord(
+                hash: Crypto.sha256(text), appId: user.appId, uid: user.uid, hint: String(text.prefix(user.uid.count + 5)) + "…",
+                createdAt: service.now))
         service.logger.info("auth token issued app=\(user.appId) uid=\(user.uid)")
         return text
     }

@@ -44,7 +44,9 @@ struct AdminAPI {
             Route("GET", "admin/outbox", .admin) { _ in
                 let counts = try service.store.pushJobCounts()
                 return [
-                    "pushJobs": ["pending": counts.pending, "inFlight": counts.inFlight, "delivered": counts.delivered, "failed": counts.failed],
+                    "pushJobs": [
+                        "pending": counts.pending, "inFlight": counts.inFlight, "delivered": counts.delivered, "failed": counts.failed,
+                    ],
                     "webhookJobsPending": try service.store.pendingWebhookJobCount(),
                 ]
             },

@@ -11,8 +11,12 @@ struct ClientAPI {
         [
             Route("POST", "notifications/push/v1/tokens", .client) { try registerToken($0) },
             Route("DELETE", "notifications/push/v1/tokens", .client) { try unregisterTokens($0) },
-            Route("POST", "users/:uid/conversation/delivered", .client) { try delivered($0, receiverType: "user", id: $0.parameter("uid")) },
-            Route("POST", "groups/:guid/conversation/delivered", .client) { try delivered($0, receiverType: "group", id: $0.parameter("guid")) },
+            Route("POST", "users/:uid/conversation/delivered", .client) {
+                try delivered($0, receiverType: "user", id: $0.parameter("uid"))
+            },
+            Route("POST", "groups/:guid/conversation/delivered", .client) {
+                try delivered($0, receiverType: "group", id: $0.parameter("guid"))
+            },
             Route("POST", "messages", .client) { try quickReply($0, parentId: nil) },
             Route("POST", "messages/:parentId/thread", .client) { try quickReply($0, parentId: $0.parameter("parentId")) },
             Route("PUT", "campaigns/push-notifications/:id/delivered", .client) { try campaign($0, action: "delivered") },
@@ -27,8 +31,9 @@ struct ClientAPI {
     func registerToken(_ call: Call) throws -> Any {
         guard let session = call.session else { throw APIError.authTokenNotFound }
         let body = try call.body()
-        guard let token = try body.optionalString("fcmToken", maxLength: Self.maxTokenLength)
-            ?? body.optionalString("pushToken", maxLength: Self.maxTokenLength)
+        guard
+            let token = try body.optionalString("fcmToken", maxLength: Self.maxTokenLength)
+                ?? body.optionalString("pushToken", maxLength: Self.maxTokenLength)
         else {
             throw APIError.badRequest("The fcmToken field is required.", field: "fcmToken", problem: "missing")
         }
@@ -40,14 +45,16 @@ struct ClientAPI {
             throw APIError(400, "ERR_BAD_REQUEST", "The platform field is not valid.", details: ["platform": platformText])
         }
         let timezone = try body.optionalString("timezone", maxLength: 64)
-        let provider = try resolveProvider(appId: session.appId, requested: body.optionalString("providerId", maxLength: 128), platform: platform)
+        let provider = try resolveProvider(
+            appId: session.appId, requested: body.optionalString("providerId", maxLength: 128), platform: platform)
         let now = service.now
         let record = try service.store.registerToken(
             PushTokenRecord(
                 appId: session.appId, uid: session.uid, token: token, platform: platform, providerId: provider.id, timezone: timezone,
                 authTokenHash: session.authTokenHash, authTokenHint: session.authTokenHint, createdAt: now, updatedAt: now),
             maxPerUser: service.configuration.maxTokensPerUser)
-        service.logger.info("token registered app=\(session.appId) uid=\(session.uid) platform=\(platform.rawValue) token=\(token.prefix(8))…")
+        service.logger.info(
+            "token registered app=\(session.appId) uid=\(session.uid) platform=\(platform.rawValue) token=\(token.prefix(8))…")
         return TokenJSON.client(record)
     }
 

@@ -29,7 +29,13 @@ enum JSON {
         var escaped = false
         for byte in body {
             if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 continue
             }
             switch byte {
@@ -141,7 +147,8 @@ struct JSONObject {
         var result: [JSONObject] = []
         for (index, item) in raw.enumerated() {
             guard let dictionary = item as? [String: Any] else {
-                throw .badRequest("Item \(index) of \(name(key)) must be an object.", field: "\(name(key))[\(index)]", problem: "not an object")
+                throw .badRequest(
+                    "Item \(index) of \(name(key)) must be an object.", field: "\(name(key))[\(index)]", problem: "not an object")
             }
             result.append(JSONObject(dictionary, path: "\(name(key))[\(index)]"))
         }

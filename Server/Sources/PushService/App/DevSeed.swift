@@ -51,7 +51,8 @@ public struct DevSeed: Sendable {
                 ProviderRecord(
                     appId: configuration.seedAppId, id: configuration.seedProviderId, kind: .apns, settings: JSON.encode(settings),
                     sealedSecret: try context.secrets.seal(
-                        Data(pem.utf8), context: ProviderSecrets.context(appId: configuration.seedAppId, providerId: configuration.seedProviderId)),
+                        Data(pem.utf8),
+                        context: ProviderSecrets.context(appId: configuration.seedAppId, providerId: configuration.seedProviderId)),
                     createdAt: now, updatedAt: now))
         }
         let fcmId = configuration.seedFCMProviderId

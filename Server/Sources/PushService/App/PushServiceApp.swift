@@ -45,12 +45,18 @@ public final class PushServiceApp: Sendable {
         let handler = APIHandler(service: context)
         server = try HTTPServer(
             configuration: HTTPServerConfiguration(
-                host: configuration.host, port: configuration.port, maxBodyBytes: configuration.maxBodyBytes, threads: configuration.threads),
+                host: configuration.host, port: configuration.port, maxBodyBytes: configuration.maxBodyBytes, threads: configuration.threads
+            ),
             tooLarge: APIError.tooLarge.response,
             handler: { handler.handle($0) })
-        let chosen: (any PushSender)? = sender ?? (configuration.sender == "log"
-            ? LogSender(journalPath: configuration.senderJournal) { logger.info($0) } : nil)
-        outbox = chosen.map { OutboxDispatcher(store: store, sender: $0, pollInterval: configuration.pollInterval, lease: configuration.jobLeaseSeconds, logger: logger) }
+        let chosen: (any PushSender)? =
+            sender
+            ?? (configuration.sender == "log"
+                ? LogSender(journalPath: configuration.senderJournal) { logger.info($0) } : nil)
+        outbox = chosen.map {
+            OutboxDispatcher(
+                store: store, sender: $0, pollInterval: configuration.pollInterval, lease: configuration.jobLeaseSeconds, logger: logger)
+        }
         webhooks = WebhookDispatcher(service: context)
         if let outbox { Task.detached { await outbox.run() } }
         webhooks.start()

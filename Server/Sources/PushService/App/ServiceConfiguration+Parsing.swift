@@ -90,33 +90,46 @@ extension ServiceConfiguration {
 
     static let options: [Option] = [
         Option(flag: "--host", placeholder: "ipv4", help: "Address to bind (default 127.0.0.1; 0.0.0.0 for all).") { $0.host = $1 },
-        Option(flag: "--port", placeholder: "port", help: "Port (default 8080; 0 picks a free one).") { $0.port = try number($1, "--port", 0...65535) },
+        Option(flag: "--port", placeholder: "port", help: "Port (default 8080; 0 picks a free one).") {
+            $0.port = try number($1, "--port", 0...65535)
+        },
         Option(flag: "--data-dir", placeholder: "dir", help: "Database and key files (default ./data).") { $0.dataDirectory = $1 },
         Option(flag: "--database", placeholder: "file", help: "SQLite file (default <data-dir>/push.sqlite).") { $0.databasePath = $1 },
         Option(flag: "--sqlite-sync", placeholder: "full|normal", help: "SQLite synchronous mode (default full).") { configuration, value in
-            guard ["full", "normal"].contains(value.lowercased()) else { throw ConfigurationError.invalid("--sqlite-sync must be full or normal") }
+            guard ["full", "normal"].contains(value.lowercased()) else {
+                throw ConfigurationError.invalid("--sqlite-sync must be full or normal")
+            }
             configuration.sqliteSynchronousFull = value.lowercased() == "full"
         },
-        Option(flag: "--admin-key-file", placeholder: "file", help: "Admin key file (default <data-dir>/admin.key).") { $0.adminKeyFile = $1 },
+        Option(flag: "--admin-key-file", placeholder: "file", help: "Admin key file (default <data-dir>/admin.key).") {
+            $0.adminKeyFile = $1
+        },
         Option(flag: "--secret-key-file", placeholder: "file", help: "Key file sealing provider secrets (default <data-dir>/secret.key).") {
             $0.secretKeyFile = $1
         },
-        Option(flag: "--sender", placeholder: "log|none", help: "Stand-in sender until the delivery engine is wired (default log).") { configuration, value in
+        Option(flag: "--sender", placeholder: "log|none", help: "Stand-in sender until the delivery engine is wired (default log).") {
+            configuration, value in
             guard ["log", "none"].contains(value) else { throw ConfigurationError.invalid("--sender must be log or none") }
             configuration.sender = value
         },
-        Option(flag: "--sender-journal", placeholder: "file", help: "Log sender also appends each job id to this file.") { $0.senderJournal = $1 },
+        Option(flag: "--sender-journal", placeholder: "file", help: "Log sender also appends each job id to this file.") {
+            $0.senderJournal = $1
+        },
         Option(flag: "--max-body-bytes", placeholder: "bytes", help: "Largest request body (default 65536).") {
             $0.maxBodyBytes = try number($1, "--max-body-bytes", 1024...16_777_216)
         },
         Option(flag: "--rate-limit", placeholder: "n", help: "Requests per minute per auth token; 0 = off (default 600).") {
             $0.rateLimitPerMinute = try number($1, "--rate-limit", 0...1_000_000)
         },
-        Option(flag: "--rate-burst", placeholder: "n", help: "Burst per auth token (default 60).") { $0.rateLimitBurst = try number($1, "--rate-burst", 1...1_000_000) },
+        Option(flag: "--rate-burst", placeholder: "n", help: "Burst per auth token (default 60).") {
+            $0.rateLimitBurst = try number($1, "--rate-burst", 1...1_000_000)
+        },
         Option(flag: "--max-tokens-per-user", placeholder: "n", help: "Tokens kept per user, oldest dropped (default 100).") {
             $0.maxTokensPerUser = try number($1, "--max-tokens-per-user", 1...10_000)
         },
-        Option(flag: "--threads", placeholder: "n", help: "HTTP server threads (default 4).") { $0.threads = try number($1, "--threads", 1...256) },
+        Option(flag: "--threads", placeholder: "n", help: "HTTP server threads (default 4).") {
+            $0.threads = try number($1, "--threads", 1...256)
+        },
         Option(flag: "--webhook-retry-base", placeholder: "seconds", help: "First webhook retry delay, doubled per attempt (default 1).") {
             $0.webhookRetryBase = try number($1, "--webhook-retry-base", 0.001...3600)
         },
@@ -129,7 +142,10 @@ extension ServiceConfiguration {
         Option(flag: "--poll-interval", placeholder: "seconds", help: "Outbox poll interval when idle (default 0.2).") {
             $0.pollInterval = try number($1, "--poll-interval", 0.005...60)
         },
-        Option(flag: "--job-lease", placeholder: "seconds", help: "Lease of a claimed push job; a crashed run's jobs retry after it (default 60).") {
+        Option(
+            flag: "--job-lease", placeholder: "seconds",
+            help: "Lease of a claimed push job; a crashed run's jobs retry after it (default 60)."
+        ) {
             $0.jobLeaseSeconds = try number($1, "--job-lease", 0.1...3600)
         },
         Option(flag: "--seed-dev", placeholder: "", help: "Create a development app, user, auth token and APNs provider.", isSwitch: true) {
@@ -137,12 +153,18 @@ extension ServiceConfiguration {
         },
         Option(flag: "--seed-app-id", placeholder: "id", help: "App id of the seed (default dev-app).") { $0.seedAppId = $1 },
         Option(flag: "--seed-uid", placeholder: "uid", help: "User id of the seed (default dev-user).") { $0.seedUid = $1 },
-        Option(flag: "--seed-provider-id", placeholder: "id", help: "APNs provider id of the seed (default dev-apns).") { $0.seedProviderId = $1 },
-        Option(flag: "--seed-fcm-provider-id", placeholder: "id", help: "FCM provider id of the seed (default dev-fcm).") { $0.seedFCMProviderId = $1 },
+        Option(flag: "--seed-provider-id", placeholder: "id", help: "APNs provider id of the seed (default dev-apns).") {
+            $0.seedProviderId = $1
+        },
+        Option(flag: "--seed-fcm-provider-id", placeholder: "id", help: "FCM provider id of the seed (default dev-fcm).") {
+            $0.seedFCMProviderId = $1
+        },
         Option(flag: "--seed-webhook-url", placeholder: "url", help: "Webhook URL of the seed app.") { $0.seedWebhookURL = $1 },
         Option(flag: "--log-level", placeholder: "level", help: "debug, info, warning or error (default info).") { configuration, value in
             let levels: [String: ServiceLogger.Level] = ["debug": .debug, "info": .info, "warning": .warning, "error": .error]
-            guard let level = levels[value.lowercased()] else { throw ConfigurationError.invalid("--log-level must be debug, info, warning or error") }
+            guard let level = levels[value.lowercased()] else {
+                throw ConfigurationError.invalid("--log-level must be debug, info, warning or error")
+            }
             configuration.logLevel = level
         },
     ]

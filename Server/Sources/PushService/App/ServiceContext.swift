@@ -12,8 +12,10 @@ final class ServiceContext: Sendable {
     let rateLimiter: RateLimiter
     let clock: @Sendable () -> Date
 
-    init(configuration: ServiceConfiguration, store: any ServiceStore, secrets: SecretBox, adminKey: String, logger: ServiceLogger,
-         clock: @escaping @Sendable () -> Date = Date.init) {
+    init(
+        configuration: ServiceConfiguration, store: any ServiceStore, secrets: SecretBox, adminKey: String, logger: ServiceLogger,
+        clock: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.configuration = configuration
         self.store = store
         self.secrets = secrets

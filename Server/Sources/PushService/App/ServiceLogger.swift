@@ -15,9 +15,12 @@ public struct ServiceLogger: Sendable {
     private let sink: @Sendable (String) -> Void
 
     /// Creates a logger; the default sink is standard error.
-    public init(minimum: Level = .info, sink: @escaping @Sendable (String) -> Void = { line in
-        FileHandle.standardError.write(Data((line + "\n").utf8))
-    }) {
+    public init(
+        minimum: Level = .info,
+        sink: @escaping @Sendable (String) -> Void = { line in
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+    ) {
         self.minimum = minimum
         self.sink = sink
     }
@@ -27,7 +30,8 @@ public struct ServiceLogger: Sendable {
 
     func log(_ level: Level, _ message: @autoclosure () -> String) {
         guard level >= minimum else { return }
-        let stamp = ISO8601DateFormatter.string(from: Date(), timeZone: .gmt, formatOptions: [.withInternetDateTime, .withFractionalSeconds])
+        let stamp = ISO8601DateFormatter.string(
+            from: Date(), timeZone: .gmt, formatOptions: [.withInternetDateTime, .withFractionalSeconds])
         sink("\(stamp) [\(level)] \(message())")
     }
 

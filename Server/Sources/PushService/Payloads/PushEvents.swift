@@ -18,7 +18,8 @@ struct Party: Sendable, Hashable {
             id = try object.optionalString(key, maxLength: 128)
         }
         guard let id else {
-            throw .badRequest("The \(object.path).\(idKeys[0]) field is required.", field: "\(object.path).\(idKeys[0])", problem: "missing")
+            throw .badRequest(
+                "The \(object.path).\(idKeys[0]) field is required.", field: "\(object.path).\(idKeys[0])", problem: "missing")
         }
         try Validate.identifier(id, field: "\(object.path).\(idKeys[0])")
         let name = try object.optionalString("name", maxLength: 256) ?? id

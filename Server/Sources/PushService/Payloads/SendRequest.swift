@@ -57,7 +57,8 @@ struct SendRequest {
     private static func chat(_ object: JSONObject, nowMs: Int64) throws(APIError) -> ChatEvent {
         let categoryText = try object.optionalString("category", maxLength: 16) ?? "message"
         guard let category = ChatEvent.Category(rawValue: categoryText) else {
-            throw .badRequest("The message.category field must be message, reaction or action.", field: "message.category", problem: categoryText)
+            throw .badRequest(
+                "The message.category field must be message, reaction or action.", field: "message.category", problem: categoryText)
         }
         let kind = try receiverType(object)
         return ChatEvent(

@@ -21,7 +21,8 @@ public struct ProviderSecrets: ProviderDirectory {
 
     public func credentials(appId: String, providerId: String) throws -> ProviderCredentials? {
         guard let record = try store.provider(appId: appId, id: providerId) else { return nil }
-        let secret = String(decoding: try secrets.open(record.sealedSecret, context: Self.context(appId: appId, providerId: providerId)), as: UTF8.self)
+        let secret = String(
+            decoding: try secrets.open(record.sealedSecret, context: Self.context(appId: appId, providerId: providerId)), as: UTF8.self)
         let settings = (try JSONSerialization.jsonObject(with: record.settings) as? [String: Any]) ?? [:]
         switch record.kind {
         case .apns:

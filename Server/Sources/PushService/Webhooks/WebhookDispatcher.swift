@@ -63,7 +63,8 @@ final class WebhookDispatcher: Sendable {
                     attempts: job.attempts, base: service.configuration.webhookRetryBase, cap: service.configuration.webhookRetryMax))
         }
         if let failure {
-            service.logger.warning("webhook \(job.event) id=\(job.id) app=\(job.appId) attempt=\(job.attempts) failed: \(failure); retrying")
+            service.logger.warning(
+                "webhook \(job.event) id=\(job.id) app=\(job.appId) attempt=\(job.attempts) failed: \(failure); retrying")
         } else {
             service.logger.info("webhook \(job.event) id=\(job.id) app=\(job.appId) delivered attempt=\(job.attempts)")
         }
@@ -87,7 +88,8 @@ final class WebhookDispatcher: Sendable {
         request.setValue(String(job.attempts), forHTTPHeaderField: "X-Push-Attempt")
         if let sealed = app.sealedWebhookSecret, let secret = try? service.secrets.open(sealed, context: "webhook:\(app.id)") {
             let timestamp = Int64(service.now.timeIntervalSince1970)
-            request.setValue(WebhookSignature.header(secret: secret, timestamp: timestamp, body: job.body), forHTTPHeaderField: "X-Push-Signature")
+            request.setValue(
+                WebhookSignature.header(secret: secret, timestamp: timestamp, body: job.body), forHTTPHeaderField: "X-Push-Signature")
         }
         session.dataTask(with: request) { _, response, error in
             guard error == nil else { return done("transport error") }

@@ -5,7 +5,10 @@ extension SQLiteStore {
         try withConnection {
             try $0.run(
                 "INSERT INTO apps (id, name, webhook_url, webhook_secret, created_at) VALUES (?, ?, ?, ?, ?)",
-                [.text(app.id), .text(app.name), .optionalText(app.webhookURL), app.sealedWebhookSecret.map(SQLValue.blob) ?? .null, .date(app.createdAt)])
+                [
+                    .text(app.id), .text(app.name), .optionalText(app.webhookURL), app.sealedWebhookSecret.map(SQLValue.blob) ?? .null,
+                    .date(app.createdAt),
+                ])
         }
     }
 
@@ -40,7 +43,9 @@ extension SQLiteStore {
     private func selectApps(_ clause: String, _ values: [SQLValue]) throws -> [AppRecord] {
         try withConnection {
             try $0.query("SELECT id, name, webhook_url, webhook_secret, created_at FROM apps \(clause)", values) {
-                AppRecord(id: $0.text(0), name: $0.text(1), webhookURL: $0.optionalText(2), sealedWebhookSecret: $0.optionalBlob(3), createdAt: $0.date(4))
+                AppRecord(
+                    id: $0.text(0), name: $0.text(1), webhookURL: $0.optionalText(2), sealedWebhookSecret: $0.optionalBlob(3),
+                    createdAt: $0.date(4))
             }
         }
     }

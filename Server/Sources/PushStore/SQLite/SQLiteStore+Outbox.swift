@@ -56,16 +56,19 @@ extension SQLiteStore {
             try connection.transaction {
                 var ids = try connection.query(
                     "SELECT id FROM push_jobs WHERE state = ? AND kind = ? AND not_before <= ? ORDER BY not_before LIMIT ?",
-                    [.text(JobState.pending), .text(PushKind.call.rawValue), .date(now), .int(Int64(limit))]) { $0.text(0) }
+                    [.text(JobState.pending), .text(PushKind.call.rawValue), .date(now), .int(Int64(limit))]
+                ) { $0.text(0) }
                 if ids.count < limit {
                     ids += try connection.query(
                         "SELECT id FROM push_jobs WHERE state = ? AND not_before <= ? AND kind <> ? ORDER BY not_before LIMIT ?",
-                        [.text(JobState.pending), .date(now), .text(PushKind.call.rawValue), .int(Int64(limit - ids.count))]) { $0.text(0) }
+                        [.text(JobState.pending), .date(now), .text(PushKind.call.rawValue), .int(Int64(limit - ids.count))]
+                    ) { $0.text(0) }
                 }
                 if ids.count < limit {
                     ids += try connection.query(
                         "SELECT id FROM push_jobs WHERE state = ? AND lease_until <= ? ORDER BY not_before LIMIT ?",
-                        [.text(JobState.leased), .date(now), .int(Int64(limit - ids.count))]) { $0.text(0) }
+                        [.text(JobState.leased), .date(now), .int(Int64(limit - ids.count))]
+                    ) { $0.text(0) }
                 }
                 guard !ids.isEmpty else { return [] }
                 let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
@@ -155,11 +158,13 @@ extension SQLiteStore {
                 priority, expiration, collapse_id, topic_suffix, state, attempts, not_before, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
-            [.text(job.id), .text(job.appId), .text(job.requestId), .text(job.uid), .text(job.token), .text(job.platform.rawValue),
-             .text(job.kind.rawValue), .text(job.providerId), .blob(job.payload), .text(job.headers.pushType.rawValue),
-             .int(Int64(job.headers.priority)), .int(job.headers.expiration), .optionalText(job.headers.collapseId),
-             .text(job.headers.topicSuffix), .text(JobState.pending), .int(Int64(job.attempts)), .date(job.notBefore),
-             .date(job.createdAt)])
+            [
+                .text(job.id), .text(job.appId), .text(job.requestId), .text(job.uid), .text(job.token), .text(job.platform.rawValue),
+                .text(job.kind.rawValue), .text(job.providerId), .blob(job.payload), .text(job.headers.pushType.rawValue),
+                .int(Int64(job.headers.priority)), .int(job.headers.expiration), .optionalText(job.headers.collapseId),
+                .text(job.headers.topicSuffix), .text(JobState.pending), .int(Int64(job.attempts)), .date(job.notBefore),
+                .date(job.createdAt),
+            ])
     }
 
     static func insert(_ webhook: WebhookJob, into connection: SQLiteConnection) throws {
@@ -168,8 +173,10 @@ extension SQLiteStore {
             INSERT INTO webhook_jobs (id, app_id, event, body, state, attempts, not_before, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """,
-            [.text(webhook.id), .text(webhook.appId), .text(webhook.event), .blob(webhook.body), .text(JobState.pending),
-             .int(Int64(webhook.attempts)), .date(webhook.notBefore), .date(webhook.createdAt)])
+            [
+                .text(webhook.id), .text(webhook.appId), .text(webhook.event), .blob(webhook.body), .text(JobState.pending),
+                .int(Int64(webhook.attempts)), .date(webhook.notBefore), .date(webhook.createdAt),
+            ])
     }
 
     static let jobColumns = """

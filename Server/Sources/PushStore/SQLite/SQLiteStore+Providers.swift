@@ -5,8 +5,10 @@ extension SQLiteStore {
         try withConnection {
             try $0.run(
                 "INSERT INTO providers (app_id, id, kind, settings, secret, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [.text(provider.appId), .text(provider.id), .text(provider.kind.rawValue), .blob(provider.settings),
-                 .blob(provider.sealedSecret), .date(provider.createdAt), .date(provider.updatedAt)])
+                [
+                    .text(provider.appId), .text(provider.id), .text(provider.kind.rawValue), .blob(provider.settings),
+                    .blob(provider.sealedSecret), .date(provider.createdAt), .date(provider.updatedAt),
+                ])
         }
     }
 
@@ -14,8 +16,10 @@ extension SQLiteStore {
         let changed = try withConnection {
             try $0.run(
                 "UPDATE providers SET kind = ?, settings = ?, secret = ?, updated_at = ? WHERE app_id = ? AND id = ?",
-                [.text(provider.kind.rawValue), .blob(provider.settings), .blob(provider.sealedSecret), .date(provider.updatedAt),
-                 .text(provider.appId), .text(provider.id)])
+                [
+                    .text(provider.kind.rawValue), .blob(provider.settings), .blob(provider.sealedSecret), .date(provider.updatedAt),
+                    .text(provider.appId), .text(provider.id),
+                ])
         }
         if changed == 0 { throw StoreError.notFound }
     }

@@ -16,16 +16,19 @@ extension SQLiteStore {
                         auth_token_hash = excluded.auth_token_hash, auth_token_hint = excluded.auth_token_hint,
                         updated_at = excluded.updated_at, seq = excluded.seq
                     """,
-                    [.text(token.appId), .text(token.token), .text(token.uid), .text(token.platform.rawValue), .text(token.providerId),
-                     .optionalText(token.timezone), .blob(token.authTokenHash), .text(token.authTokenHint),
-                     .date(token.createdAt), .date(token.updatedAt), .int(seq)])
+                    [
+                        .text(token.appId), .text(token.token), .text(token.uid), .text(token.platform.rawValue), .text(token.providerId),
+                        .optionalText(token.timezone), .blob(token.authTokenHash), .text(token.authTokenHint),
+                        .date(token.createdAt), .date(token.updatedAt), .int(seq),
+                    ])
                 try connection.run(
                     """
                     DELETE FROM push_tokens WHERE app_id = ? AND uid = ? AND token NOT IN (
                         SELECT token FROM push_tokens WHERE app_id = ? AND uid = ? ORDER BY seq DESC LIMIT ?)
                     """,
                     [.text(token.appId), .text(token.uid), .text(token.appId), .text(token.uid), .int(Int64(maxPerUser))])
-                let stored = try connection.query(Self.tokenColumns + " WHERE app_id = ? AND token = ?", [.text(token.appId), .text(token.token)], Self.tokenRow)
+                let stored = try connection.query(
+                    Self.tokenColumns + " WHERE app_id = ? AND token = ?", [.text(token.appId), .text(token.token)], Self.tokenRow)
                 guard let record = stored.first else { throw StoreError.notFound }
                 return record
             }
@@ -47,7 +50,8 @@ extension SQLiteStore {
     public func tokens(appId: String, uid: String?) throws -> [PushTokenRecord] {
         try withConnection { connection in
             if let uid {
-                return try connection.query(Self.tokenColumns + " WHERE app_id = ? AND uid = ? ORDER BY seq", [.text(appId), .text(uid)], Self.tokenRow)
+                return try connection.query(
+                    Self.tokenColumns + " WHERE app_id = ? AND uid = ? ORDER BY seq", [.text(appId), .text(uid)], Self.tokenRow)
             }
             return try connection.query(Self.tokenColumns + " WHERE app_id = ? ORDER BY seq", [.text(appId)], Self.tokenRow)
         }

@@ -65,7 +65,8 @@ extension SQLiteStore {
             try $0.query(
                 "SELECT app_id, session_id, caller_uid, details, created_at FROM calls WHERE app_id = ? AND session_id = ?",
                 [.text(appId), .text(sessionId)]
-            ) { CallRecord(appId: $0.text(0), sessionId: $0.text(1), callerUid: $0.text(2), details: $0.blob(3), createdAt: $0.date(4)) }.first
+            ) { CallRecord(appId: $0.text(0), sessionId: $0.text(1), callerUid: $0.text(2), details: $0.blob(3), createdAt: $0.date(4)) }
+            .first
         }
     }
 }

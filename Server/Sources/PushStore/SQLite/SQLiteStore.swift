@@ -28,7 +28,8 @@ public final class SQLiteStore: ServiceStore, @unchecked Sendable {
         for (index, sql) in Migrations.all.enumerated() where index + 1 > current {
             try connection.transaction {
                 try connection.execute(sql)
-                try connection.run("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)", [.int(Int64(index + 1)), .date(Date())])
+                try connection.run(
+                    "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)", [.int(Int64(index + 1)), .date(Date())])
             }
         }
         return Migrations.all.count

@@ -49,7 +49,9 @@ enum Fixtures {
             return (actual as? String) == text ? [] : ["\(path): expected \(text), got \(String(describing: actual))"]
         case let object as [String: Any]:
             guard let actualObject = actual as? [String: Any] else { return ["\(path): expected an object"] }
-            return object.flatMap { key, value in mismatches(expected: value, actual: actualObject[key], values: values, path: path + "." + key) }
+            return object.flatMap { key, value in
+                mismatches(expected: value, actual: actualObject[key], values: values, path: path + "." + key)
+            }
         case let array as [Any]:
             guard let actualArray = actual as? [Any], actualArray.count == array.count else { return ["\(path): array length differs"] }
             return zip(array, actualArray).enumerated().flatMap { index, pair in

@@ -48,7 +48,9 @@ final class Harness: @unchecked Sendable {
 
     // MARK: HTTP
 
-    func admin(_ method: String, _ path: String, appId: String? = nil, _ body: Any? = nil, headers: [String: String] = [:]) async throws -> RawHTTP.Response {
+    func admin(
+        _ method: String, _ path: String, appId: String? = nil, _ body: Any? = nil, headers: [String: String] = [:]
+    ) async throws -> RawHTTP.Response {
         var all = headers
         all["apikey"] = Self.adminKey
         if let appId { all["appid"] = appId }
@@ -80,7 +82,8 @@ final class Harness: @unchecked Sendable {
 
     /// Creates a user and an auth token.
     func makeUser(_ uid: String, appId: String = "app1", name: String? = nil) async throws -> TestSession {
-        let response = try await admin("POST", "/users", appId: appId, ["uid": uid, "name": name ?? uid.capitalized, "withAuthToken": true])
+        let response = try await admin(
+            "POST", "/users", appId: appId, ["uid": uid, "name": name ?? uid.capitalized, "withAuthToken": true])
         guard let token = response.data["authToken"] as? String else { throw RawHTTP.Failure.noResponse }
         return TestSession(appId: appId, uid: uid, authToken: token)
     }
@@ -94,10 +97,14 @@ final class Harness: @unchecked Sendable {
             ["fcmToken": token, "platform": platform, "providerId": provider, "timezone": "Europe/Paris"])
     }
 
-    static let testPEM = "-----BEGIN PRIVATE KEY-----\nTUlHVEFnRUFNQk1HQnlxR1NNNDlBZ0VHQ0NxR1NNNDlBd0VIQkcwd2F3SUJBUVFn\n-----END PRIVATE KEY-----\n"
+    static let testPEM =
+        "-----BEGIN PRIVATE KEY-----\nTUlHVEFnRUFNQk1HQnlxR1NNNDlBZ0VHQ0NxR1NNNDlBd0VIQkcwd2F3SUJBUVFn\n-----END PRIVATE KEY-----\n"
 
     static func apnsProvider(_ id: String) -> [String: Any] {
-        ["providerId": id, "keyId": "ABC123DEFG", "teamId": "TEAM123456", "bundleId": "com.example.chat", "p8Key": testPEM, "production": false]
+        [
+            "providerId": id, "keyId": "ABC123DEFG", "teamId": "TEAM123456", "bundleId": "com.example.chat", "p8Key": testPEM,
+            "production": false,
+        ]
     }
 
     static func fcmProvider(_ id: String) -> [String: Any] {

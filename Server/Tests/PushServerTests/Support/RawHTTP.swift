@@ -41,7 +41,9 @@ enum RawHTTP {
     }
 
     /// JSON convenience.
-    static func json(port: Int, _ method: String, _ path: String, headers: [String: String] = [:], _ body: Any? = nil) async throws -> Response {
+    static func json(
+        port: Int, _ method: String, _ path: String, headers: [String: String] = [:], _ body: Any? = nil
+    ) async throws -> Response {
         var allHeaders = headers
         var data: Data?
         if let body {

@@ -87,8 +87,10 @@ private final class ExtensionDelivery: @unchecked Sendable {
     private let finalize: (UNMutableNotificationContent) -> UNMutableNotificationContent
     private let done = PNLocked(false)
 
-    init(original: UNNotificationContent, handler: @escaping (UNNotificationContent) -> Void,
-         finalize: @escaping (UNMutableNotificationContent) -> UNMutableNotificationContent) {
+    init(
+        original: UNNotificationContent, handler: @escaping (UNNotificationContent) -> Void,
+        finalize: @escaping (UNMutableNotificationContent) -> UNMutableNotificationContent
+    ) {
         self.original = original
         self.handler = handler
         self.finalize = finalize
@@ -113,15 +115,17 @@ private final class ExtensionDelivery: @unchecked Sendable {
         if let badge = changes.badge { content.badge = NSNumber(value: badge) }
         var communication = false
         if let sender = changes.sender, sender.avatar != nil,
-           let updated = try? CommunicationNotification.update(content, sender: sender),
-           let mutable = updated.mutableCopy() as? UNMutableNotificationContent {
+            let updated = try? CommunicationNotification.update(content, sender: sender),
+            let mutable = updated.mutableCopy() as? UNMutableNotificationContent
+        {
             content = mutable
             communication = true
         }
         if !communication, let file = changes.attachment,
-           let attachment = try? UNNotificationAttachment(
-               identifier: file.identifier, url: file.fileURL,
-               options: [UNNotificationAttachmentOptionsTypeHintKey: file.mediaType.uniformTypeIdentifier]) {
+            let attachment = try? UNNotificationAttachment(
+                identifier: file.identifier, url: file.fileURL,
+                options: [UNNotificationAttachmentOptionsTypeHintKey: file.mediaType.uniformTypeIdentifier])
+        {
             content.attachments = [attachment]
         }
         return finalize(content)

@@ -66,8 +66,10 @@ private final class DownloadReceiver: NSObject, URLSessionDownloadDelegate, @unc
         task?.cancel()
     }
 
-    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
-                    totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64) {
+    func urlSession(
+        _ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
+        totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
+    ) {
         lock.lock()
         written = Int(totalBytesWritten)
         let over = written > maxBytes || totalBytesExpectedToWrite > Int64(maxBytes)

@@ -6,8 +6,9 @@ extension PNNotification {
     /// Copies what the SDK reads out of a `UNNotification`.
     init(_ notification: UNNotification) {
         let content = notification.request.content
-        self.init(identifier: notification.request.identifier, userInfo: content.userInfo,
-                  categoryIdentifier: content.categoryIdentifier)
+        self.init(
+            identifier: notification.request.identifier, userInfo: content.userInfo,
+            categoryIdentifier: content.categoryIdentifier)
     }
 }
 
@@ -46,10 +47,11 @@ extension UNNotificationPresentationOptions {
 extension UNNotificationCategory {
     /// The UserNotifications category for ``PNNotificationCategory``.
     convenience init(pn category: PNNotificationCategory) {
-        self.init(identifier: category.identifier,
-                  actions: category.actions.map(UNNotificationAction.make(pn:)),
-                  intentIdentifiers: [],
-                  options: category.reportsDismiss ? [.customDismissAction] : [])
+        self.init(
+            identifier: category.identifier,
+            actions: category.actions.map(UNNotificationAction.make(pn:)),
+            intentIdentifiers: [],
+            options: category.reportsDismiss ? [.customDismissAction] : [])
     }
 }
 
@@ -64,8 +66,9 @@ extension UNNotificationAction {
         case .button:
             return UNNotificationAction(identifier: action.identifier, title: action.title, options: options)
         case .textInput(let buttonTitle, let placeholder):
-            return UNTextInputNotificationAction(identifier: action.identifier, title: action.title, options: options,
-                                                 textInputButtonTitle: buttonTitle, textInputPlaceholder: placeholder)
+            return UNTextInputNotificationAction(
+                identifier: action.identifier, title: action.title, options: options,
+                textInputButtonTitle: buttonTitle, textInputPlaceholder: placeholder)
         }
     }
 }
