@@ -120,3 +120,33 @@ struct ContractTests {
         #expect(garbage.code == .serverError && garbage.serverCode == nil && !garbage.isRetryable)
     }
 }
+
+/// A transport that answers every request with one response.
+private struct FixedTransport: PNHTTPTransport {
+    let response: PNHTTPResponse
+    func send(_ request: PNHTTPRequest) async throws -> PNHTTPResponse { response }
+}
+
+@Suite("Client API")
+struct ClientAPITests {
+    @Test("An auth token the service echoes in an error message never reaches the error")
+    func authTokenRedacted() async throws {
+        let fixture = try #require(try contractFixtures("errors").first { $0.name == "auth-token-not-found.json" }?.json)
+        let secret = "user-auth-token-9f8e7d"
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: fixture["body"] ?? [:]), as: UTF8.self)
+            .replacingOccurrences(of: "{authToken}", with: secret)
+        #expect(text.contains(secret))
+        let api = ClientAPI(
+            baseURL: URL(string: "https://example.invalid")!, appId: "app",
+            transport: FixedTransport(response: PNHTTPResponse(status: 401, body: Data(text.utf8))))
+        let result = await api.call("DELETE", "/notifications/push/v1/tokens", json: nil, authToken: secret)
+        guard case .failure(let error) = result else {
+            Issue.record("a 401 was classified as success")
+            return
+        }
+        #expect(error.serverCode == "AUTH_ERR_AUTH_TOKEN_NOT_FOUND")
+        #expect(!error.message.contains(secret))
+        #expect(!error.description.contains(secret))
+        #expect(error.message.contains("<auth token>"))
+    }
+}

@@ -53,7 +53,7 @@ struct ClientAPI: Sendable {
         } catch {
             return .failure(PNError(code: .networkError, message: "No answer from the service."))
         }
-        return Self.classify(response)
+        return Self.classify(response).mapError { $0.redacting(authToken) }
     }
 
     /// 2xx is success; 502/503/504 are `networkError`; anything else is `serverError` with the
@@ -74,6 +74,15 @@ struct ClientAPI: Sendable {
 }
 
 extension PNError {
+    /// The same error with `secret` cut out of its message: services echo the auth token in
+    /// messages (`The auth token … does not exist.`), and messages reach logs and delegates.
+    func redacting(_ secret: String) -> PNError {
+        guard !secret.isEmpty, message.contains(secret) else { return self }
+        return PNError(
+            code: code, message: message.replacingOccurrences(of: secret, with: "<auth token>"), serverCode: serverCode,
+            httpStatus: httpStatus)
+    }
+
     /// The service says the auth token is gone: the user is logged out.
     var endsSession: Bool { serverCode == "AUTH_ERR_AUTH_TOKEN_NOT_FOUND" }
 
