@@ -27,8 +27,64 @@ final class ServiceContext: Sendable {
 
     var now: Date { clock() }
 
-    /// A new random id for jobs, requests and messages.
+    /// A new random id for jobs, requests and messages: a lowercase version-4 UUID.
     func newId() -> String {
-        UUID().uuidString.lowercased()
+        RandomIDs.shared.next()
+    }
+}
+
+/// Version-4 UUID strings from kernel randomness fetched 4 KB at a time (`UUID()` opens,
+/// reads and closes `/dev/urandom` for each id, which dominated creating a large send's jobs).
+final class RandomIDs: Sendable {
+    static let shared = RandomIDs()
+
+    struct Pool {
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        var used = 4096
+    }
+
+    private let pool = Locked(Pool())
+
+    /// The next id, e.g. `1b4e28ba-2fa1-4d2e-883f-0016d3cca427`.
+    func next() -> String {
+        var raw = pool.withLock { pool -> (UInt64, UInt64) in
+            if pool.used + 16 > pool.bytes.count {
+                Self.fill(&pool.bytes)
+                pool.used = 0
+            }
+            var value = (UInt64(0), UInt64(0))
+            withUnsafeMutableBytes(of: &value) { target in
+                pool.bytes.withUnsafeBytes { source in
+                    target.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[pool.used..<pool.used + 16]))
+                }
+            }
+            pool.used += 16
+            return value
+        }
+        return withUnsafeMutableBytes(of: &raw) { bytes in
+            bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
+            bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
+            let digits = Array("0123456789abcdef".utf8)
+            return String(unsafeUninitializedCapacity: 36) { out in
+                var position = 0
+                for index in 0..<16 {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        out[position] = UInt8(ascii: "-")
+                        position += 1
+                    }
+                    out[position] = digits[Int(bytes[index] >> 4)]
+                    out[position + 1] = digits[Int(bytes[index] & 0x0F)]
+                    position += 2
+                }
+                return position
+            }
+        }
+    }
+
+    private static func fill(_ bytes: inout [UInt8]) {
+        // glibc's arc4random_buf reads the kernel's getrandom(2); one call per 4 KB.
+        bytes.withUnsafeMutableBytes { buffer in
+            if let base = buffer.baseAddress { arc4random_buf(base, buffer.count) }
+        }
     }
 }

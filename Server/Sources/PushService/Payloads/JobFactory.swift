@@ -25,9 +25,10 @@ struct JobFactory {
         let now = service.now
         // The payload depends only on the event, the badge and VoIP-or-not: encode it once
         // per recipient, not once per token (JSON encoding dominates a large send).
-        var encoded: [Bool: Data] = [:]
-        return Self.targets(for: event, tokens: tokens).map { token in
-            let voip = token.platform == .apnsVoIP
+        // The payload and headers are built once per VoIP-or-not, not once per token.
+        var built: [Bool: (payload: Data, kind: PushKind, headers: PushHeaders)] = [:]
+        func build(voip: Bool) -> (payload: Data, kind: PushKind, headers: PushHeaders) {
+            if let done = built[voip] { return done }
             let payload: [String: Any]
             let kind: PushKind
             var collapseId: String?
@@ -44,8 +45,12 @@ struct JobFactory {
                 kind = .campaign
             }
             let headers = Self.headers(voip: voip, kind: kind, collapseId: collapseId, now: now, ttlSeconds: ttlSeconds)
-            let encodedPayload = encoded[voip] ?? JSON.encode(payload)
-            encoded[voip] = encodedPayload
+            let done = (JSON.encode(payload), kind, headers)
+            built[voip] = done
+            return done
+        }
+        return Self.targets(for: event, tokens: tokens).map { token in
+            let (encodedPayload, kind, headers) = build(voip: token.platform == .apnsVoIP)
             return PushJob(
                 id: service.newId(), appId: token.appId, requestId: requestId, uid: uid, token: token.token, platform: token.platform,
                 kind: kind, providerId: token.providerId, payload: encodedPayload, headers: headers, notBefore: now, createdAt: now)

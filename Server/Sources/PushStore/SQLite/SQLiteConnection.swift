@@ -4,6 +4,12 @@ import Foundation
 /// One SQLite connection. Not thread-safe on its own: ``SQLiteStore`` guards it with a lock.
 final class SQLiteConnection {
     private var db: OpaquePointer?
+    /// Prepared statements kept for reuse, by SQL text. A statement in use is taken out of
+    /// the cache and put back (reset, bindings cleared) when released, so nested uses of
+    /// the same SQL each get their own statement.
+    private var cache: [String: OpaquePointer] = [:]
+    /// Most statements kept; the claim and finish statements vary with their batch size.
+    private static let cacheLimit = 128
 
     /// Opens (or creates) the database file.
     init(path: String) throws {
@@ -18,6 +24,7 @@ final class SQLiteConnection {
     }
 
     deinit {
+        for stmt in cache.values { sqlite3_finalize(stmt) }
         sqlite3_close_v2(db)
     }
 
@@ -33,13 +40,29 @@ final class SQLiteConnection {
 
     /// Prepares a statement and binds `values` to its `?` parameters in order.
     func prepare(_ sql: String, _ values: [SQLValue] = []) throws -> SQLiteStatement {
+        if let stmt = cache.removeValue(forKey: sql) {
+            let statement = SQLiteStatement(stmt, connection: self, cacheKey: sql)
+            try statement.bind(values)
+            return statement
+        }
         var stmt: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &stmt, nil) == SQLITE_OK, let stmt else {
             throw StoreError.database(lastError)
         }
-        let statement = SQLiteStatement(stmt, connection: self)
+        let statement = SQLiteStatement(stmt, connection: self, cacheKey: sql)
         try statement.bind(values)
         return statement
+    }
+
+    /// Takes back a released statement for reuse, or finalizes it.
+    func recycle(_ stmt: OpaquePointer, sql: String) {
+        sqlite3_reset(stmt)
+        sqlite3_clear_bindings(stmt)
+        if cache[sql] == nil, cache.count < Self.cacheLimit {
+            cache[sql] = stmt
+        } else {
+            sqlite3_finalize(stmt)
+        }
     }
 
     /// Runs a statement that returns no rows; returns the number of changed rows.

@@ -17,18 +17,20 @@ enum SQLValue {
     }
 }
 
-/// A prepared statement; finalized when released.
+/// A prepared statement; given back to its connection's statement cache when released.
 final class SQLiteStatement {
     private let stmt: OpaquePointer
     private let connection: SQLiteConnection
+    private let cacheKey: String
 
-    init(_ stmt: OpaquePointer, connection: SQLiteConnection) {
+    init(_ stmt: OpaquePointer, connection: SQLiteConnection, cacheKey: String) {
         self.stmt = stmt
         self.connection = connection
+        self.cacheKey = cacheKey
     }
 
     deinit {
-        sqlite3_finalize(stmt)
+        connection.recycle(stmt, sql: cacheKey)
     }
 
     func bind(_ values: [SQLValue]) throws {
