@@ -21,7 +21,7 @@ public final class DeliveryEngine: Sendable {
         public var idleWait: TimeInterval
 
         /// Creates a configuration.
-        public init(batchSize: Int = 500, maxInFlight: Int = 1500, lease: TimeInterval = 120, idleWait: TimeInterval = 0.02) {
+        public init(batchSize: Int = 500, maxInFlight: Int = 800, lease: TimeInterval = 120, idleWait: TimeInterval = 0.02) {
             self.batchSize = batchSize
             self.maxInFlight = maxInFlight
             self.lease = lease

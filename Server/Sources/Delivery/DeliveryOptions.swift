@@ -9,7 +9,7 @@ import Foundation
 /// | `--apns-url URL` | `PUSH_APNS_URL` | send to this APNs host instead of Apple's (mocks) |
 /// | `--fcm-url URL` | `PUSH_FCM_URL` | send to this FCM host instead of Google's (mocks) |
 /// | `--ca-file PEM` | `PUSH_CA_FILE` | trust these CAs for APNs/FCM instead of the system store |
-/// | `--delivery-max-in-flight N` | `PUSH_DELIVERY_MAX_IN_FLIGHT` | most concurrent sends (default 1500) |
+/// | `--delivery-max-in-flight N` | `PUSH_DELIVERY_MAX_IN_FLIGHT` | most concurrent sends (default 800) |
 public struct DeliveryOptions: Sendable {
     /// Whether the engine runs (`--sender delivery`).
     public var enabled = false
@@ -25,7 +25,7 @@ public struct DeliveryOptions: Sendable {
           --apns-url URL                 APNs host override, e.g. a mock (PUSH_APNS_URL).
           --fcm-url URL                  FCM host override (PUSH_FCM_URL).
           --ca-file PEM                  CA bundle to trust for APNs/FCM (PUSH_CA_FILE).
-          --delivery-max-in-flight N     Most concurrent sends (default 1500).
+          --delivery-max-in-flight N     Most concurrent sends (default 800).
         """
 
     /// Reads the delivery flags out of `arguments` and `environment`, returning the others
