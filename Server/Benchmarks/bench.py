@@ -136,13 +136,18 @@ def run_service(bin_dir, creds, mock_port, n, work, mock_pid=None):
                 print("accept only: %.2f s, peak RSS %s" % (accepted, re.search(r"VmHWM:\s+(\d+ kB)", f.read()).group(1)))
             return None
         while True:
+            poll_started = time.time()
             outbox = api.admin("GET", "/admin/outbox")["pushJobs"]
+            if os.environ.get("BENCH_TIMES"):
+                print("poll %.3f took %.3f %s" % (poll_started % 1000, time.time() - poll_started, outbox))
             if outbox["delivered"] + outbox["failed"] >= n:
                 break
             if time.time() - started > 300:
                 raise RuntimeError("timed out: %s" % outbox)
             time.sleep(0.025)
         elapsed = time.time() - started
+        if os.environ.get("BENCH_TIMES"):
+            print("started %.3f accepted %.3f done %.3f" % (started % 1000, (started + accepted) % 1000, (started + elapsed) % 1000))
         cpu = cpu_seconds(server.pid) - cpu_before
         mock_cpu = cpu_seconds(mock_pid) - mock_cpu_before if mock_pid else float("nan")
         metrics = api.call("GET", "/metrics")
