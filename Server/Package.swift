@@ -34,7 +34,8 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CMHD"]),
         /// Client and admin API, payload builder, webhooks, configuration, workers.
         .target(name: "PushService", dependencies: ["PushCore", "PushStore", "HTTPServer", "CCrypto"]),
-        .executableTarget(name: "push-server", dependencies: ["PushService", "Delivery"]),
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+        .executableTarget(name: "push-server", dependencies: ["PushService", "Delivery", "CMalloc"]),
         .testTarget(
             name: "PushServerTests",
             dependencies: ["PushService", "PushStore", "PushCore", "HTTPServer", "push-server"]),

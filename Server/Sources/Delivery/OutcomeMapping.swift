@@ -24,7 +24,7 @@ public struct OutcomeMapping: Sendable {
         case .rejectedLocally(let reason):
             return reason == "BadDeviceToken" ? .tokenInvalid(reason: reason) : .failed(reason: reason)
         case .transportFailure(let message):
-            return retry.retry(attempt: attempt, reason: "network: \(message)", retryAfter: nil, now: now)
+            return retry.retry(attempt: attempt, reason: "network: \(message)", retryAfter: nil, transport: true, now: now)
         case .answered(let answer):
             return outcome(for: answer, attempt: attempt, registeredAt: registeredAt, now: now)
         }
@@ -58,7 +58,7 @@ public struct OutcomeMapping: Sendable {
         case .authFailure(let message):
             return .failed(reason: "FCM auth: \(message)")
         case .transportFailure(let message):
-            return retry.retry(attempt: attempt, reason: "network: \(message)", retryAfter: nil, now: now)
+            return retry.retry(attempt: attempt, reason: "network: \(message)", retryAfter: nil, transport: true, now: now)
         case .answered(let status, let code, let retryAfter):
             let reason = code ?? "HTTP \(status)"
             if status == 200 { return .delivered }
