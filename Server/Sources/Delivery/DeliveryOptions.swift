@@ -5,13 +5,13 @@ import Foundation
 ///
 /// | flag | environment | meaning |
 /// |---|---|---|
-/// | `--sender delivery` | `PUSH_SENDER=delivery` | run the delivery engine instead of a stand-in sender |
+/// | `--sender delivery` | `PUSH_SENDER=delivery` | run the delivery engine (the default when no sender is named; `log` and `none` are the service's stand-ins for tests) |
 /// | `--apns-url URL` | `PUSH_APNS_URL` | send to this APNs host instead of Apple's (mocks) |
 /// | `--fcm-url URL` | `PUSH_FCM_URL` | send to this FCM host instead of Google's (mocks) |
 /// | `--ca-file PEM` | `PUSH_CA_FILE` | trust these CAs for APNs/FCM instead of the system store |
 /// | `--delivery-max-in-flight N` | `PUSH_DELIVERY_MAX_IN_FLIGHT` | most concurrent sends (default 800) |
 public struct DeliveryOptions: Sendable {
-    /// Whether the engine runs (`--sender delivery`).
+    /// Whether the engine runs: `--sender delivery`, or no sender named at all.
     public var enabled = false
     /// The delivery configuration.
     public var configuration = DeliveryConfiguration()
@@ -21,7 +21,8 @@ public struct DeliveryOptions: Sendable {
     /// Help lines for the flags above.
     public static let helpText = """
         Delivery engine:
-          --sender delivery              Deliver to APNs/FCM with the delivery engine (PUSH_SENDER).
+          --sender delivery              Deliver to APNs/FCM with the delivery engine (PUSH_SENDER);
+                                         the default when no --sender is given.
           --apns-url URL                 APNs host override, e.g. a mock (PUSH_APNS_URL).
           --fcm-url URL                  FCM host override (PUSH_FCM_URL).
           --ca-file PEM                  CA bundle to trust for APNs/FCM (PUSH_CA_FILE).
@@ -36,6 +37,7 @@ public struct DeliveryOptions: Sendable {
         var options = DeliveryOptions()
         var values: [String: String] = [:]
         var environment = environment
+        var senderNamed = environment["PUSH_SENDER"] != nil
         if environment["PUSH_SENDER"] == "delivery" {
             options.enabled = true
             environment["PUSH_SENDER"] = nil
@@ -53,6 +55,7 @@ public struct DeliveryOptions: Sendable {
                 argument.firstIndex(of: "=").map {
                     (String(argument[..<$0]), Optional(String(argument[argument.index(after: $0)...])))
                 } ?? (argument, nil)
+            if flag == "--sender" { senderNamed = true }
             if flag == "--sender", (inline ?? (index + 1 < arguments.count ? arguments[index + 1] : nil)) == "delivery" {
                 options.enabled = true
                 index += inline == nil ? 2 : 1
@@ -72,6 +75,7 @@ public struct DeliveryOptions: Sendable {
                 index += 2
             }
         }
+        if !senderNamed { options.enabled = true }
         options.configuration.apnsBaseURL = values["--apns-url"]
         if let url = values["--fcm-url"] { options.configuration.fcmBaseURL = url }
         options.configuration.caFile = values["--ca-file"]

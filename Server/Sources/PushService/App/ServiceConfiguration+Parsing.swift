@@ -107,7 +107,7 @@ extension ServiceConfiguration {
         Option(flag: "--secret-key-file", placeholder: "file", help: "Key file sealing provider secrets (default <data-dir>/secret.key).") {
             $0.secretKeyFile = $1
         },
-        Option(flag: "--sender", placeholder: "log|none", help: "Stand-in sender until the delivery engine is wired (default log).") {
+        Option(flag: "--sender", placeholder: "log|none", help: "A stand-in sender for tests instead of delivery: log or none.") {
             configuration, value in
             guard ["log", "none"].contains(value) else { throw ConfigurationError.invalid("--sender must be log or none") }
             configuration.sender = value

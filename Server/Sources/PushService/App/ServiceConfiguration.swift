@@ -21,7 +21,8 @@ public struct ServiceConfiguration: Sendable {
     public var secretKey: String?
     /// File holding that key, created if missing (`--secret-key-file`, `PUSH_SECRET_KEY_FILE`).
     public var secretKeyFile: String?
-    /// Stand-in sender until the delivery engine is wired: `log` or `none` (`--sender`, `PUSH_SENDER`).
+    /// The stand-in sender when the delivery engine does not run: `log` or `none` (`--sender`,
+    /// `PUSH_SENDER`). `push-server` runs the delivery engine unless one of these is named.
     public var sender = "log"
     /// When set, the log sender appends each job id to this file (`--sender-journal`, `PUSH_SENDER_JOURNAL`).
     public var senderJournal: String?
