@@ -14,6 +14,8 @@ public struct DeliveryConfiguration: Sendable {
     public var requestTimeoutMilliseconds: Int
     /// How long decrypted provider credentials are cached.
     public var providerCacheSeconds: TimeInterval
+    /// HTTP/2 connections per APNs pool (environment, key id), each driven by its own thread.
+    public var apnsConnections: Int = 4
 
     /// Creates a configuration.
     public init(

@@ -38,7 +38,10 @@ public final class DeliveryEngine: Sendable {
     /// `@unchecked Sendable`: every field is guarded by `condition`.
     final class Shared: @unchecked Sendable {
         let condition = NSCondition()
+        /// Claimed and not yet recorded in the store.
         var inFlight = 0
+        /// Claimed and not yet answered: what `maxInFlight` bounds (each holds a network stream).
+        var sending = 0
         var finished: [Finished] = []
         var stopped = false
         var woken = false
@@ -103,13 +106,17 @@ public final class DeliveryEngine: Sendable {
     private func claimLoop() {
         defer { threadDone() }
         while true {
+            // Claim when enough sends have been answered; answered jobs waiting to be recorded
+            // do not hold a slot (recording is one transaction per batch, behind the network),
+            // but at most four times `maxInFlight` may wait, so a slow store slows claiming.
             let free: Int? = shared.condition.withLock {
                 while !shared.stopped,
-                    configuration.maxInFlight - shared.inFlight < min(configuration.batchSize, configuration.maxInFlight / 4)
+                    configuration.maxInFlight - shared.sending < min(configuration.batchSize, configuration.maxInFlight / 16)
+                        || shared.inFlight >= configuration.maxInFlight * 4
                 {
                     shared.condition.wait()
                 }
-                return shared.stopped ? nil : configuration.maxInFlight - shared.inFlight
+                return shared.stopped ? nil : configuration.maxInFlight - shared.sending
             }
             guard let free else { return }
             let jobs: [PushJob]
@@ -124,7 +131,10 @@ public final class DeliveryEngine: Sendable {
                 idle(seconds: configuration.idleWait)
                 continue
             }
-            shared.condition.withLock { shared.inFlight += jobs.count }
+            shared.condition.withLock {
+                shared.inFlight += jobs.count
+                shared.sending += jobs.count
+            }
             // Calls jump the queue: start them before the rest of the batch.
             for job in jobs where job.kind == .call { dispatch(job) }
             for job in jobs where job.kind != .call { dispatch(job) }
@@ -138,8 +148,9 @@ public final class DeliveryEngine: Sendable {
             let outcome = await sender.send(job)
             let answeredAt = Date()
             shared.condition.withLock {
+                shared.sending -= 1
                 shared.finished.append(Finished(job: job, outcome: outcome, answeredAt: answeredAt))
-                if shared.finished.count == 1 { shared.condition.broadcast() }
+                shared.condition.broadcast()
             }
         }
     }

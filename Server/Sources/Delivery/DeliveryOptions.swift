@@ -10,6 +10,7 @@ import Foundation
 /// | `--fcm-url URL` | `PUSH_FCM_URL` | send to this FCM host instead of Google's (mocks) |
 /// | `--ca-file PEM` | `PUSH_CA_FILE` | trust these CAs for APNs/FCM instead of the system store |
 /// | `--delivery-max-in-flight N` | `PUSH_DELIVERY_MAX_IN_FLIGHT` | most concurrent sends (default 800) |
+/// | `--apns-connections N` | `PUSH_APNS_CONNECTIONS` | HTTP/2 connections per APNs key (default 4) |
 public struct DeliveryOptions: Sendable {
     /// Whether the engine runs: `--sender delivery`, or no sender named at all.
     public var enabled = false
@@ -27,6 +28,7 @@ public struct DeliveryOptions: Sendable {
           --fcm-url URL                  FCM host override (PUSH_FCM_URL).
           --ca-file PEM                  CA bundle to trust for APNs/FCM (PUSH_CA_FILE).
           --delivery-max-in-flight N     Most concurrent sends (default 800).
+          --apns-connections N           HTTP/2 connections per APNs key (default 4).
         """
 
     /// Reads the delivery flags out of `arguments` and `environment`, returning the others
@@ -45,6 +47,7 @@ public struct DeliveryOptions: Sendable {
         let names = [
             "PUSH_APNS_URL": "--apns-url", "PUSH_FCM_URL": "--fcm-url",
             "PUSH_CA_FILE": "--ca-file", "PUSH_DELIVERY_MAX_IN_FLIGHT": "--delivery-max-in-flight",
+            "PUSH_APNS_CONNECTIONS": "--apns-connections",
         ]
         for (variable, flag) in names { if let value = environment[variable] { values[flag] = value } }
         var rest: [String] = []
@@ -85,6 +88,12 @@ public struct DeliveryOptions: Sendable {
             }
             options.engine.maxInFlight = number
             options.engine.batchSize = min(options.engine.batchSize, number)
+        }
+        if let text = values["--apns-connections"] {
+            guard let number = Int(text), (1...64).contains(number) else {
+                throw DeliveryOptionsError("--apns-connections must be 1…64")
+            }
+            options.configuration.apnsConnections = number
         }
         return (options, rest, environment)
     }

@@ -69,6 +69,7 @@ final class ProviderClients: Sendable {
             let client = APNsClient(
                 environment: environment, tokens: tokens,
                 http: HTTP2Client.Configuration(caFile: configuration.caFile),
+                connections: configuration.apnsConnections,
                 timeoutMilliseconds: configuration.requestTimeoutMilliseconds)
             clients[key] = APNsEntry(client: client, keyPEM: credentials.privateKeyPEM, teamID: credentials.teamId)
             return client

@@ -24,9 +24,14 @@ struct DeliveryOptionsTests {
 
     @Test("--sender delivery is consumed")
     func explicitDelivery() throws {
-        let parsed = try DeliveryOptions.parse(arguments: ["--sender", "delivery", "--apns-url", "https://127.0.0.1:1"], environment: [:])
+        let parsed = try DeliveryOptions.parse(
+            arguments: ["--sender", "delivery", "--apns-url", "https://127.0.0.1:1"], environment: ["PUSH_APNS_CONNECTIONS": "3"])
         #expect(parsed.options.enabled)
         #expect(parsed.arguments.isEmpty)
         #expect(parsed.options.configuration.apnsBaseURL == "https://127.0.0.1:1")
+        #expect(parsed.options.configuration.apnsConnections == 3)
+        #expect(throws: DeliveryOptionsError.self) {
+            try DeliveryOptions.parse(arguments: ["--apns-connections", "0"], environment: [:])
+        }
     }
 }
