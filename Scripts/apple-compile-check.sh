@@ -84,7 +84,6 @@ for target in Examples/*/Sources/*/; do
     (cd "$target" && find . -name '*.swift' -exec cp --parents {} "$work/Sources/$name" \;)
 done
 
-quote() { local out=""; for x in "$@"; do out+="\"$x\", "; done; printf '%s' "${out%, }"; }
 stub_deps=$(for s in "${stubs[@]}"; do printf '.target(name: "%s"), ' "$s"; done)
 {
     echo '// swift-tools-version: 6.0'

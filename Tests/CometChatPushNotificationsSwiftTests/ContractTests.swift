@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import CometChatPushNotificationsSwift
+@_spi(PNProducts) @testable import CometChatPushNotificationsSwift
 import CometChatPushNotificationsTesting
 
 /// The simulated service's contract rules agree with the `Contract/` fixtures, and the SDK

@@ -1,5 +1,5 @@
 import Foundation
-import CometChatPushNotificationsSwift
+@_spi(PNProducts) import CometChatPushNotificationsSwift
 
 /// Sends a call again after transport failures and 5xx answers, with doubling delays, as long
 /// as the next attempt can start before `deadline`. Other errors (4xx, a rejected session)
@@ -12,13 +12,6 @@ struct Retrying: Sendable {
     /// The clock the delays and the deadline are measured on.
     let clock: PNClock
 
-    /// Whether `error` is worth another attempt.
-    static func isRetryable(_ error: PNError) -> Bool {
-        if error.serverCode == "AUTH_ERR_AUTH_TOKEN_NOT_FOUND" { return false }
-        if error.code == .networkError { return true }
-        return error.code == .serverError && error.httpStatus >= 500
-    }
-
     /// Runs `attempt` until it succeeds, fails for good, the deadline leaves no room for
     /// another try, or the task is cancelled. Returns the last result and the number of attempts.
     func run(until deadline: Date, _ attempt: () async -> PNResult<Data>) async -> (PNResult<Data>, attempts: Int) {
@@ -27,7 +20,7 @@ struct Retrying: Sendable {
         while true {
             attempts += 1
             let result = await attempt()
-            guard case .failure(let error) = result, Self.isRetryable(error) else { return (result, attempts) }
+            guard case .failure(let error) = result, error.isRetryable else { return (result, attempts) }
             guard clock.now().addingTimeInterval(delay) < deadline, !Task.isCancelled else { return (result, attempts) }
             do { try await clock.sleep(seconds: delay) } catch { return (result, attempts) }
             delay = min(maxDelay, delay * 2)

@@ -57,9 +57,7 @@ extension CometChatPushNotifications {
     /// Resolves the session and hands it to the lifecycle. Runs inside an ordered job.
     func refreshSessionNow() async {
         guard let config = configuration else { return }
-        let appSession = state.withLock { $0.appSession }
-        let resolved = SessionResolver(bridge: platform.sessionBridge)
-            .resolve(registrar: config.tokenRegistrar, appSession: appSession, configToken: config.authToken)
+        let resolved = resolveSession(config)
         state.withLock { $0.sessionOrigin = resolved?.1 }
         await lifecycle.sessionChanged(resolved?.0, origin: resolved?.1)
     }

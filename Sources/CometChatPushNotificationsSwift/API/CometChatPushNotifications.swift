@@ -199,7 +199,8 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
     /// The configuration `initialize` accepted, or `nil`.
     var configuration: PNConfiguration? { state.withLock { $0.config } }
 
-    private func resolveSession(_ config: PNConfiguration) -> (PNSession, PNSession.Origin)? {
+    /// The session that registers tokens now, from the session sources (see `SessionResolver`).
+    func resolveSession(_ config: PNConfiguration) -> (PNSession, PNSession.Origin)? {
         let appSession = state.withLock { $0.appSession }
         return SessionResolver(bridge: platform.sessionBridge)
             .resolve(registrar: config.tokenRegistrar, appSession: appSession, configToken: config.authToken)

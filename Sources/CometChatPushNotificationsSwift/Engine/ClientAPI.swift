@@ -84,10 +84,12 @@ extension PNError {
     }
 
     /// The service says the auth token is gone: the user is logged out.
-    var endsSession: Bool { serverCode == "AUTH_ERR_AUTH_TOKEN_NOT_FOUND" }
+    @_spi(PNProducts)
+    public var endsSession: Bool { serverCode == "AUTH_ERR_AUTH_TOKEN_NOT_FOUND" }
 
     /// Worth trying again later: no answer, or a 5xx.
-    var isRetryable: Bool {
+    @_spi(PNProducts)
+    public var isRetryable: Bool {
         if endsSession { return false }
         if code == .networkError { return true }
         return code == .serverError && httpStatus >= 500

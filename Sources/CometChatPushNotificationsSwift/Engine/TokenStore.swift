@@ -63,32 +63,28 @@ struct TokenStore: Sendable {
         store.set(try? JSONEncoder().encode(value), forKey: key)
     }
 
+    /// A per-platform map, stored under the platforms' `rawName`s.
+    private func readByPlatform<T: Codable>(_ type: T.Type, _ key: String) -> [CometChatPushTokenPlatform: T] {
+        let raw = read([String: T].self, key) ?? [:]
+        var out: [CometChatPushTokenPlatform: T] = [:]
+        for platform in CometChatPushTokenPlatform.allCases {
+            if let value = raw[platform.rawName] { out[platform] = value }
+        }
+        return out
+    }
+
+    private func writeByPlatform<T: Codable>(_ value: [CometChatPushTokenPlatform: T], _ key: String) {
+        write(Dictionary(uniqueKeysWithValues: value.map { ($0.key.rawName, $0.value) }), key)
+    }
+
     var tokens: [CometChatPushTokenPlatform: String] {
-        get {
-            let raw = read([String: String].self, Key.tokens) ?? [:]
-            var out: [CometChatPushTokenPlatform: String] = [:]
-            for platform in CometChatPushTokenPlatform.allCases {
-                if let value = raw[platform.rawName] { out[platform] = value }
-            }
-            return out
-        }
-        nonmutating set {
-            write(Dictionary(uniqueKeysWithValues: newValue.map { ($0.key.rawName, $0.value) }), Key.tokens)
-        }
+        get { readByPlatform(String.self, Key.tokens) }
+        nonmutating set { writeByPlatform(newValue, Key.tokens) }
     }
 
     var records: [CometChatPushTokenPlatform: RegistrationRecord] {
-        get {
-            let raw = read([String: RegistrationRecord].self, Key.records) ?? [:]
-            var out: [CometChatPushTokenPlatform: RegistrationRecord] = [:]
-            for platform in CometChatPushTokenPlatform.allCases {
-                if let value = raw[platform.rawName] { out[platform] = value }
-            }
-            return out
-        }
-        nonmutating set {
-            write(Dictionary(uniqueKeysWithValues: newValue.map { ($0.key.rawName, $0.value) }), Key.records)
-        }
+        get { readByPlatform(RegistrationRecord.self, Key.records) }
+        nonmutating set { writeByPlatform(newValue, Key.records) }
     }
 
     var outcomes: [String: RegistrationOutcome] {
