@@ -27,15 +27,17 @@ let package = Package(
         // MARK: Service (part 1)
         /// The seam between the service and the delivery engine: jobs, outcomes, the
         /// sender protocol and the outbox API of the store.
-        .target(name: "PushCore"),
+        .target(name: "ServerSupport", dependencies: ["CSystem"]),
+        .testTarget(name: "ServerSupportTests", dependencies: ["ServerSupport"]),
+        .target(name: "PushCore", dependencies: ["ServerSupport"]),
         /// The store protocol and its SQLite implementation (WAL, migrations).
         .target(name: "PushStore", dependencies: ["PushCore", "CSQLite"]),
         /// A small HTTP/1.1 server on libmicrohttpd.
-        .target(name: "HTTPServer", dependencies: ["CMHD"]),
+        .target(name: "HTTPServer", dependencies: ["CMHD", "ServerSupport"]),
         /// Client and admin API, payload builder, webhooks, configuration, workers.
-        .target(name: "PushService", dependencies: ["PushCore", "PushStore", "HTTPServer", "CCrypto"]),
-        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
-        .executableTarget(name: "push-server", dependencies: ["PushService", "Delivery", "CMalloc"]),
+        .target(name: "PushService", dependencies: ["PushCore", "PushStore", "HTTPServer", "CCrypto", "CurlHTTP", "ServerSupport"]),
+        .systemLibrary(name: "CSystem", path: "Sources/CSystem"),
+        .executableTarget(name: "push-server", dependencies: ["PushService", "Delivery", "CSystem", "ServerSupport"]),
         .testTarget(
             name: "PushServerTests",
             dependencies: ["PushService", "PushStore", "PushCore", "HTTPServer", "push-server"]),
@@ -52,13 +54,13 @@ let package = Package(
         .target(name: "PushCrypto", dependencies: ["CCrypto"]),
         .testTarget(name: "PushCryptoTests", dependencies: ["PushCrypto"]),
         /// An HTTP/2 client on libcurl's multi interface (connection pool, multiplexing).
-        .target(name: "CurlHTTP", dependencies: ["CCurl"]),
+        .target(name: "CurlHTTP", dependencies: ["CCurl", "ServerSupport"]),
         /// The APNs provider API client (token auth, push types, payload limits).
         .target(name: "APNs", dependencies: ["CurlHTTP", "PushCrypto"]),
         /// The FCM HTTP v1 client (service-account OAuth exchange, messages:send).
-        .target(name: "FCM", dependencies: ["CurlHTTP", "PushCrypto"]),
+        .target(name: "FCM", dependencies: ["CurlHTTP", "PushCrypto", "ServerSupport"]),
         /// The delivery engine: outbox workers, APNs/FCM senders, outcome mapping, metrics.
-        .target(name: "Delivery", dependencies: ["PushCore", "APNs", "FCM", "CurlHTTP", "PushCrypto"]),
+        .target(name: "Delivery", dependencies: ["PushCore", "APNs", "FCM", "CurlHTTP", "PushCrypto", "ServerSupport"]),
         .testTarget(
             name: "DeliveryTests",
             dependencies: ["Delivery", "APNs", "FCM", "PushCore", "PushStore", "PushMocks", "CurlHTTP", "PushCrypto"]),

@@ -1,5 +1,9 @@
 import CurlHTTP
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PushCrypto
 import Synchronization
 
@@ -47,15 +51,25 @@ public final class APNsClient: Sendable {
     /// Sends one notification. On `403 ExpiredProviderToken` it signs a new token and
     /// retries once.
     public func send(_ notification: APNsNotification) async -> APNsResponse {
-        if let problem = notification.localProblem { return .rejectedLocally(reason: problem) }
-        let first = await attempt(notification)
-        guard case .answered(let answer) = first.response, answer.status == 403,
-            answer.reason == "ExpiredProviderToken", let token = first.token
-        else {
-            return first.response
+        await withCheckedContinuation { continuation in
+            send(notification) { continuation.resume(returning: $0) }
         }
-        tokens.invalidate(token)
-        return await attempt(notification).response
+    }
+
+    /// Sends one notification and calls `completion` with the answer on the connection's
+    /// loop thread (keep it short). On `403 ExpiredProviderToken` it signs a new token and
+    /// retries once.
+    public func send(_ notification: APNsNotification, completion: @escaping @Sendable (APNsResponse) -> Void) {
+        if let problem = notification.localProblem { return completion(.rejectedLocally(reason: problem)) }
+        attempt(notification) { [self] first, token in
+            guard case .answered(let answer) = first, answer.status == 403, answer.reason == "ExpiredProviderToken",
+                let token
+            else {
+                return completion(first)
+            }
+            tokens.invalidate(token)
+            attempt(notification) { second, _ in completion(second) }
+        }
     }
 
     /// Stops the connection pool.
@@ -63,20 +77,24 @@ public final class APNsClient: Sendable {
         for connection in connections { connection.shutdown() }
     }
 
-    private func attempt(_ notification: APNsNotification) async -> (response: APNsResponse, token: APNsTokenProvider.Token?) {
+    private func attempt(
+        _ notification: APNsNotification,
+        completion: @escaping @Sendable (APNsResponse, APNsTokenProvider.Token?) -> Void
+    ) {
         let token: APNsTokenProvider.Token
         do {
             token = try tokens.token()
         } catch {
-            return (.rejectedLocally(reason: "InvalidProviderToken"), nil)
+            return completion(.rejectedLocally(reason: "InvalidProviderToken"), nil)
         }
         let index = next.add(1, ordering: .relaxed).newValue % connections.count
-        let result = await connections[index].send(request(for: notification, token: token))
-        switch result {
-        case .success(let response):
-            return (.answered(APNsAnswer(status: response.status, headers: response.headers, body: response.body)), token)
-        case .failure(let error):
-            return (.transportFailure(message: error.description), token)
+        connections[index].send(request(for: notification, token: token)) { result in
+            switch result {
+            case .success(let response):
+                completion(.answered(APNsAnswer(status: response.status, headers: response.headers, body: response.body)), token)
+            case .failure(let error):
+                completion(.transportFailure(message: error.description), token)
+            }
         }
     }
 

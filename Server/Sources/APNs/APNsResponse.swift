@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What came back for one notification.
 public enum APNsResponse: Sendable, Equatable {
@@ -50,19 +54,54 @@ public struct APNsAnswer: Sendable, Equatable {
         }
         self.init(
             status: status, reason: reason, unregisteredAt: timestamp,
-            retryAfter: headers["retry-after"].flatMap(RetryAfter.parse), apnsID: headers["apns-id"])
+            retryAfter: headers["retry-after"].flatMap { RetryAfter.parse($0) }, apnsID: headers["apns-id"])
     }
 }
 
 /// Parses `Retry-After`: delta seconds, or an HTTP date.
 public enum RetryAfter {
     /// Seconds to wait, or nil if the value is not understood.
-    public static func parse(_ value: String) -> TimeInterval? {
-        if let seconds = Double(value.trimmingCharacters(in: .whitespaces)), seconds >= 0 { return seconds }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: value).map { max(0, $0.timeIntervalSinceNow) }
+    public static func parse(_ value: String, now: Date = Date()) -> TimeInterval? {
+        let trimmed = value.trimmingSpaces
+        if let seconds = Double(trimmed), seconds >= 0, seconds.isFinite { return seconds }
+        return httpDate(trimmed).map { max(0, $0.timeIntervalSince(now)) }
+    }
+
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// An IMF-fixdate (RFC 9110 §5.6.7), `Sun, 06 Nov 1994 08:49:37 GMT`, the only HTTP date
+    /// form senders may generate.
+    static func httpDate(_ text: String) -> Date? {
+        let parts = text.split(separator: " ")
+        guard parts.count == 6, parts[0].count == 4, parts[0].hasSuffix(","), parts[5] == "GMT",
+            let day = Int(parts[1]), parts[1].count == 2, (1...31).contains(day),
+            let month = months.firstIndex(of: String(parts[2])),
+            let year = Int(parts[3]), parts[3].count == 4
+        else { return nil }
+        let clock = parts[4].split(separator: ":")
+        guard parts[4].count == 8, clock.count == 3, let hour = Int(clock[0]), let minute = Int(clock[1]),
+            let second = Int(clock[2]), (0..<24).contains(hour), (0..<60).contains(minute), (0...60).contains(second)
+        else { return nil }
+        let days = daysSinceEpoch(year: year, month: month + 1, day: day)
+        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3_600 + minute * 60 + second))
+    }
+
+    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's civil algorithm).
+    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs.
+    var trimmingSpaces: String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[first...last])
     }
 }

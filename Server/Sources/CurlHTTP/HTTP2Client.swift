@@ -1,5 +1,10 @@
 import CCurl
+import ServerSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// An HTTP/2 client on libcurl's multi interface: one thread drives many concurrent
@@ -21,9 +26,7 @@ public final class HTTP2Client: Sendable {
         CurlGlobal.initialize()
         loop = CurlLoop(configuration: configuration)
         let loop = self.loop
-        let thread = Thread { loop.run() }
-        thread.name = name
-        thread.start()
+        ServerThread.start(name: name) { loop.run() }
     }
 
     deinit { loop.stop() }

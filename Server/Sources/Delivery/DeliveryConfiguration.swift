@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where and how the delivery engine connects to APNs and FCM.
 public struct DeliveryConfiguration: Sendable {

@@ -1,5 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PushCore
+import ServerSupport
 import Synchronization
 
 /// Workers that drain the durable outbox: claim due jobs in batches (calls first), send
@@ -37,7 +42,7 @@ public final class DeliveryEngine: Sendable {
 
     /// `@unchecked Sendable`: every field is guarded by `condition`.
     final class Shared: @unchecked Sendable {
-        let condition = NSCondition()
+        let condition = ConditionLock()
         /// Claimed and not yet recorded in the store.
         var inFlight = 0
         /// Claimed and not yet answered: what `maxInFlight` bounds (each holds a network stream).
@@ -74,12 +79,8 @@ public final class DeliveryEngine: Sendable {
     /// Starts the claiming and finishing threads.
     public func start() {
         shared.condition.withLock { shared.threadsRunning = 2 }
-        let claimer = Thread { [self] in claimLoop() }
-        claimer.name = "delivery-claim"
-        claimer.start()
-        let finisher = Thread { [self] in finishLoop() }
-        finisher.name = "delivery-finish"
-        finisher.start()
+        ServerThread.start(name: "delivery-claim") { [self] in claimLoop() }
+        ServerThread.start(name: "delivery-finish") { [self] in finishLoop() }
     }
 
     /// Tells the engine new jobs may be due (after a send was accepted).
@@ -142,15 +143,18 @@ public final class DeliveryEngine: Sendable {
     }
 
     private func dispatch(_ job: PushJob) {
-        let sender = self.sender
         let shared = self.shared
-        Task {
-            let outcome = await sender.send(job)
+        let claimAt = configuration.maxInFlight - min(configuration.batchSize, configuration.maxInFlight / 16)
+        sender.send(job) { outcome in
             let answeredAt = Date()
             shared.condition.withLock {
                 shared.sending -= 1
                 shared.finished.append(Finished(job: job, outcome: outcome, answeredAt: answeredAt))
-                shared.condition.broadcast()
+                // Wake the threads only when they have something to do: the finisher when its
+                // list stops being empty, the claimer when enough sends were answered.
+                if shared.finished.count == 1 || shared.sending == claimAt || shared.stopped {
+                    shared.condition.broadcast()
+                }
             }
         }
     }

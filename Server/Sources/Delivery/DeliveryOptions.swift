@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Command-line flags and environment variables of the delivery engine, read by
 /// `push-server` before it hands the remaining arguments to the service's own parser.

@@ -1,6 +1,10 @@
 import APNs
 import FCM
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PushCore
 
 /// The real `PushSender`: delivers jobs to APNs (HTTP/2, token auth) or FCM HTTP v1 with
@@ -32,35 +36,46 @@ public final class DeliverySender: PushSender {
     /// Requests in flight on the APNs connections.
     public var apnsInFlight: Int { clients.apnsInFlight }
 
-    /// Sends the job and reports the outcome.
+    /// Sends the job to APNs or FCM and waits for the outcome.
     public func send(_ job: PushJob) async -> JobOutcome {
+        await withCheckedContinuation { continuation in
+            send(job) { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// Sends the job and calls `completion` with the outcome; APNs answers arrive on the
+    /// connection's loop thread without a task per push.
+    public func send(_ job: PushJob, completion: @escaping @Sendable (JobOutcome) -> Void) {
         let credentials: ProviderCredentials?
         do {
             credentials = try clients.credentials(appId: job.appId, providerId: job.providerId, now: now())
         } catch {
-            return mapping.retry.retry(attempt: job.attempts, reason: "provider lookup failed", retryAfter: nil, now: now())
+            return completion(
+                mapping.retry.retry(attempt: job.attempts, reason: "provider lookup failed", retryAfter: nil, now: now()))
         }
         switch (credentials, job.platform.isAPNs) {
         case (.apns(let apns), true):
-            return await sendAPNs(job, credentials: apns)
+            sendAPNs(job, credentials: apns, completion: completion)
         case (.fcm(let fcm), false):
-            return await sendFCM(job, credentials: fcm)
+            Task { completion(await sendFCM(job, credentials: fcm)) }
         case (nil, _):
-            return .failed(reason: "provider \(job.providerId) not found")
+            completion(.failed(reason: "provider \(job.providerId) not found"))
         default:
-            return .failed(reason: "provider \(job.providerId) does not serve \(job.platform.rawValue) tokens")
+            completion(.failed(reason: "provider \(job.providerId) does not serve \(job.platform.rawValue) tokens"))
         }
     }
 
     /// Closes every provider connection.
     public func shutdown() { clients.shutdown() }
 
-    private func sendAPNs(_ job: PushJob, credentials: APNsCredentials) async -> JobOutcome {
+    private func sendAPNs(
+        _ job: PushJob, credentials: APNsCredentials, completion: @escaping @Sendable (JobOutcome) -> Void
+    ) {
         let client: APNsClient
         do {
             client = try clients.apnsClient(for: credentials)
         } catch {
-            return .failed(reason: "InvalidProviderToken (the .p8 key cannot be used)")
+            return completion(.failed(reason: "InvalidProviderToken (the .p8 key cannot be used)"))
         }
         let notification = APNsNotification(
             deviceToken: job.token, bundleID: credentials.bundleId + job.headers.topicSuffix,
@@ -68,12 +83,17 @@ public final class DeliverySender: PushSender {
             priority: job.headers.priority, expiration: job.headers.expiration,
             collapseID: job.headers.collapseId, apnsID: UUID(uuidString: job.id).map { $0.uuidString.lowercased() },
             payload: Array(job.payload))
-        let response = await client.send(notification)
-        var registeredAt: Date?
-        if case .answered(let answer) = response, answer.status == 410, answer.unregisteredAt != nil {
-            registeredAt = lastRegistration(job.appId, job.token)
+        let mapping = self.mapping
+        let lastRegistration = self.lastRegistration
+        let now = self.now
+        client.send(notification) { response in
+            var registeredAt: Date?
+            if case .answered(let answer) = response, answer.status == 410, answer.unregisteredAt != nil {
+                // Rare (a dead token with a timestamp): one indexed read on the loop thread.
+                registeredAt = lastRegistration(job.appId, job.token)
+            }
+            completion(mapping.outcome(for: response, attempt: job.attempts, registeredAt: registeredAt, now: now()))
         }
-        return mapping.outcome(for: response, attempt: job.attempts, registeredAt: registeredAt, now: now())
     }
 
     private func sendFCM(_ job: PushJob, credentials: FCMCredentials) async -> JobOutcome {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PushCore
 
 /// The delivery engine as the running service uses it: engine, sender and the text of the

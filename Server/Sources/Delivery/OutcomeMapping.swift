@@ -1,6 +1,10 @@
 import APNs
 import FCM
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PushCore
 
 /// Turns provider answers into job outcomes (WIRE-CONTRACT.md §5 and §6).

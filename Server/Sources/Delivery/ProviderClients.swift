@@ -1,7 +1,11 @@
 import APNs
 import CurlHTTP
 import FCM
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PushCore
 import PushCrypto
 import Synchronization

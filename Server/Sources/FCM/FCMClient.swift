@@ -1,5 +1,9 @@
 import CurlHTTP
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Sends messages with FCM HTTP v1 (`POST /v1/projects/{project}/messages:send`) using an
 /// OAuth access token obtained from the service account.

@@ -1,4 +1,9 @@
+import ServerSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Builds the FCM v1 `message` object for an iOS token from an APNs payload
 /// (WIRE-CONTRACT.md §6): the payload goes under `apns.payload`, its top-level keys other
@@ -13,12 +18,12 @@ public enum FCMMessage {
     public static func make(
         token: String, payload: Data, apnsHeaders: [String: String], includeNotification: Bool
     ) -> [UInt8]? {
-        guard let object = try? JSONSerialization.jsonObject(with: payload) as? [String: Any] else { return nil }
+        guard let object = try? JSONCodec.parse(payload) as? [String: Any] else { return nil }
         var data: [String: String] = [:]
         for (key, value) in object where key != "aps" {
             if let text = value as? String {
                 data[key] = text
-            } else if let encoded = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]) {
+            } else if let encoded = try? JSONCodec.encode(value) {
                 data[key] = String(decoding: encoded, as: UTF8.self)
             }
         }
@@ -33,7 +38,7 @@ public enum FCMMessage {
             if let body = alert["body"] as? String { notification["body"] = body }
             if !notification.isEmpty { message["notification"] = notification }
         }
-        guard let encoded = try? JSONSerialization.data(withJSONObject: message, options: [.sortedKeys]) else { return nil }
-        return Array(encoded)
+        guard let encoded = try? JSONCodec.encode(message, sortedKeys: true) else { return nil }
+        return encoded
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The answer to one `messages:send`.
 public enum FCMResponse: Sendable, Equatable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A complete HTTP request as the server hands it to the handler.
 public struct HTTPRequest: Sendable {

@@ -1,5 +1,9 @@
 import CMHD
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension HTTPServer {
     /// The libmicrohttpd access handler: called once with the headers, then once per body

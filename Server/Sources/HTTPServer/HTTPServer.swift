@@ -1,5 +1,11 @@
 import CMHD
+import ServerSupport
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A small HTTP/1.1 server on libmicrohttpd: internal thread pool with epoll, whole
 /// requests in memory (bounded by ``HTTPServerConfiguration/maxBodyBytes``), a synchronous
@@ -71,18 +77,5 @@ public enum HTTPServerError: Error, Sendable {
 
 /// Holds the daemon pointer behind a lock.
 final class DaemonBox: Sendable {
-    let pointer = LockedPointer()
-}
-
-/// A lock-protected optional daemon pointer.
-final class LockedPointer: @unchecked Sendable {
-    // @unchecked: `value` is only touched inside `withLock`.
-    private let lock = NSLock()
-    private var value: OpaquePointer?
-
-    func withLock<T>(_ body: (inout OpaquePointer?) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
-    }
+    let pointer = Locked<OpaquePointer?>(nil)
 }

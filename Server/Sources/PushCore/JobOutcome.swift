@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What happened to a job a ``PushSender`` tried to deliver.
 public enum JobOutcome: Sendable, Hashable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Decrypted provider credentials, as the delivery engine needs them.
 public enum ProviderCredentials: Sendable, Hashable {

@@ -6,4 +6,18 @@
 public protocol PushSender: Sendable {
     /// Sends the job and reports the outcome. Never logs the token or secrets in full.
     func send(_ job: PushJob) async -> JobOutcome
+
+    /// Sends the job and calls `completion` with the outcome, exactly once, on any thread.
+    ///
+    /// The delivery engine uses this form: a sender that can answer from its network thread
+    /// (as the APNs client does) saves a task and two thread hops per push. The default
+    /// runs `send(_:)` in a task.
+    func send(_ job: PushJob, completion: @escaping @Sendable (JobOutcome) -> Void)
+}
+
+extension PushSender {
+    /// Runs `send(_:)` in a task and hands its outcome to `completion`.
+    public func send(_ job: PushJob, completion: @escaping @Sendable (JobOutcome) -> Void) {
+        Task { completion(await send(job)) }
+    }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Builds compact JWS tokens (header.claims.signature) signed with a `PrivateKey`.
 public enum JWT {

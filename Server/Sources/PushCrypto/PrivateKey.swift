@@ -1,5 +1,9 @@
 import CCrypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A private key loaded from PEM (PKCS#8 `BEGIN PRIVATE KEY`, as in an APNs `.p8` file or
 /// an FCM service account's `private_key`), usable for ES256 or RS256 signatures.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PushCore
 
 /// Everything the service keeps. ``SQLiteStore`` implements it; a PostgreSQL store can too.

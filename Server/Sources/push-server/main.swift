@@ -1,16 +1,27 @@
-import CMalloc
+import CSystem
+import Dispatch
 import Delivery
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PushService
+import ServerSupport
 
 // Two malloc arenas instead of up to 8 per core: the threads share freed memory (peak RSS).
-_ = cmalloc_limit_arenas(2)
+_ = csystem_limit_arenas(2)
 
 // push-server: parse flags and environment, start the service, wait for SIGINT/SIGTERM.
 
 /// Writes a line to standard output at once (no buffering: scripts wait for these lines).
 func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    StandardStream.out(line)
 }
 
 var configuration: ServiceConfiguration
@@ -27,7 +38,7 @@ do {
     say(DeliveryOptions.helpText)
     exit(0)
 } catch {
-    FileHandle.standardError.write(Data("push-server: \(error)\n".utf8))
+    StandardStream.error("push-server: \(error)")
     exit(64)
 }
 
@@ -35,7 +46,7 @@ let app: PushServiceApp
 do {
     app = try PushServiceApp(configuration: configuration, logger: ServiceLogger(minimum: configuration.logLevel))
 } catch {
-    FileHandle.standardError.write(Data("push-server: cannot start: \(error)\n".utf8))
+    StandardStream.error("push-server: cannot start: \(error)")
     exit(1)
 }
 
@@ -47,7 +58,7 @@ let delivery: DeliveryService? =
         lastRegistration: { appId, token in
             (try? app.store.tokens(appId: appId, uid: nil))?.first { $0.token == token }?.updatedAt
         },
-        log: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+        log: { StandardStream.error($0) })
     : nil
 if let delivery {
     ExtraEndpoints.register("GET", "/metrics") {
@@ -55,7 +66,7 @@ if let delivery {
     }
     ExtraEndpoints.register("GET", "/healthz") {
         let body = delivery.health()
-        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
+        let data = (try? JSONCodec.encodeData(body)) ?? Data("{}".utf8)
         return (body["status"] as? String == "ok" ? 200 : 503, "application/json", data)
     }
     delivery.start()

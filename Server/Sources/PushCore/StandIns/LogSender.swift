@@ -1,4 +1,15 @@
+import ServerSupport
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// STAND-IN SENDER for development until the delivery engine (part 2) is wired in: writes
 /// one line per job (id, app, kind, platform, a token prefix, payload size) through `log`

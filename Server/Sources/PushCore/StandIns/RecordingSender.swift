@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// STAND-IN SENDER for tests: records every job it is given and answers with a scripted
 /// outcome (``JobOutcome/delivered`` by default). It sends nothing anywhere.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPServer
 
 /// An error answer: `{"error":{"code","message","details"}}` with an HTTP status (§2).

@@ -1,4 +1,9 @@
+import ServerSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PushStore
 
 extension AdminAPI {
@@ -28,7 +33,7 @@ extension AdminAPI {
         var record = try existingApp(call.parameter("appId"))
         let body = try call.body()
         if let name = try body.optionalString("name", maxLength: 256) { record.name = name }
-        if body.values["webhookUrl"] is NSNull {
+        if body.values["webhookUrl"] is JSONNull {
             record.webhookURL = nil
         } else if let url = try body.optionalString("webhookUrl", maxLength: 2_048) {
             try Self.validateWebhookURL(url)

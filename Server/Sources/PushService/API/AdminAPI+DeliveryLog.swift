@@ -1,4 +1,9 @@
+import ServerSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PushStore
 
 /// The delivery log: what the delivery engine recorded for every job of a send request.
@@ -15,8 +20,8 @@ extension AdminAPI {
         [
             "id": entry.id, "uid": entry.uid, "token": entry.token, "platform": entry.platform.rawValue,
             "kind": entry.kind.rawValue, "state": entry.state, "attempts": entry.attempts,
-            "lastError": entry.lastError ?? NSNull(), "createdAt": seconds(entry.createdAt),
-            "finishedAt": entry.finishedAt.map { seconds($0) as Any } ?? NSNull(),
+            "lastError": entry.lastError ?? JSONNull(), "createdAt": seconds(entry.createdAt),
+            "finishedAt": entry.finishedAt.map { seconds($0) as Any } ?? JSONNull(),
         ]
     }
 }

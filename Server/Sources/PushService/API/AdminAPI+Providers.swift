@@ -1,4 +1,9 @@
+import ServerSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PushStore
 
 /// APNs and FCM providers (§3). Secrets are sealed before they reach the store and are
@@ -93,7 +98,7 @@ extension AdminAPI {
     }
 
     func providerJSON(_ provider: ProviderRecord) -> [String: Any] {
-        var value = (try? JSONSerialization.jsonObject(with: provider.settings) as? [String: Any]) ?? [:]
+        var value = (try? JSONCodec.parse(provider.settings) as? [String: Any]) ?? [:]
         value["providerId"] = provider.id
         value["type"] = provider.kind.rawValue
         value["createdAt"] = Self.seconds(provider.createdAt)

@@ -1,4 +1,9 @@
+import ServerSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PushCore
 import PushStore
 
@@ -47,10 +52,10 @@ extension AdminAPI {
         switch outcome {
         case .accepted(let stored):
             service.logger.info("send accepted app=\(call.appId) request=\(requestId) jobs=\(jobs.count)")
-            return try JSONSerialization.jsonObject(with: stored)
+            return try JSONCodec.parse(stored)
         case .replayed(let stored):
             service.logger.info("send replayed app=\(call.appId) (idempotency key seen)")
-            var value = (try JSONSerialization.jsonObject(with: stored) as? [String: Any]) ?? [:]
+            var value = (try JSONCodec.parse(stored) as? [String: Any]) ?? [:]
             value["replayed"] = true
             return value
         case .keyReused:
@@ -63,11 +68,11 @@ extension AdminAPI {
             "pushType": job.headers.pushType.rawValue, "priority": job.headers.priority, "expiration": job.headers.expiration,
             "topicSuffix": job.headers.topicSuffix,
         ]
-        headers["collapseId"] = job.headers.collapseId ?? NSNull()
+        headers["collapseId"] = job.headers.collapseId ?? JSONNull()
         return [
             "id": job.id, "uid": job.uid, "token": job.token, "platform": job.platform.rawValue, "kind": job.kind.rawValue,
             "providerId": job.providerId, "attempts": job.attempts, "headers": headers,
-            "payload": (try? JSONSerialization.jsonObject(with: job.payload)) ?? [:],
+            "payload": (try? JSONCodec.parse(job.payload)) ?? [:],
         ]
     }
 }

@@ -1,4 +1,9 @@
+import ServerSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PushStore
 
 extension AdminAPI {

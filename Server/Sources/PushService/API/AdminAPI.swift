@@ -1,4 +1,9 @@
+import ServerSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PushCore
 import PushStore
 
@@ -72,7 +77,7 @@ struct AdminAPI {
 
     func appJSON(_ app: AppRecord) -> [String: Any] {
         var value: [String: Any] = ["appId": app.id, "name": app.name, "createdAt": Self.seconds(app.createdAt)]
-        value["webhookUrl"] = app.webhookURL ?? NSNull()
+        value["webhookUrl"] = app.webhookURL ?? JSONNull()
         value["hasWebhookSecret"] = app.sealedWebhookSecret != nil
         return value
     }

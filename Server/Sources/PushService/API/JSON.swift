@@ -1,4 +1,9 @@
+import ServerSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// JSON parsing and encoding for the API, with the limits that keep bad input harmless.
 enum JSON {
@@ -11,7 +16,7 @@ enum JSON {
         guard depthIsAcceptable(body) else {
             throw .badRequest("The request body is nested too deeply.", field: "body", problem: "too deep")
         }
-        guard let value = try? JSONSerialization.jsonObject(with: body, options: []), let dictionary = value as? [String: Any] else {
+        guard let value = try? JSONCodec.parse(body, maxDepth: maxDepth + 1), let dictionary = value as? [String: Any] else {
             throw .badRequest("The request body is not a JSON object.", field: "body", problem: "not a JSON object")
         }
         return JSONObject(dictionary, path: "")
@@ -19,7 +24,7 @@ enum JSON {
 
     /// Encodes a JSON value with sorted keys (stable output).
     static func encode(_ value: Any) -> Data {
-        (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        (try? JSONCodec.encodeData(value, sortedKeys: true)) ?? Data("{}".utf8)
     }
 
     /// Counts bracket depth outside strings, so deeply nested input never reaches the parser.
@@ -75,7 +80,7 @@ struct JSONObject {
 
     /// An optional string field (absent or null → nil; empty → error).
     func optionalString(_ key: String, maxLength: Int = 256, allowNewlines: Bool = false) throws(APIError) -> String? {
-        guard let raw = values[key], !(raw is NSNull) else { return nil }
+        guard let raw = values[key], !(raw is JSONNull) else { return nil }
         guard let value = raw as? String else {
             throw .badRequest("The \(name(key)) field must be a string.", field: name(key), problem: "not a string")
         }
@@ -94,7 +99,10 @@ struct JSONObject {
 
     /// An identifier-like string or number (message ids may be numeric).
     func identifier(_ key: String, maxLength: Int = 256) throws(APIError) -> String {
-        if let number = values[key] as? NSNumber, !isJSONBool(number), let exact = Int64(exactly: number.doubleValue) {
+        if let number = values[key] as? Int {
+            return String(number)
+        }
+        if let number = values[key] as? Double, let exact = Int64(exactly: number) {
             return String(exact)
         }
         return try string(key, maxLength: maxLength)
@@ -102,18 +110,19 @@ struct JSONObject {
 
     /// An optional boolean.
     func bool(_ key: String) throws(APIError) -> Bool? {
-        guard let raw = values[key], !(raw is NSNull) else { return nil }
-        guard let number = raw as? NSNumber, isJSONBool(number) else {
+        guard let raw = values[key], !(raw is JSONNull) else { return nil }
+        guard let value = raw as? Bool else {
             throw .badRequest("The \(name(key)) field must be true or false.", field: name(key), problem: "not a boolean")
         }
-        return number.boolValue
+        return value
     }
 
     /// An optional integer within `range`.
     func int(_ key: String, in range: ClosedRange<Int64>) throws(APIError) -> Int64? {
-        guard let raw = values[key], !(raw is NSNull) else { return nil }
-        guard let number = raw as? NSNumber, !isJSONBool(number), let value = Int64(exactly: number.doubleValue), range.contains(value)
-        else {
+        guard let raw = values[key], !(raw is JSONNull) else { return nil }
+        let integer: Int64? =
+            if let whole = raw as? Int { Int64(whole) } else if let real = raw as? Double { Int64(exactly: real) } else { nil }
+        guard let value = integer, range.contains(value) else {
             throw .badRequest("The \(name(key)) field must be an integer in \(range).", field: name(key), problem: "out of range")
         }
         return value
@@ -129,7 +138,7 @@ struct JSONObject {
 
     /// A nested object (absent or null → nil).
     func optionalObject(_ key: String) throws(APIError) -> JSONObject? {
-        guard let raw = values[key], !(raw is NSNull) else { return nil }
+        guard let raw = values[key], !(raw is JSONNull) else { return nil }
         guard let dictionary = raw as? [String: Any] else {
             throw .badRequest("The \(name(key)) field must be an object.", field: name(key), problem: "not an object")
         }
@@ -157,11 +166,6 @@ struct JSONObject {
 
     /// The raw value (for pass-through fields such as `custom`).
     subscript(key: String) -> Any? {
-        values[key].flatMap { $0 is NSNull ? nil : $0 }
+        values[key].flatMap { $0 is JSONNull ? nil : $0 }
     }
-}
-
-/// True when the number came from a JSON `true`/`false` (booleans report the `c` type).
-func isJSONBool(_ number: NSNumber) -> Bool {
-    String(cString: number.objCType) == "c"
 }

@@ -1,5 +1,10 @@
+import ServerSupport
 import CCrypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PushStore
 
 /// `--seed-dev`: an app, a user with an auth token, an APNs provider (`dev-apns`, freshly
@@ -76,7 +81,7 @@ public struct DevSeed: Sendable {
 
     /// Where ``write(port:host:dataDirectory:)`` puts the seed.
     public static func path(dataDirectory: String) -> String {
-        (dataDirectory as NSString).appendingPathComponent("dev-seed.json")
+        dataDirectory.appendingPathComponent("dev-seed.json")
     }
 
     func write(port: Int, host: String, dataDirectory: String) throws {

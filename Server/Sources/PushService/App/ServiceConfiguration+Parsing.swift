@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension ServiceConfiguration {
     /// Reads the environment first, then the flags (which win).
@@ -50,7 +54,7 @@ extension ServiceConfiguration {
         ]
         for option in options {
             let flag = option.isSwitch ? option.flag : "\(option.flag) <\(option.placeholder)>"
-            lines.append("  \(flag.padding(toLength: 34, withPad: " ", startingAt: 0)) \(option.environment)")
+            lines.append("  \(flag + String(repeating: " ", count: max(0, 34 - flag.count))) \(option.environment)")
             lines.append("      \(option.help)")
         }
         lines += [
@@ -73,7 +77,7 @@ extension ServiceConfiguration {
         let apply: @Sendable (inout ServiceConfiguration, String) throws -> Void
 
         var environment: String {
-            "PUSH_" + flag.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")
+            "PUSH_" + flag.dropFirst(2).uppercased().replacing("-", with: "_")
         }
     }
 

@@ -1,4 +1,9 @@
+import ServerSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Everything the service can be told at start. Each option has a flag (`--port`) and an
 /// environment variable (`PUSH_PORT`); flags win. See ``ServiceConfiguration/helpText``.
@@ -69,17 +74,17 @@ public struct ServiceConfiguration: Sendable {
 
     /// The database path in effect.
     public var resolvedDatabasePath: String {
-        databasePath ?? (dataDirectory as NSString).appendingPathComponent("push.sqlite")
+        databasePath ?? dataDirectory.appendingPathComponent("push.sqlite")
     }
 
     /// The admin key file in effect.
     public var resolvedAdminKeyFile: String {
-        adminKeyFile ?? (dataDirectory as NSString).appendingPathComponent("admin.key")
+        adminKeyFile ?? dataDirectory.appendingPathComponent("admin.key")
     }
 
     /// The secret key file in effect.
     public var resolvedSecretKeyFile: String {
-        secretKeyFile ?? (dataDirectory as NSString).appendingPathComponent("secret.key")
+        secretKeyFile ?? dataDirectory.appendingPathComponent("secret.key")
     }
 }
 

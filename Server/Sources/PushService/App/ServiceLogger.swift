@@ -1,4 +1,9 @@
+import ServerSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A minimal leveled logger writing one line per message to a sink (standard error by
 /// default). Callers never pass secrets: tokens appear as short prefixes at most.
@@ -18,7 +23,7 @@ public struct ServiceLogger: Sendable {
     public init(
         minimum: Level = .info,
         sink: @escaping @Sendable (String) -> Void = { line in
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            StandardStream.error(line)
         }
     ) {
         self.minimum = minimum
@@ -30,8 +35,7 @@ public struct ServiceLogger: Sendable {
 
     func log(_ level: Level, _ message: @autoclosure () -> String) {
         guard level >= minimum else { return }
-        let stamp = ISO8601DateFormatter.string(
-            from: Date(), timeZone: .gmt, formatOptions: [.withInternetDateTime, .withFractionalSeconds])
+        let stamp = Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
         sink("\(stamp) [\(level)] \(message())")
     }
 

@@ -1,4 +1,9 @@
+import ServerSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PushCore
 import PushStore
 
@@ -15,7 +20,7 @@ struct CallDeclinePush {
     }
 
     func jobs(for record: CallRecord, status: String, decliner: String) throws -> [PushJob] {
-        guard let details = try? JSONSerialization.jsonObject(with: record.details) as? [String: Any],
+        guard let details = try? JSONCodec.parse(record.details) as? [String: Any],
             let caller = party(details["sender"]), let receiver = party(details["receiver"])
         else { return [] }
         let receiverType = details["receiverType"] as? String ?? "user"

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Builds the push payloads of WIRE-CONTRACT.md §4: the §4 keys at the top level next to
 /// `aps`; `aps` with `alert`, `badge` (from the count the caller gives), `sound`,

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A person or group named in a push: `uid`/`guid`, display name, avatar or icon URL.
 struct Party: Sendable, Hashable {

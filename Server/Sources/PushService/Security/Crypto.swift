@@ -1,5 +1,10 @@
+import ServerSupport
 import CCrypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Hashes, MACs, random bytes and constant-time comparison on OpenSSL libcrypto.
 public enum Crypto {
@@ -62,12 +67,5 @@ public enum Crypto {
     /// Compares two strings (UTF-8) in constant time.
     public static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
         constantTimeEquals(Data(lhs.utf8), Data(rhs.utf8))
-    }
-}
-
-extension Data {
-    /// Lowercase hex.
-    public var hexString: String {
-        map { String(format: "%02x", $0) }.joined()
     }
 }

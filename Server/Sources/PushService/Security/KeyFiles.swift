@@ -1,4 +1,9 @@
+import ServerSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Loads or creates the secrets the service needs at start: the admin API key and the
 /// 32-byte key that seals provider secrets. Files are created with mode 0600.
@@ -6,7 +11,7 @@ enum KeyFiles {
     /// Reads a text key from `path`, or creates it with a random value.
     static func loadOrCreateText(at path: String, make: () -> String) throws -> (value: String, created: Bool) {
         if let text = try? String(contentsOfFile: path, encoding: .utf8) {
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = text.trimmingWhitespace
             if !trimmed.isEmpty { return (trimmed, false) }
         }
         let value = make()
@@ -16,7 +21,7 @@ enum KeyFiles {
 
     /// Parses a 32-byte key written as base64 or 64 hex digits.
     static func parseKey(_ text: String) -> Data? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace
         if trimmed.count == 64, let data = Data(hex: trimmed) { return data }
         if let data = Data(base64Encoded: trimmed), data.count == 32 { return data }
         return nil

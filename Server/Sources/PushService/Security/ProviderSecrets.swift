@@ -1,4 +1,9 @@
+import ServerSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PushCore
 import PushStore
 
@@ -23,7 +28,7 @@ public struct ProviderSecrets: ProviderDirectory {
         guard let record = try store.provider(appId: appId, id: providerId) else { return nil }
         let secret = String(
             decoding: try secrets.open(record.sealedSecret, context: Self.context(appId: appId, providerId: providerId)), as: UTF8.self)
-        let settings = (try JSONSerialization.jsonObject(with: record.settings) as? [String: Any]) ?? [:]
+        let settings = (try JSONCodec.parse(record.settings) as? [String: Any]) ?? [:]
         switch record.kind {
         case .apns:
             return .apns(

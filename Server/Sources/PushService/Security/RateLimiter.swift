@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PushCore
 
 /// A token bucket per key (an auth token's hash): `burst` requests at once, refilled at

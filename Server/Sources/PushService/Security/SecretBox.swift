@@ -1,5 +1,9 @@
 import CCrypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Seals secrets at rest with AES-256-GCM (OpenSSL). A sealed value is
 /// `0x01 ‖ 12-byte nonce ‖ ciphertext ‖ 16-byte tag`; the context string (for example

@@ -1,39 +1,46 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CurlHTTP
 import PushCore
 import PushStore
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import ServerSupport
 
 /// Posts queued events to each app's webhook. A job leaves the outbox only after a 2xx
 /// answer; anything else (no URL yet, transport error, non-2xx) retries it with
 /// exponential back-off, forever, so no event is dropped while the service runs. A job
 /// leased by a process that died is claimed again when its lease ends.
+///
+/// Posts go through libcurl (`HTTP2Client`: HTTP/1.1, or HTTP/2 where TLS offers it), not
+/// Foundation's URLSession, which on Linux stops the process on some libcurl errors.
 final class WebhookDispatcher: Sendable {
     private let service: ServiceContext
-    private let session: URLSession
+    private let client: HTTP2Client
     private let running = Locked(true)
+    private let pause = ConditionLock()
 
     init(service: ServiceContext) {
         self.service = service
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = service.configuration.webhookTimeout
-        configuration.timeoutIntervalForResource = service.configuration.webhookTimeout
-        session = URLSession(configuration: configuration)
+        client = HTTP2Client(configuration: HTTP2Client.Configuration(maxConnectionsPerHost: 4), name: "push-webhooks-io")
     }
 
     func stop() {
         running.withLock { $0 = false }
-        session.invalidateAndCancel()
+        pause.withLock { pause.broadcast() }
+        client.shutdown()
     }
 
     /// Starts the dispatcher on its own thread (not the Swift concurrency pool, so busy or
     /// blocked tasks elsewhere in the process never delay retries).
     func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "push-webhooks"
-        thread.start()
+        ServerThread.start(name: "push-webhooks") { [self] in run() }
     }
 
     private func run() {
@@ -41,18 +48,27 @@ final class WebhookDispatcher: Sendable {
             let lease = service.configuration.webhookTimeout * 3 + 5
             let jobs = (try? service.store.claimWebhookJobs(limit: 16, lease: lease, now: service.now)) ?? []
             if jobs.isEmpty {
-                Thread.sleep(forTimeInterval: service.configuration.pollInterval)
+                let until = Date().addingTimeInterval(service.configuration.pollInterval)
+                pause.withLock {
+                    while running.withLock({ $0 }), pause.wait(until: until) {}
+                }
                 continue
             }
-            let group = DispatchGroup()
+            let outstanding = ConditionLock()
+            let remaining = Locked(jobs.count)
             for job in jobs {
-                group.enter()
                 post(job) { failure in
                     self.finish(job, failure: failure)
-                    group.leave()
+                    let left = remaining.withLock { count -> Int in
+                        count -= 1
+                        return count
+                    }
+                    if left == 0 { outstanding.withLock { outstanding.broadcast() } }
                 }
             }
-            group.wait()
+            outstanding.withLock {
+                while remaining.withLock({ $0 }) > 0 { outstanding.wait() }
+            }
         }
     }
 
@@ -78,24 +94,30 @@ final class WebhookDispatcher: Sendable {
     /// Posts the job and calls `done` with nil on success, else why it failed.
     private func post(_ job: WebhookJob, done: @escaping @Sendable (String?) -> Void) {
         guard let app = try? service.store.app(id: job.appId) else { return done("app not found") }
-        guard let urlText = app.webhookURL, let url = URL(string: urlText) else { return done("no webhook URL configured") }
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.httpBody = job.body
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue(job.event, forHTTPHeaderField: "X-Push-Event")
-        request.setValue(job.id, forHTTPHeaderField: "X-Push-Event-Id")
-        request.setValue(String(job.attempts), forHTTPHeaderField: "X-Push-Attempt")
+        guard let url = app.webhookURL, url.hasPrefix("http://") || url.hasPrefix("https://") else {
+            return done("no webhook URL configured")
+        }
+        var headers: [(name: String, value: String)] = [
+            ("Content-Type", "application/json"),
+            ("X-Push-Event", job.event),
+            ("X-Push-Event-Id", job.id),
+            ("X-Push-Attempt", String(job.attempts)),
+        ]
         if let sealed = app.sealedWebhookSecret, let secret = try? service.secrets.open(sealed, context: "webhook:\(app.id)") {
             let timestamp = Int64(service.now.timeIntervalSince1970)
-            request.setValue(
-                WebhookSignature.header(secret: secret, timestamp: timestamp, body: job.body), forHTTPHeaderField: "X-Push-Signature")
+            headers.append(("X-Push-Signature", WebhookSignature.header(secret: secret, timestamp: timestamp, body: job.body)))
         }
-        session.dataTask(with: request) { _, response, error in
-            guard error == nil else { return done("transport error") }
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            done((200..<300).contains(status) ? nil : "HTTP \(status)")
-        }.resume()
+        let request = HTTPRequest(
+            url: url, headers: headers, body: Array(job.body),
+            timeoutMilliseconds: Int(service.configuration.webhookTimeout * 1000))
+        client.send(request) { result in
+            switch result {
+            case .success(let response):
+                done((200..<300).contains(response.status) ? nil : "HTTP \(response.status)")
+            case .failure:
+                done("transport error")
+            }
+        }
     }
 }
 

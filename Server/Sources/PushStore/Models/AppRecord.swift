@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A tenant of the service: one chat app with its own users, tokens, providers and webhook.
 public struct AppRecord: Sendable, Hashable {

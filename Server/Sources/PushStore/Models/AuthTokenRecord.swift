@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A user's session credential. Only its SHA-256 hash is stored, plus a short hint
 /// (the first characters) so operators can tell tokens apart.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A call the service pushed (`callAction: initiated`), kept so a decline can reach the caller.
 public struct CallRecord: Sendable, Hashable {

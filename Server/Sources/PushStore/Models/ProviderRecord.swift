@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// APNs or FCM credentials of an app.
 public struct ProviderRecord: Sendable, Hashable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What happened to a send request in ``ServiceStore/acceptSend(appId:idempotencyKey:requestHash:jobs:webhooks:response:now:)``.
 public enum SendAcceptance: Sendable, Hashable {

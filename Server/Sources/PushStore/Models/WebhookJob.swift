@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An event waiting to be posted to the app's webhook (durable; retried until delivered).
 public struct WebhookJob: Sendable, Hashable {

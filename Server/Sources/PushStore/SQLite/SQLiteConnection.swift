@@ -1,5 +1,9 @@
 import CSQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One SQLite connection. Not thread-safe on its own: ``SQLiteStore`` guards it with a lock.
 final class SQLiteConnection {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PushCore
 
 /// Job states in `push_jobs.state` and `webhook_jobs.state`.
@@ -72,8 +76,8 @@ extension SQLiteStore {
                 }
                 guard !ids.isEmpty else { return [] }
                 let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
-                let returning = Self.jobColumns.replacingOccurrences(of: "SELECT ", with: "RETURNING ")
-                    .replacingOccurrences(of: " FROM push_jobs", with: "")
+                let returning = Self.jobColumns.replacing("SELECT ", with: "RETURNING ")
+                    .replacing(" FROM push_jobs", with: "")
                 let jobs = try connection.query(
                     "UPDATE push_jobs SET state = ?, lease_until = ?, attempts = attempts + 1 WHERE id IN (\(placeholders)) "
                         + returning,

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension SQLiteStore {
     public func createProvider(_ provider: ProviderRecord) throws {
