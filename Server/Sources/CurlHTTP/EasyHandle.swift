@@ -2,6 +2,9 @@ import CCurl
 
 /// Sets up libcurl easy handles for transfers.
 enum EasyHandle {
+    /// libcurl's smallest upload buffer (16 KB; see `CurlLoop.releaseUploadBuffers`).
+    static let uploadBufferSize = 16 * 1024
+
     /// Sets the options every transfer of a client shares; done once per easy handle
     /// (handles are reused without `curl_easy_reset`).
     static func configure(_ easy: UnsafeMutableRawPointer, configuration: HTTP2Client.Configuration) {
@@ -15,7 +18,7 @@ enum EasyHandle {
         _ = ccurl_setopt_long(easy, CURLOPT_UPKEEP_INTERVAL_MS, configuration.pingIntervalMilliseconds)
         // Pushes and their answers are small: keep per-handle buffers at libcurl's minimum.
         _ = ccurl_setopt_long(easy, CURLOPT_BUFFERSIZE, 1024)
-        _ = ccurl_setopt_long(easy, CURLOPT_UPLOAD_BUFFERSIZE, 16 * 1024)
+        _ = ccurl_setopt_long(easy, CURLOPT_UPLOAD_BUFFERSIZE, uploadBufferSize)
         _ = ccurl_setopt_long(easy, CURLOPT_POST, 1)
         if let caFile = configuration.caFile {
             _ = ccurl_setopt_str(easy, CURLOPT_CAINFO, caFile)

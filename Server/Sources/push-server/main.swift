@@ -86,9 +86,10 @@ if app.seed != nil {
 
 signal(SIGINT, SIG_IGN)
 signal(SIGTERM, SIG_IGN)
-let signalQueue = DispatchQueue(label: "push-server.signals")
+// The handlers run on the main queue: top-level code is main-actor isolated, and the runtime
+// stops a process whose main-actor closure runs on any other queue.
 let sources = [SIGINT, SIGTERM].map { number in
-    let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
+    let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
     source.setEventHandler {
         say("push-server: stopping")
         app.stop()

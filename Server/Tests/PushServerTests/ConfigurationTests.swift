@@ -44,4 +44,17 @@ import Testing
         #expect(permissions == 0o600)
         #expect(try await RawHTTP.json(port: server.port, "GET", "/apps", headers: ["apikey": key]).status == 200)
     }
+
+    /// SIGTERM and SIGINT stop the service cleanly (exit 0), with the delivery engine running
+    /// (the default) and with a stand-in sender.
+    @Test(arguments: [[], ["--sender", "none"]])
+    func signalsStopTheServiceCleanly(_ extra: [String]) async throws {
+        let directory = NSTemporaryDirectory() + "push-signal-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await RawHTTP.blocking {
+            try ServerProcess(arguments: ["--port", "0", "--data-dir", directory] + extra, environment: [:])
+        }
+        let status = try await RawHTTP.blocking { server.terminate() }
+        #expect(status == 0)
+    }
 }

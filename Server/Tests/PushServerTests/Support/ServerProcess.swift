@@ -54,6 +54,13 @@ final class ServerProcess: @unchecked Sendable {
         process.waitUntilExit()
     }
 
+    /// SIGTERM, then the exit status once the process has stopped.
+    func terminate() -> Int32 {
+        process.terminate()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
     func stop() {
         if process.isRunning {
             process.terminate()
