@@ -57,6 +57,9 @@ public final class DeliveryMetrics: Sendable {
     /// Pushes delivered so far, all providers.
     public var delivered: Int { state.withLock { $0.sent.values.reduce(0, +) } }
 
+    /// Pushes that ended without delivery so far (dead tokens included).
+    public var failed: Int { state.withLock { $0.failed.values.reduce(0, +) } }
+
     /// Tokens deleted after a dead-token answer.
     public var tokensRemoved: Int { state.withLock { $0.tokensRemoved } }
 

@@ -13,6 +13,9 @@ public final class DeliveryService: Sendable {
     /// The APNs/FCM sender.
     public let sender: DeliverySender
     private let store: any OutboxStore
+    /// The outbox depth, counted at most once a second: counting scans the jobs' index and
+    /// holds the store, so frequent health checks must not pay it each time.
+    private let depth = Locked<(at: ContinuousClock.Instant, counts: OutboxCounts?)?>(nil)
 
     /// Builds the engine over `store`, with credentials from `directory`.
     /// - Parameter lastRegistration: when a token was last registered (for the 410 rule).
@@ -37,17 +40,30 @@ public final class DeliveryService: Sendable {
 
     /// The Prometheus text for `/metrics`.
     public func metricsText() -> String {
-        engine.metrics.prometheusText(queue: try? store.pushJobCounts())
+        engine.metrics.prometheusText(queue: outboxDepth())
     }
 
-    /// The JSON object for `/healthz`: engine state and outbox depth.
+    /// The JSON object for `/healthz`: engine state and totals (live), outbox depth (at most
+    /// a second old; `degraded` when the store cannot be read).
     public func health() -> [String: Any] {
-        var body: [String: Any] = ["status": "ok", "delivery": ["inFlight": engine.inFlight]]
-        if let counts = try? store.pushJobCounts() {
+        let metrics = engine.metrics
+        var body: [String: Any] = [
+            "status": "ok",
+            "delivery": ["inFlight": engine.inFlight, "delivered": metrics.delivered, "failed": metrics.failed],
+        ]
+        if let counts = outboxDepth() {
             body["outbox"] = ["pending": counts.pending, "inFlight": counts.inFlight]
         } else {
             body["status"] = "degraded"
         }
         return body
+    }
+
+    private func outboxDepth() -> OutboxCounts? {
+        let now = ContinuousClock.now
+        if let cached = depth.withLock({ $0 }), now - cached.at < .seconds(1) { return cached.counts }
+        let counts = try? store.pushJobCounts()
+        depth.withLock { $0 = (now, counts) }
+        return counts
     }
 }
