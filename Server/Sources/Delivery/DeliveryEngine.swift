@@ -26,7 +26,7 @@ public final class DeliveryEngine: Sendable {
         public var idleWait: TimeInterval
 
         /// Creates a configuration.
-        public init(batchSize: Int = 500, maxInFlight: Int = 800, lease: TimeInterval = 120, idleWait: TimeInterval = 0.02) {
+        public init(batchSize: Int = 500, maxInFlight: Int = 1400, lease: TimeInterval = 120, idleWait: TimeInterval = 0.02) {
             self.batchSize = batchSize
             self.maxInFlight = maxInFlight
             self.lease = lease
@@ -61,6 +61,7 @@ public final class DeliveryEngine: Sendable {
     private let log: @Sendable (String) -> Void
     private let now: @Sendable () -> Date
     private let shared = Shared()
+    private let trimmer = HeapTrimmer()
 
     /// Creates an engine; call `start()` to run it.
     public init(
@@ -185,6 +186,8 @@ public final class DeliveryEngine: Sendable {
                 shared.inFlight -= batch.count
                 shared.condition.broadcast()
             }
+            // The answered requests' memory is free now: hand it back while busy.
+            trimmer.trimIfDue()
         }
     }
 

@@ -13,7 +13,7 @@ import Foundation
 /// | `--apns-url URL` | `PUSH_APNS_URL` | send to this APNs host instead of Apple's (mocks) |
 /// | `--fcm-url URL` | `PUSH_FCM_URL` | send to this FCM host instead of Google's (mocks) |
 /// | `--ca-file PEM` | `PUSH_CA_FILE` | trust these CAs for APNs/FCM instead of the system store |
-/// | `--delivery-max-in-flight N` | `PUSH_DELIVERY_MAX_IN_FLIGHT` | most concurrent sends (default 800) |
+/// | `--delivery-max-in-flight N` | `PUSH_DELIVERY_MAX_IN_FLIGHT` | most concurrent sends (default 1400) |
 /// | `--apns-connections N` | `PUSH_APNS_CONNECTIONS` | HTTP/2 connections per APNs key (default 4) |
 public struct DeliveryOptions: Sendable {
     /// Whether the engine runs: `--sender delivery`, or no sender named at all.
@@ -31,7 +31,7 @@ public struct DeliveryOptions: Sendable {
           --apns-url URL                 APNs host override, e.g. a mock (PUSH_APNS_URL).
           --fcm-url URL                  FCM host override (PUSH_FCM_URL).
           --ca-file PEM                  CA bundle to trust for APNs/FCM (PUSH_CA_FILE).
-          --delivery-max-in-flight N     Most concurrent sends (default 800).
+          --delivery-max-in-flight N     Most concurrent sends (default 1400).
           --apns-connections N           HTTP/2 connections per APNs key (default 4).
         """
 

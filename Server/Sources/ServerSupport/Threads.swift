@@ -133,3 +133,32 @@ public enum ServerThread {
         pthread_detach(thread)
     }
 }
+
+/// Gives freed heap memory back to the kernel while the service is busy.
+///
+/// glibc's malloc returns memory only from the top of each heap; the pages of requests that
+/// ended in the middle stay resident until reused. Under a burst of deliveries that made the
+/// peak resident size ~10 MB larger than the live heap. `trimIfDue()` runs `malloc_trim` at
+/// most every `interval` (it walks the heaps: well under a millisecond at these sizes).
+public final class HeapTrimmer: Sendable {
+    private let interval: Duration
+    private let last = Locked<ContinuousClock.Instant?>(nil)
+
+    /// Creates a trimmer that trims at most once per `interval`.
+    public init(interval: Duration = .milliseconds(100)) {
+        self.interval = interval
+    }
+
+    /// Trims if the last trim was at least `interval` ago; returns whether it trimmed.
+    @discardableResult
+    public func trimIfDue() -> Bool {
+        let now = ContinuousClock.now
+        let due = last.withLock { last -> Bool in
+            if let previous = last, now - previous < interval { return false }
+            last = now
+            return true
+        }
+        if due { _ = csystem_trim_heap() }
+        return due
+    }
+}
