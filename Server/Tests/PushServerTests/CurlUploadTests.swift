@@ -1,0 +1,44 @@
+import CurlHTTP
+import Foundation
+import HTTPServer
+import Testing
+
+/// Request bodies through `HTTP2Client` arrive whole, including bodies larger than libcurl's
+/// 16 KB upload buffer (sent over several rounds), which the client frees once a body is
+/// sent in full. Many at once, so buffers are freed while other transfers still upload.
+struct CurlUploadTests {
+    @Test(arguments: [0, 1, 300, 16 * 1024 - 1, 16 * 1024, 16 * 1024 + 1, 100_000])
+    func bodiesArriveWhole(size: Int) async throws {
+        let server = try HTTPServer(
+            configuration: HTTPServerConfiguration(port: 0, maxBodyBytes: 1 << 20, threads: 4),
+            tooLarge: .init(status: 413)
+        ) { request in
+            // Answer with the body's size and a checksum of it.
+            let sum = request.body.reduce(UInt64(0)) { ($0 &* 31) &+ UInt64($1) }
+            return .init(status: 200, body: Data("\(request.body.count) \(sum)".utf8))
+        }
+        defer { server.stop() }
+        let client = HTTP2Client(configuration: HTTP2Client.Configuration(maxConnectionsPerHost: 4), name: "upload-test")
+        defer { client.shutdown() }
+        var generator = SystemRandomNumberGenerator()
+        let bodies = (0..<24).map { _ in (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) } }
+        try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for (index, body) in bodies.enumerated() {
+                group.addTask {
+                    let result = await client.send(
+                        CurlHTTP.HTTPRequest(
+                            url: "http://127.0.0.1:\(server.port)/upload", headers: [("Content-Type", "application/octet-stream")],
+                            body: body, timeoutMilliseconds: 10_000))
+                    let response = try result.get()
+                    #expect(response.status == 200)
+                    return (index, String(decoding: response.body, as: UTF8.self))
+                }
+            }
+            for try await (index, answer) in group {
+                let body = bodies[index]
+                let sum = body.reduce(UInt64(0)) { ($0 &* 31) &+ UInt64($1) }
+                #expect(answer == "\(body.count) \(sum)", "body \(index) of \(size) bytes")
+            }
+        }
+    }
+}
