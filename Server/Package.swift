@@ -56,7 +56,7 @@ let package = Package(
         /// An HTTP/2 client on libcurl's multi interface (connection pool, multiplexing).
         .target(name: "CurlHTTP", dependencies: ["CCurl", "ServerSupport"]),
         /// The APNs provider API client (token auth, push types, payload limits).
-        .target(name: "APNs", dependencies: ["CurlHTTP", "PushCrypto"]),
+        .target(name: "APNs", dependencies: ["CurlHTTP", "PushCrypto", "ServerSupport"]),
         /// The FCM HTTP v1 client (service-account OAuth exchange, messages:send).
         .target(name: "FCM", dependencies: ["CurlHTTP", "PushCrypto", "ServerSupport"]),
         /// The delivery engine: outbox workers, APNs/FCM senders, outcome mapping, metrics.

@@ -1,3 +1,4 @@
+import ServerSupport
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -62,7 +63,7 @@ public struct APNsAnswer: Sendable, Equatable {
 public enum RetryAfter {
     /// Seconds to wait, or nil if the value is not understood.
     public static func parse(_ value: String, now: Date = Date()) -> TimeInterval? {
-        let trimmed = value.trimmingSpaces
+        let trimmed = value.trimmingWhitespace
         if let seconds = Double(trimmed), seconds >= 0, seconds.isFinite { return seconds }
         return httpDate(trimmed).map { max(0, $0.timeIntervalSince(now)) }
     }
@@ -94,14 +95,5 @@ public enum RetryAfter {
         let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146_097 + dayOfEra - 719_468
-    }
-}
-
-extension String {
-    /// The string without leading and trailing spaces and tabs.
-    var trimmingSpaces: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[first...last])
     }
 }

@@ -105,6 +105,12 @@ public final class DeliveryEngine: Sendable {
     /// Jobs claimed and not yet recorded.
     public var inFlight: Int { shared.condition.withLock { shared.inFlight } }
 
+    /// Claiming waits until no more than this many sends are unanswered, so each claim
+    /// fills a sixteenth of `maxInFlight` (at most `batchSize`) at once.
+    private var claimAt: Int {
+        configuration.maxInFlight - min(configuration.batchSize, configuration.maxInFlight / 16)
+    }
+
     private func claimLoop() {
         defer { threadDone() }
         while true {
@@ -113,7 +119,7 @@ public final class DeliveryEngine: Sendable {
             // but at most four times `maxInFlight` may wait, so a slow store slows claiming.
             let free: Int? = shared.condition.withLock {
                 while !shared.stopped,
-                    configuration.maxInFlight - shared.sending < min(configuration.batchSize, configuration.maxInFlight / 16)
+                    shared.sending > claimAt
                         || shared.inFlight >= configuration.maxInFlight * 4
                 {
                     shared.condition.wait()
@@ -145,7 +151,7 @@ public final class DeliveryEngine: Sendable {
 
     private func dispatch(_ job: PushJob) {
         let shared = self.shared
-        let claimAt = configuration.maxInFlight - min(configuration.batchSize, configuration.maxInFlight / 16)
+        let claimAt = self.claimAt
         sender.send(job) { outcome in
             let answeredAt = Date()
             shared.condition.withLock {

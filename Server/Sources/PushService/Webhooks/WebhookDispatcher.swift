@@ -9,6 +9,7 @@ import Glibc
 import Darwin
 #endif
 import CurlHTTP
+import Dispatch
 import PushCore
 import PushStore
 import ServerSupport
@@ -54,21 +55,15 @@ final class WebhookDispatcher: Sendable {
                 }
                 continue
             }
-            let outstanding = ConditionLock()
-            let remaining = Locked(jobs.count)
+            let group = DispatchGroup()
             for job in jobs {
+                group.enter()
                 post(job) { failure in
                     self.finish(job, failure: failure)
-                    let left = remaining.withLock { count -> Int in
-                        count -= 1
-                        return count
-                    }
-                    if left == 0 { outstanding.withLock { outstanding.broadcast() } }
+                    group.leave()
                 }
             }
-            outstanding.withLock {
-                while remaining.withLock({ $0 }) > 0 { outstanding.wait() }
-            }
+            group.wait()
         }
     }
 
