@@ -25,10 +25,9 @@ fi
 # Part 2's delivery tests start the Python mocks in Server/Mocks (h2 over TLS) and verify JWTs
 # with Python's cryptography; the test CA and keys are made by the tests with openssl.
 command -v openssl >/dev/null || { echo "ci.sh: openssl is needed"; exit 1; }
-if ! python3 -c "import h2, cryptography" 2>/dev/null; then
-    echo "ci.sh: installing Python packages h2 and cryptography"
-    python3 -m pip install -q h2 cryptography
-fi
+# They run `python3` from PATH: put the repository's virtual environment (Scripts/pyenv.sh) first.
+python="$("$server/../Scripts/pyenv.sh")"
+export PATH="$(dirname "$python"):$PATH"
 
 for config in $configs; do
     echo "ci.sh: building and testing Server/ ($config)"
