@@ -3,6 +3,9 @@ import Foundation
 
 /// A delegate that records every callback in order, with the thread check the SDK promises
 /// (callbacks on the main queue).
+#if canImport(ObjectiveC)
+@objc(PNRecordingDelegate)
+#endif
 open class RecordingDelegate: NSObject, CometChatPushNotificationsDelegate, @unchecked Sendable {
     // @unchecked: all mutable state is inside `log`.
 

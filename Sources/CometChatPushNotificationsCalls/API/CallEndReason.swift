@@ -2,7 +2,7 @@ import Foundation
 
 /// Why a call ended, in `callDidEnd(_:reason:)`.
 #if canImport(ObjectiveC)
-@objc(CallEndReason)
+@objc(PNCallEndReason)
 #endif
 public enum CallEndReason: Int, Sendable, CaseIterable {
     /// The user declined on this device (CallKit, or `decline(sessionId:)` from the app's UI).

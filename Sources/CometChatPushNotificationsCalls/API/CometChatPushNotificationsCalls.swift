@@ -90,19 +90,47 @@ public final class CometChatPushNotificationsCalls: NSObject, Sendable {
 
     /// Asks for the microphone (an answered call needs it). `completion` gets whether recording is
     /// allowed, on the main queue. `initialize` asks already unless `requestCallPermissions` is off.
+    #if canImport(ObjectiveC)
+    @objc(requestCallPermissionsWithCompletion:)
+    #endif
     public func requestCallPermissions(completion: (@Sendable (Bool) -> Void)? = nil) {
         engine.requestMicrophone(completion)
     }
 
     /// The call ringing or in progress, if any.
+    #if canImport(ObjectiveC)
+    @objc(activeCall)
+    #endif
     public var activeCall: IncomingCall? { engine.state.withLock { $0.current?.call } }
 
     /// Connects the app's media while a call rings. Held weakly: keep a strong reference to it.
+    #if canImport(ObjectiveC)
+    @objc(mediaSession)
+    #endif
     public var mediaSession: PNCallMediaSession? {
         get { engine.state.withLock { $0.mediaSession } }
         set { engine.state.withLock { $0.mediaSession = newValue } }
     }
 }
+
+#if canImport(ObjectiveC)
+/// Objective-C forms of the calls whose Swift completions take a `PNResult`, which Objective-C
+/// cannot represent. They are unavailable in Swift, where the `PNResult` forms are used.
+extension CometChatPushNotificationsCalls {
+    /// `decline(sessionId:completion:)` for Objective-C: the completion gets `nil` when the
+    /// service took the decline, or the error.
+    @available(swift, obsoleted: 1)
+    @objc(declineWithSessionId:completion:)
+    public func objcDecline(sessionId: String, completion: (@Sendable (PNError?) -> Void)?) {
+        decline(sessionId: sessionId) { result in
+            switch result {
+            case .success: completion?(nil)
+            case .failure(let error): completion?(error)
+            }
+        }
+    }
+}
+#endif
 
 /// PushKit's completion, carried to CallKit's report completion.
 private struct PushKitCompletion: @unchecked Sendable {

@@ -18,7 +18,7 @@ public enum PNCallType: Int, Sendable, CaseIterable {
 /// `presentCall(_:)`, where the app joins the call with its calls SDK, and to
 /// `callDidEnd(_:reason:)`.
 #if canImport(ObjectiveC)
-@objc(IncomingCall)
+@objc(PNIncomingCall) @objcMembers
 #endif
 public final class IncomingCall: NSObject, @unchecked Sendable {
     // @unchecked: immutable after init; `rawPayload` holds property-list values only.

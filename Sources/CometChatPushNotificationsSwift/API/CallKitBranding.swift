@@ -2,7 +2,7 @@ import Foundation
 
 /// How CallKit presents the app's incoming calls.
 #if canImport(ObjectiveC)
-@objc(CallKitBranding) @objcMembers
+@objc(PNCallKitBranding) @objcMembers
 #endif
 public final class CallKitBranding: NSObject, Sendable, Codable {
     /// The name CallKit shows for the app; `nil` uses the app's display name.

@@ -6,7 +6,7 @@ import Foundation
 /// everything the push carried. Every field is optional in practice: a payload may lack it or
 /// carry it with an unusable type, and the parser then leaves it `nil`.
 #if canImport(ObjectiveC)
-@objc(CometChatNotificationInfo) @objcMembers
+@objc(PNNotificationInfo) @objcMembers
 #endif
 public final class CometChatNotificationInfo: NSObject, @unchecked Sendable {
     // @unchecked: immutable after init; `rawPayload` holds property-list values only.

@@ -2,7 +2,7 @@ import Foundation
 
 /// What a push is about.
 #if canImport(ObjectiveC)
-@objc(CometChatNotificationKind)
+@objc(PNNotificationKind)
 #endif
 public enum CometChatNotificationKind: Int, Sendable, CaseIterable {
     /// Not a CometChat push (the app's own, or one the SDK does not recognise).
@@ -27,7 +27,7 @@ public enum CometChatNotificationKind: Int, Sendable, CaseIterable {
 
 /// Whether a push's receiver is a user (a one-to-one conversation) or a group.
 #if canImport(ObjectiveC)
-@objc(CometChatReceiverType)
+@objc(PNReceiverType)
 #endif
 public enum CometChatReceiverType: Int, Sendable, CaseIterable {
     /// The payload does not say.

@@ -6,6 +6,9 @@ import CometChatPushNotificationsCalls
 /// `callDidEnd(_:reason:)` (as `.product("presentCall <sessionId>")` and
 /// `.product("callDidEnd <sessionId> <reason>")`) and answers `presentCall` with
 /// ``presentCallAnswer``.
+#if canImport(ObjectiveC)
+@objc(PNRecordingCallsDelegate)
+#endif
 open class RecordingCallsDelegate: RecordingDelegate, CometChatPushNotificationsCallsDelegate, @unchecked Sendable {
     // @unchecked: all mutable state is inside `calls`.
     private struct Calls {

@@ -21,7 +21,7 @@ import Foundation
 /// The App Group comes from the Info.plist key `CometChatExtensionGroupID`, or override
 /// ``extensionGroupID``. It must match `PNConfiguration.extensionGroupID`.
 #if canImport(ObjectiveC)
-@objc(CometChatNotificationServiceExtension)
+@objc(PNNotificationServiceExtension)
 #endif
 open class CometChatNotificationServiceExtension: UNNotificationServiceExtension {
     /// The Info.plist key that names the App Group.
@@ -53,16 +53,64 @@ open class CometChatNotificationServiceExtension: UNNotificationServiceExtension
     #endif
     open func finalizeContent(_ content: UNMutableNotificationContent) -> UNMutableNotificationContent { content }
 
-    private var engine: PNNotificationServiceEngine?
+    private lazy var handler: PNNotificationServiceHandler = {
+        let handler = PNNotificationServiceHandler()
+        handler.extensionGroupID = extensionGroupID
+        handler.stripsMarkdown = stripsMarkdown
+        handler.attachesMedia = attachesMedia
+        handler.finalizeContent = { [weak self] in self?.finalizeContent($0) ?? $0 }
+        return handler
+    }()
 
     /// Starts the engine for `request`.
     open override func didReceive(
         _ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
     ) {
+        handler.didReceive(request, withContentHandler: contentHandler)
+    }
+
+    /// Delivers the best content so far.
+    open override func serviceExtensionTimeWillExpire() {
+        handler.serviceExtensionTimeWillExpire()
+    }
+}
+
+/// Does the work of ``CometChatNotificationServiceExtension`` for an extension class that cannot
+/// subclass it. Objective-C cannot subclass a Swift class, so an Objective-C Notification Service
+/// Extension subclasses `UNNotificationServiceExtension`, creates a handler for each request,
+/// and forwards `didReceiveNotificationRequest:withContentHandler:` and
+/// `serviceExtensionTimeWillExpire` to it (<doc:NotificationServiceExtension> shows the code).
+///
+/// Set its properties before `didReceive`; they mean what the base class's overrides mean.
+#if canImport(ObjectiveC)
+@objc(PNNotificationServiceHandler) @objcMembers
+#endif
+public final class PNNotificationServiceHandler: NSObject {
+    /// The App Group shared with the app; by default the Info.plist's `CometChatExtensionGroupID`.
+    public var extensionGroupID: String? =
+        Bundle.main.object(forInfoDictionaryKey: CometChatNotificationServiceExtension.groupIDInfoPlistKey) as? String
+    /// Replace Markdown with plain text. Default `true`.
+    public var stripsMarkdown = true
+    /// Attach the sender's avatar or the campaign image. Default `true`.
+    public var attachesMedia = true
+    /// Changes the content last, after receipts, media and Markdown. `nil` (the default) keeps it.
+    public var finalizeContent: ((UNMutableNotificationContent) -> UNMutableNotificationContent)?
+
+    private var engine: PNNotificationServiceEngine?
+
+    /// Creates a handler with the defaults above.
+    public override init() { super.init() }
+
+    /// Starts the engine for `request`; `contentHandler` is called once, on the main queue.
+    #if canImport(ObjectiveC)
+    @objc(didReceiveNotificationRequest:withContentHandler:)
+    #endif
+    public func didReceive(
+        _ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
+    ) {
         let original = request.content
-        let delivery = ExtensionDelivery(original: original, handler: contentHandler) { [weak self] in
-            self?.finalizeContent($0) ?? $0
-        }
+        let finalize = finalizeContent
+        let delivery = ExtensionDelivery(original: original, handler: contentHandler) { finalize?($0) ?? $0 }
         let sdk = CometChatPushNotifications(platform: .appExtension)
         let engine = PNNotificationServiceEngine.forExtension(
             sdk: sdk, appGroupID: extensionGroupID, payload: original.userInfo, title: original.title,
@@ -74,7 +122,7 @@ open class CometChatNotificationServiceExtension: UNNotificationServiceExtension
     }
 
     /// Delivers the best content so far.
-    open override func serviceExtensionTimeWillExpire() {
+    public func serviceExtensionTimeWillExpire() {
         engine?.expire()
     }
 }
