@@ -1,0 +1,5 @@
+@import CometChatPushNotificationsSwift;
+@import CometChatPushNotificationsCalls;
+
+@interface CallsDelegate : NSObject <CometChatPushNotificationsCallsDelegate>
+@end

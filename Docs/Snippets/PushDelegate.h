@@ -1,0 +1,5 @@
+@import CometChatPushNotificationsSwift;
+@import CometChatPushNotificationsChat;
+
+@interface PushDelegate : NSObject <CometChatPushNotificationsChatDelegate>
+@end

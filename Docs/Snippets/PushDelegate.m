@@ -1,0 +1,21 @@
+#import "PushDelegate.h"
+
+@implementation PushDelegate
+// Chat product: a tapped chat notification.
+- (void)navigateToChatForUser:(PNUser *)user { NSLog(@"open the conversation with %@", user.uid); }
+- (void)navigateToChatForGroup:(PNGroup *)group { NSLog(@"open the group %@", group.guid); }
+
+// A tapped campaign notification sent from the dashboard (already marked clicked).
+- (void)navigateToNotificationsFeed { /* open your notifications screen */ }
+
+// A tap no product recognised.
+- (void)didTapNotification:(PNNotificationInfo *)info { NSLog(@"tapped %@", info.rawPayload); }
+
+// Fallback when the matching method above is not implemented.
+- (void)navigateToDefaultScreen { }
+
+- (void)onPushTokenRegisteredWithPlatform:(CometChatPushTokenPlatform)platform { }
+- (void)onPushTokenRegistrationFailedWithPlatform:(CometChatPushTokenPlatform)platform error:(PNError *)error {
+    NSLog(@"Push token not registered: %@", error.message);
+}
+@end
