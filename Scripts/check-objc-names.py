@@ -1,57 +1,54 @@
 #!/usr/bin/env python3
-"""Checks the Objective-C surface of the SDK's products: every public NSObject class, every
-public Int-backed enum and every public delegate protocol has an explicit `@objc(Name)`,
-wrapped in `#if canImport(ObjectiveC)`. Exits 1 listing what lacks one."""
+"""Checks the Objective-C names the SDK exports, as Xcode's callers see them: in the `-Swift.h`
+headers that Scripts/ios-compile-check.sh has the compiler emit against the real iOS SDK.
+
+Objective-C has one flat namespace, so every class, protocol and enum a product exports must be
+named `PN…` or `CometChatPushNotifications…`, or be a name the reference guide shows in
+Objective-C. Every class must have an explicit `@objc(Name)` (its runtime name is then that
+name, not a mangled Swift name that changes with the module), except the product classes Core
+looks up by module-qualified Swift name.
+
+Usage: check-objc-names.py HEADER_DIR — reads every *-Swift.h there; exits 1 listing offenders.
+"""
 import pathlib
 import re
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-PRODUCTS = ["CometChatPushNotificationsSwift", "CometChatPushNotificationsChat", "CometChatPushNotificationsCalls"]
-DECL = re.compile(
-    r"^(?:@\w+(?:\([^)]*\))?\s+)*(?:public|open)\s+(?:final\s+)?(?:(class)\s+(\w+)\s*:\s*(?:NSObject|\w+Delegate\b)?"
-    r"|(enum)\s+(\w+)\s*:\s*Int\b|(protocol)\s+(\w+Delegate)\b)")
+PREFIXES = ("PN", "CometChatPushNotifications")
+GUIDE_NAMES = {"CometChatPushTokenPlatform"}  # shown in the guide's Objective-C, kept as shown
+MANGLED_OK = {"PNChatProduct", "PNCallsProduct"}  # found by NSClassFromString("Module.Name")
+
+CLASS = re.compile(r"^@interface (\w+) :")
+PROTOCOL = re.compile(r"^@protocol (\w+) <")
+ENUM = re.compile(r"^typedef SWIFT_ENUM(?:_NAMED)?\(\w+, (\w+),")
 
 
 def main():
-    problems, checked = [], 0
-    for product in PRODUCTS:
-        for path in sorted((ROOT / "Sources" / product).rglob("*.swift")):
-            lines = path.read_text(encoding="utf-8").splitlines()
-            conditions = []  # the active #if branches, as (condition, in_else)
-            for index, line in enumerate(lines):
-                stripped = line.strip()
-                if stripped.startswith("#if "):
-                    conditions.append((stripped[4:], False))
-                elif stripped.startswith("#else") and conditions:
-                    conditions[-1] = (conditions[-1][0], True)
-                elif stripped.startswith("#endif") and conditions:
-                    conditions.pop()
-                objc_branch = any("canImport(ObjectiveC)" in c and not c.startswith("!") and not e for c, e in conditions)
-                other_branch = any("canImport(ObjectiveC)" in c and (c.startswith("!") or e) for c, e in conditions)
-                if other_branch:
-                    continue  # the declaration for platforms without Objective-C
-                match = DECL.match(stripped)
+    if len(sys.argv) != 2:
+        print(__doc__.strip().splitlines()[-1])
+        return 2
+    headers = sorted(pathlib.Path(sys.argv[1]).glob("*-Swift.h"))
+    if not headers:
+        print(f"check-objc-names: no *-Swift.h in {sys.argv[1]}")
+        return 1
+    problems, names = [], 0
+    for header in headers:
+        lines = header.read_text(encoding="utf-8").splitlines()
+        for index, line in enumerate(lines):
+            for kind, pattern in (("class", CLASS), ("protocol", PROTOCOL), ("enum", ENUM)):
+                match = pattern.match(line)
                 if not match:
                     continue
-                kind = match.group(1) or match.group(3) or match.group(5)
-                name = match.group(2) or match.group(4) or match.group(6)
-                if kind == "class" and "NSObject" not in stripped and "Delegate" not in stripped:
-                    continue
-                above = "\n".join(lines[max(0, index - 4):index + 1])
-                if "@_spi(" in above:
-                    continue  # found by module-qualified class name at run time; keeps its Swift name
-                checked += 1
-                explicit = re.search(r"@objc\((\w+)\)", above)
-                guarded = objc_branch or "#if canImport(ObjectiveC)" in above
-                if not explicit:
-                    problems.append(f"{path.relative_to(ROOT)}:{index + 1}: {kind} {name} has no explicit @objc(Name)")
-                elif not guarded:
-                    problems.append(f"{path.relative_to(ROOT)}:{index + 1}: {kind} {name}'s @objc is not inside #if canImport(ObjectiveC)")
+                name, names = match.group(1), names + 1
+                where = f"{header.name}:{index + 1}: {kind} {name}"
+                if not name.startswith(PREFIXES) and name not in GUIDE_NAMES:
+                    problems.append(f"{where}: Objective-C names start with PN (or CometChatPushNotifications)")
+                if kind == "class" and not lines[index - 1].startswith("SWIFT_CLASS_NAMED(") and name not in MANGLED_OK:
+                    problems.append(f"{where}: no explicit @objc(Name), so its runtime name is mangled")
     if problems:
         print("\n".join(problems))
         return 1
-    print(f"check-objc-names: {checked} public classes, Int enums and delegate protocols have explicit Objective-C names")
+    print(f"check-objc-names: {names} Objective-C names in {len(headers)} headers are prefixed and explicit")
     return 0
 
 

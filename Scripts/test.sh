@@ -3,9 +3,8 @@
 # Needs the Debian packages that .ci/run installs.
 #
 #   SDK        build (warnings are errors) and tests on Linux
-#   Apple      the Platform/Apple adapters and the example apps compiled against Apple API stubs,
-#              and a self-test proving a wrong call fails
-#   Obj-C      every selector of the Objective-C article exists (and a bogus one is caught)
+#   Apple      the SDK's modules, the example apps and the docs' Objective-C snippets compiled
+#              against a real iOS SDK (../shared/ios-sdk), with a self-test proving mistakes fail
 #   Docs       every product's DocC catalog builds without warnings; every public symbol documented
 #   Format     swift format finds nothing to change
 #   Service    Server/ built and tested in debug and release
@@ -18,20 +17,8 @@ step "SDK: build and test (debug, warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift test --skip-build
 
-step "Apple compile check"
-Scripts/apple-compile-check.sh
-Scripts/apple-compile-check.sh --self-test
-
-step "Objective-C surface"
-python3 Scripts/check-objc-names.py
-python3 Scripts/check-objc-selectors.py
-bogus=$(mktemp /tmp/objc-bogus.XXXXXX.md)
-printf '```objc\n[CometChatPushNotifications.shared noSuchSelectorWithValue:@"x"];\n```\n' >"$bogus"
-if python3 Scripts/check-objc-selectors.py "$bogus" >/dev/null; then
-    echo "check-objc-selectors: a bogus selector was not caught"; rm -f "$bogus"; exit 1
-fi
-rm -f "$bogus"
-echo "check-objc-selectors: a bogus selector is caught"
+step "Apple side: the real iOS SDK (Swift 6, warnings are errors), Objective-C snippets"
+Scripts/ios-compile-check.sh
 
 step "Docs"
 Scripts/docs-check.sh
