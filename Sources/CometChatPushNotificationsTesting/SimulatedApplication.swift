@@ -30,6 +30,8 @@ public final class SimulatedApplication: PNApplication, @unchecked Sendable {
     let state: PNLocked<State>
     /// Called when the app registers for remote notifications; the device answers through it.
     var onRegisterForRemoteNotifications: @Sendable () -> Void = {}
+    /// iOS kills the app, for the reason given.
+    var onKill: @Sendable (String) -> Void = { _ in }
 
     init(backgroundModes: Set<String>, badge: Int) {
         state = PNLocked(State(badge: badge, backgroundModes: backgroundModes))
@@ -67,7 +69,7 @@ public final class SimulatedApplication: PNApplication, @unchecked Sendable {
     }
 
     /// Closes a background task.
-    public func endBackgroundTask(_ identifier: Int) async {
+    public func endBackgroundTask(_ identifier: Int) {
         state.withLock {
             if let name = $0.openTasks.removeValue(forKey: identifier) { $0.endedTasks.append(name) }
             $0.expirations[identifier] = nil
@@ -77,14 +79,21 @@ public final class SimulatedApplication: PNApplication, @unchecked Sendable {
     /// Background tasks still open, by name.
     public var openBackgroundTasks: [String] { state.withLock { Array($0.openTasks.values) } }
 
-    /// Runs out the time of every open background task (their expiration handlers run).
+    /// Runs out the time of every open background task: each expiration handler runs, and must
+    /// end its task before it returns, or iOS kills the app (rule 27).
     public func expireBackgroundTasks() {
-        let handlers = state.withLock { state -> [@Sendable () -> Void] in
-            let handlers = Array(state.expirations.values)
+        let handlers = state.withLock { state -> [(Int, @Sendable () -> Void)] in
+            let handlers = state.expirations.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
             state.expirations.removeAll()
             return handlers
         }
-        handlers.forEach { $0() }
+        for (identifier, handler) in handlers {
+            handler()
+            if let name = state.withLock({ $0.openTasks[identifier] }) {
+                onKill("the expiration handler of the background task \"\(name)\" returned without ending it")
+                return
+            }
+        }
     }
 }
 
@@ -97,9 +106,11 @@ public final class SimulatedPermissions: PNNotificationPermissions, @unchecked S
         var prompts = 0
     }
     let state: PNLocked<State>
+    private let prompted: @Sendable () -> Void
 
-    init(permission: PNNotificationPermission, answer: PNNotificationPermission) {
+    init(permission: PNNotificationPermission, answer: PNNotificationPermission, prompted: @escaping @Sendable () -> Void = {}) {
         state = PNLocked(State(permission: permission, answer: answer))
+        self.prompted = prompted
     }
 
     /// The current permission.
@@ -107,13 +118,14 @@ public final class SimulatedPermissions: PNNotificationPermissions, @unchecked S
 
     /// Shows the prompt only while the permission is not determined.
     public func requestPermission() async -> PNNotificationPermission {
-        state.withLock {
-            if $0.permission == .notDetermined {
-                $0.prompts += 1
-                $0.permission = $0.answer
-            }
-            return $0.permission
+        let (permission, shown) = state.withLock { s -> (PNNotificationPermission, Bool) in
+            guard s.permission == .notDetermined else { return (s.permission, false) }
+            s.prompts += 1
+            s.permission = s.answer
+            return (s.permission, true)
         }
+        if shown { prompted() }
+        return permission
     }
 }
 

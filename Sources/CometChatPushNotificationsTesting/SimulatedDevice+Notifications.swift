@@ -3,9 +3,10 @@ import Foundation
 
 extension SimulatedDevice {
     /// APNs delivers an alert push. In the foreground iOS asks the notification center's
-    /// delegate how to present it (rule 19: no options, or no delegate, hides it); in the
-    /// background or while the app is not running the system shows it, and applies `aps.badge`
-    /// (rule 21).
+    /// delegate how to present it (rule 19: no options, or no delegate, hides it; the completion
+    /// handler counts once, a second call is a violation); in the background or while the app is
+    /// not running the system shows it and applies `aps.badge` (rule 21), if the user allowed
+    /// notifications (rule 23: the app must have asked).
     @discardableResult
     public func deliver(_ payload: [String: Any], identifier: String? = nil) -> SimulatedDelivery {
         let center = notificationCenter
@@ -20,23 +21,63 @@ extension SimulatedDevice {
                 return delivery
             }
             delegate.events.willPresent(notification) { [weak self] options in
-                delivery.answer(options)
+                guard delivery.answer(options) else {
+                    self?.recordViolation("willPresent's completion handler was called more than once")
+                    return
+                }
+                guard self?.notificationsAllowed == true else { return }
                 if !options.isDisjoint(with: [.banner, .list]) { center.show(notification) }
                 if options.contains(.badge), let apsBadge { self?.setSystemBadge(apsBadge) }
             }
         case .background?, nil:
+            guard notificationsAllowed else {
+                logger.log(.info, "iOS: notifications are not allowed; an alert push was not shown.")
+                return delivery
+            }
             center.show(notification)
             if let apsBadge { setSystemBadge(apsBadge) }
         }
         return delivery
     }
 
-    /// APNs delivers a silent push (`content-available: 1`) to the running app, which hands it
-    /// to the SDK from `didReceiveRemoteNotification` as the guide shows (rule 20). Returns
-    /// `false` when the app is not running.
+    /// Whether the user allowed notifications (authorized, provisional or ephemeral): the
+    /// running process's answer, or the one it left behind.
+    var notificationsAllowed: Bool {
+        let permission = app.map { $0.permissions.state.withLock { $0.permission } } ?? storedPermission
+        switch permission {
+        case .authorized, .provisional, .ephemeral: return true
+        case .notDetermined, .denied: return false
+        }
+    }
+
+    /// `payload` with `aps.content-available: 1`, as the service sends it for a provider with
+    /// "include content-available" on: such an alert push also wakes the app in the background.
+    public static func withContentAvailable(_ payload: [String: Any]) -> [String: Any] {
+        var payload = payload
+        var aps = payload["aps"] as? [String: Any] ?? [:]
+        aps["content-available"] = 1
+        payload["aps"] = aps
+        return payload
+    }
+
+    /// APNs delivers a silent push to the running app, which hands it to the SDK from
+    /// `didReceiveRemoteNotification` as the guide shows (rule 20). iOS delivers it only when
+    /// the payload has `aps.content-available: 1` and the app declares the `remote-notification`
+    /// background mode. Returns `false` when it was not delivered (also when the app is not
+    /// running).
     @discardableResult
     public func deliverSilent(_ payload: [String: Any]) -> Bool {
         guard let app else { return false }
+        let aps = payload["aps"] as? [String: Any]
+        let flag = aps?["content-available"]
+        guard (flag as? Int) == 1 || (flag as? String) == "1" else {
+            logger.log(.info, "iOS: a push without aps.content-available: 1 does not wake the app.")
+            return false
+        }
+        guard app.application.backgroundModes().contains("remote-notification") else {
+            logger.log(.info, "iOS: no remote-notification background mode; a silent push was not delivered.")
+            return false
+        }
         var userInfo: [AnyHashable: Any] = [:]
         for (key, value) in payload { userInfo[key] = value }
         app.sdk.handleBackgroundNotification(userInfo: userInfo)
@@ -109,7 +150,11 @@ extension SimulatedDevice {
             return record
         }
         record.reached(delegate.owner)
-        delegate.events.didReceive(response) { record.completed() }
+        delegate.events.didReceive(response) { [weak self] in
+            if record.completed() > 1 {
+                self?.recordViolation("didReceive's completion handler was called more than once")
+            }
+        }
         return record
     }
 }

@@ -44,6 +44,11 @@ public final class SimulatedDevice: @unchecked Sendable {
         var backgroundModes: Set<String>
         var badge = 0
         var launches = 0
+        var processes = 0
+        var permissionPrompts = 0
+        var lastLaunch: LaunchRecipe?
+        var kills: [String] = []
+        var violations: [String] = []
     }
     private let state: PNLocked<State>
 
@@ -83,15 +88,57 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// The app icon badge (survives relaunch).
     public var badge: Int { app?.application.state.withLock { $0.badge } ?? state.withLock { $0.badge } }
 
+    /// Every time iOS killed the app for breaking one of its rules, and why. A correct app has none.
+    public var kills: [String] { state.withLock { $0.kills } }
+
+    /// Broken iOS rules that iOS does not kill the app for, but that a device would show (a
+    /// completion handler called twice, a request from a process iOS had ended). A correct app
+    /// has none.
+    public var violations: [String] { state.withLock { $0.violations } }
+
+    /// How many times the notification permission prompt has shown since the app was installed
+    /// (rule 23: once).
+    public var permissionPrompts: Int { state.withLock { $0.permissionPrompts } }
+
+    /// The notification permission the last process left behind.
+    var storedPermission: PNNotificationPermission { state.withLock { $0.permission } }
+
+    func recordViolation(_ text: String) { state.withLock { $0.violations.append(text) } }
+
+    /// iOS kills the app: the process ends, for `reason`.
+    func kill(_ reason: String) {
+        state.withLock { $0.kills.append(reason) }
+        terminate()
+    }
+
+    /// A new process of the app or of the extension.
+    func makeProcess(_ kind: String) -> SimulatedProcess {
+        let number = state.withLock { s -> Int in
+            s.processes += 1
+            return s.processes
+        }
+        return SimulatedProcess(name: "\(kind) process #\(number)")
+    }
+
     /// The platform a process of the app sees.
     public func makePlatform(application: SimulatedApplication, permissions: SimulatedPermissions) -> PNPlatform {
+        makePlatform(application: application, permissions: permissions, process: makeProcess("app"))
+    }
+
+    /// The platform `process` sees: its requests stop when it ends.
+    func makePlatform(
+        application: SimulatedApplication, permissions: SimulatedPermissions, process: SimulatedProcess
+    ) -> PNPlatform {
         let defaults = self.defaults
         let keychain = self.keychain
+        let network = SimulatedProcessTransport(base: transport ?? service, process: process) { [weak self] in
+            self?.recordViolation($0)
+        }
         return PNPlatform(
             store: defaults.store(suite: SimulatedDefaults.standardSuite),
             sharedStore: { defaults.store(suite: $0) },
             secureStore: { keychain.store(accessGroup: $0) },
-            transport: transport ?? service,
+            transport: network,
             clock: clock,
             application: application,
             permissions: permissions,
@@ -104,15 +151,32 @@ public final class SimulatedDevice: @unchecked Sendable {
     }
 
     /// Launches the app: a new process with a new SDK instance on the device's storage.
-    /// `didFinishLaunching` plays `application(_:didFinishLaunchingWithOptions:)`.
+    /// `didFinishLaunching` plays `application(_:didFinishLaunchingWithOptions:)`; iOS runs it
+    /// again when it launches the app in the background itself (a VoIP push to a killed app).
     @discardableResult
-    public func launch(_ didFinishLaunching: (CometChatPushNotifications) -> Void = { _ in }) -> SimulatedApp {
+    public func launch(_ didFinishLaunching: @escaping (CometChatPushNotifications) -> Void = { _ in }) -> SimulatedApp {
+        launch(LaunchRecipe(didFinishLaunching), background: false)
+    }
+
+    /// iOS launches the app into the background with the last `didFinishLaunching`, as it does for
+    /// a VoIP push when the app is not running. Returns `nil` when the app never ran.
+    func launchInBackground() -> SimulatedApp? {
+        guard let recipe = state.withLock({ $0.lastLaunch }) else { return nil }
+        return launch(recipe, background: true)
+    }
+
+    private func launch(_ recipe: LaunchRecipe, background: Bool) -> SimulatedApp {
         terminate()
         let (badge, modes, permission, answer) = state.withLock { ($0.badge, $0.backgroundModes, $0.permission, $0.promptAnswer) }
         let application = SimulatedApplication(backgroundModes: modes, badge: badge)
-        let permissions = SimulatedPermissions(permission: permission, answer: answer)
-        let sdk = CometChatPushNotifications(platform: makePlatform(application: application, permissions: permissions))
-        let app = SimulatedApp(device: self, sdk: sdk, application: application, permissions: permissions)
+        let permissions = SimulatedPermissions(permission: permission, answer: answer) { [weak self] in
+            self?.state.withLock { $0.permissionPrompts += 1 }
+        }
+        let process = makeProcess("app")
+        let sdk = CometChatPushNotifications(
+            platform: makePlatform(application: application, permissions: permissions, process: process))
+        let app = SimulatedApp(device: self, sdk: sdk, application: application, permissions: permissions, process: process)
+        application.onKill = { [weak self] reason in self?.kill(reason) }
         application.onRegisterForRemoteNotifications = { [weak self, weak app] in
             guard let self, let app else { return }
             self.answerRemoteRegistration(app)
@@ -120,9 +184,10 @@ public final class SimulatedDevice: @unchecked Sendable {
         state.withLock {
             $0.app = app
             $0.launches += 1
+            $0.lastLaunch = recipe
         }
-        didFinishLaunching(sdk)
-        application.state.withLock { $0.appState = .active }
+        recipe.didFinishLaunching(sdk)
+        application.state.withLock { $0.appState = background ? .background : .active }
         return app
     }
 
@@ -135,7 +200,9 @@ public final class SimulatedDevice: @unchecked Sendable {
                 return app
             })
         else { return }
+        app.process.end()
         notificationCenter.processEnded()
+        productProcessEnded()
         let (badge, permission) = (app.application.state.withLock { $0.badge }, app.permissions.state.withLock { $0.permission })
         state.withLock {
             $0.badge = badge
@@ -233,11 +300,18 @@ public final class SimulatedApp: @unchecked Sendable {
     /// Notification permission.
     public let permissions: SimulatedPermissions
 
-    init(device: SimulatedDevice, sdk: CometChatPushNotifications, application: SimulatedApplication, permissions: SimulatedPermissions) {
+    /// The process it runs in.
+    public let process: SimulatedProcess
+
+    init(
+        device: SimulatedDevice, sdk: CometChatPushNotifications, application: SimulatedApplication,
+        permissions: SimulatedPermissions, process: SimulatedProcess
+    ) {
         self.device = device
         self.sdk = sdk
         self.application = application
         self.permissions = permissions
+        self.process = process
     }
 
     /// The app's state.
@@ -246,7 +320,8 @@ public final class SimulatedApp: @unchecked Sendable {
     public var badge: Int { application.state.withLock { $0.badge } }
     /// How many times the app registered for remote notifications.
     public var remoteRegistrations: Int { application.state.withLock { $0.remoteRegistrations } }
-    /// How many times the permission prompt showed.
+    /// How many times the permission prompt showed in this process (``SimulatedDevice/permissionPrompts``
+    /// counts since install).
     public var permissionPrompts: Int { permissions.state.withLock { $0.prompts } }
 
     /// The user opens the app.
@@ -265,4 +340,11 @@ public struct SimulatedError: Error, LocalizedError, Sendable {
     public var reason: String
     /// The reason.
     public var errorDescription: String? { reason }
+}
+
+/// The app's `didFinishLaunching`, kept for the launches iOS makes on its own.
+final class LaunchRecipe: @unchecked Sendable {
+    // @unchecked: called only on the thread that launches the app, like the real callback.
+    let didFinishLaunching: (CometChatPushNotifications) -> Void
+    init(_ didFinishLaunching: @escaping (CometChatPushNotifications) -> Void) { self.didFinishLaunching = didFinishLaunching }
 }

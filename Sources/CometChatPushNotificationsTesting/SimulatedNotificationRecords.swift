@@ -24,10 +24,13 @@ public final class SimulatedDelivery: @unchecked Sendable {
     /// How many times `willPresent`'s completion handler was called (iOS expects exactly one).
     public var willPresentAnswers: Int { state.withLock { $0.answered } }
 
-    func answer(_ options: PNPresentationOptions) {
+    /// Records an answer; returns whether it was the first (iOS takes only that one).
+    func answer(_ options: PNPresentationOptions) -> Bool {
         state.withLock {
-            $0.options = options
             $0.answered += 1
+            guard $0.answered == 1 else { return false }
+            $0.options = options
+            return true
         }
     }
 }
@@ -55,5 +58,12 @@ public final class SimulatedResponse: @unchecked Sendable {
     public var completionCalls: Int { state.withLock { $0.completions } }
 
     func reached(_ owner: SimulatedNotificationCenter.DelegateOwner) { state.withLock { $0.reached = owner } }
-    func completed() { state.withLock { $0.completions += 1 } }
+    /// Counts a call of the completion handler; returns how many there have been.
+    @discardableResult
+    func completed() -> Int {
+        state.withLock {
+            $0.completions += 1
+            return $0.completions
+        }
+    }
 }

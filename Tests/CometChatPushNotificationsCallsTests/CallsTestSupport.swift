@@ -79,6 +79,8 @@ struct CallsHarness {
     /// The VoIP rule held for every push so far, and nothing broke the contract.
     func expectRulesHeld(sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(calls.kills == [], sourceLocation: sourceLocation)
+        #expect(device.kills == [], sourceLocation: sourceLocation)
+        #expect(device.violations == [], sourceLocation: sourceLocation)
         #expect(calls.callKit.violations == [], sourceLocation: sourceLocation)
         #expect(device.service.contractViolations == [], sourceLocation: sourceLocation)
         #expect(delegate.callbacksOffMain == 0, sourceLocation: sourceLocation)

@@ -181,17 +181,32 @@ struct RingingScenarioTests {
         withExtendedLifetime(media) {}
     }
 
-    @Test("Where CallKit is unavailable, a notification rings instead and goes away when the call ends")
-    func regionFallback() async {
-        let h = await CallsHarness()
-        h.calls.callKit.available = false
-        await h.deliver(callPush(session: "s1", name: "Bob"))
-        #expect(h.calls.callKit.fallbackNotifications.map(\.callerName) == ["Bob"])
-        #expect(h.calls.callKit.reportCount == 0)
-        await h.deliver(callPush("cancelled", session: "s1"))
-        #expect(h.calls.callKit.fallbackNotifications.isEmpty)
-        #expect(h.delegate.endReasons == [.cancelled])
-        #expect(h.calls.kills == [])
+    @Test("Where CallKit is unavailable, the app never registers for VoIP pushes (iOS would kill it)")
+    func regionWithoutCallKit() async {
+        let device = SimulatedDevice(
+            permission: .authorized, backgroundModes: ["remote-notification", "voip"],
+            clock: SimulatedClock(autoAdvanceLimit: 0))
+        let calls = device.calls
+        calls.callKit.available = false
+        calls.pushKit.issueToken(SimulatedDevice.token(0xA0))
+        let delegate = RecordingCallsDelegate()
+        let app = device.launch { sdk in
+            sdk.delegate = delegate
+            sdk.initialize(config: callsConfig())
+        }
+        device.logInToChatSDK(uid: "alice", authToken: "alice-token")
+        #expect(await device.settle())
+        #expect(calls.pushKit.registriesCreated == 0)
+        #expect(calls.callKit.configuration == nil)
+        let registered = device.service.registrations(authToken: "alice-token")
+        #expect(registered.count == 1)
+        #expect(!registered.contains { $0.platform == "apns_ios_voip" })
+        // A push PushKit still had for the app finds no registry: it is dropped, and nobody is killed.
+        let delivery = calls.pushKit.deliver(callPush(session: "s1"))
+        #expect(delivery.dropped)
+        #expect(calls.kills == [])
+        #expect(device.violations == [])
+        withExtendedLifetime(app) {}
     }
 }
 

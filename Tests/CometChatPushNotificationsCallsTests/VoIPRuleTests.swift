@@ -132,4 +132,85 @@ struct VoIPRuleTests {
         #expect(calls.kills.count == 1)
         #expect(device.app == nil)
     }
+
+    @Test("Rule 10: a completion called after the report but before CallKit answered it gets the app killed")
+    func completionBeforeCallKitAnswered() async {
+        let device = SimulatedDevice(backgroundModes: ["voip"])
+        let calls = device.calls
+        let callKit = calls.callKit
+        device.launch { _ in }
+        calls.pushKit.appOwnsRegistry { _, completion in
+            let report = PNIncomingCallReport(uuid: UUID(), callerName: "Bob", handle: "bob", hasVideo: false)
+            callKit.reportNewIncomingCall(report) { _ in }
+            completion()  // wrong: CallKit answers the report later, on its queue
+        }
+        let delivery = calls.pushKit.deliver(callPush())
+        #expect(delivery.reportedInCallback)
+        #expect(calls.kills.count == 1)
+        #expect(calls.kills.first?.contains("rule 10") == true)
+        #expect(device.app == nil)
+
+        // The right client completes inside CallKit's answer, and lives.
+        device.launch { _ in }
+        calls.pushKit.appOwnsRegistry { _, completion in
+            let report = PNIncomingCallReport(uuid: UUID(), callerName: "Bob", handle: "bob", hasVideo: false)
+            callKit.reportNewIncomingCall(report) { _ in completion() }
+        }
+        let fine = calls.pushKit.deliver(callPush(session: "s2"))
+        await callKit.drain()
+        #expect(fine.completedInOrder)
+        #expect(calls.kills.count == 1)
+    }
+
+    @Test("Rule 13: where CallKit is unavailable, an unreported push still gets the app killed")
+    func unreportedPushWithoutCallKit() async {
+        let device = SimulatedDevice(backgroundModes: ["voip"])
+        let calls = device.calls
+        calls.callKit.available = false
+        device.launch { _ in }
+        calls.pushKit.appOwnsRegistry { _, completion in completion() }
+        calls.pushKit.deliver(callPush())
+        #expect(calls.kills.count == 1)
+    }
+
+    @Test("A VoIP push to an app that is not running launches it in the background")
+    func pushLaunchesTheApp() async {
+        let device = SimulatedDevice(
+            permission: .authorized, backgroundModes: ["remote-notification", "voip"],
+            clock: SimulatedClock(autoAdvanceLimit: 0))
+        let calls = device.calls
+        calls.pushKit.issueToken(SimulatedDevice.token(0xA0))
+        let delegate = RecordingCallsDelegate()
+        device.launch { sdk in
+            sdk.delegate = delegate
+            sdk.initialize(config: callsConfig())
+        }
+        device.logInToChatSDK(uid: "alice", authToken: "alice-token")
+        #expect(await device.settle())
+        device.terminate()
+
+        let delivery = calls.pushKit.deliver(callPush(session: "s9"))
+        #expect(delivery.launchedTheApp)
+        #expect(!delivery.dropped)
+        #expect(device.launchCount == 2)
+        #expect(device.app?.state == .background)
+        #expect(delivery.reportedInCallback)
+        #expect(calls.callKit.ringingCalls.count == 1)
+        #expect(calls.kills == [])
+    }
+
+    @Test("A killed process's calls end with it, and CallKit's buttons no longer reach it")
+    func deadProcessCallsEnd() async {
+        let h = await CallsHarness()
+        await h.deliver(callPush(session: "s1"))
+        let uuid = h.calls.callKit.ringingCalls.first
+        #expect(uuid != nil)
+        h.device.terminate()
+        #expect(h.calls.callKit.ringingCalls.isEmpty)
+        #expect(uuid.flatMap { h.calls.callKit.callState($0) } == .ended("failed"))
+        h.calls.callKit.answer(uuid)
+        await h.calls.callKit.drain()
+        #expect(h.calls.callKit.activeCalls.isEmpty, "an ended call cannot be answered")
+        #expect(h.device.violations == [], "the SDK sent nothing after its process ended")
+    }
 }

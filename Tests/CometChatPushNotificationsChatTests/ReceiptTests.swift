@@ -24,7 +24,7 @@ import CometChatPushNotificationsTesting
             #expect(await device.settle())
             _ = await ext.receive(payload)
         case .silentPushFirst:
-            device.deliverSilent(payload)
+            #expect(device.deliverSilent(SimulatedDevice.withContentAvailable(payload)))
             #expect(await device.settle())
             _ = await ext.receive(payload)
         }

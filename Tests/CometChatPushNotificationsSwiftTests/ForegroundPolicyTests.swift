@@ -105,7 +105,7 @@ struct ForegroundPolicyTests {
     func badgeDisabled() async throws {
         let app = await launch(notificationConfig(enableBadgeCount: false))
         device.deliver(try contractPayload("chat-user"))
-        device.deliverSilent(try contractPayload("chat-group"))
+        #expect(device.deliverSilent(SimulatedDevice.withContentAvailable(try contractPayload("chat-group"))))
         app.sdk.clearBadgeCount()
         #expect(await device.settle())
         #expect(app.badgeHistory == [])
@@ -118,7 +118,8 @@ struct ForegroundPolicyTests {
         app.sdk.installForTest(chat)
         var payload = try contractPayload("campaign")
         payload["unreadMessageCount"] = 4
-        #expect(device.deliverSilent(payload))
+        #expect(!device.deliverSilent(payload), "no content-available: iOS does not wake the app")
+        #expect(device.deliverSilent(SimulatedDevice.withContentAvailable(payload)))
         #expect(await device.settle())
         #expect(app.badge == 4)
         #expect(chat.calls == ["delivered:campaign:background"])

@@ -15,6 +15,15 @@ extension CallEngine {
             logger.log(.info, "Calls do not ring on this platform; the Calls product is idle.")
             return
         }
+        guard ports.callKit.isAvailable else {
+            // Rule 13: iOS kills an app that does not report a VoIP push to CallKit, even where
+            // CallKit may not be used. So no VoIP registration at all: the service sends such a
+            // user's calls as alert pushes.
+            logger.log(.warning, "CallKit is unavailable in this region: not registering for VoIP pushes; calls arrive as notifications.")
+            if first { voipTokenInvalidated() }
+            if config.requestCallPermissions, ports.microphone.permission() == .undetermined { requestMicrophone(nil) }
+            return
+        }
         let branding = config.callKit
         ports.callKit.configure(
             PNCallKitConfiguration(
@@ -76,7 +85,7 @@ extension CallEngine {
     func readiness() -> PNRingReadiness {
         guard ports.ringsCalls else { return .ready }
         if !application.backgroundModes().contains("voip") { return .backgroundModeMissing }
-        if !state.withLock({ $0.voipTokenSeen }) { return .voipEntitlementMissing }
+        if ports.callKit.isAvailable, !state.withLock({ $0.voipTokenSeen }) { return .voipEntitlementMissing }
         if ports.microphone.permission() == .denied { return .microphoneDenied }
         return .ready
     }

@@ -25,14 +25,27 @@ struct QuickReply: Sendable {
             completion()
             sdk.endWork()
         }
+        // The background task ends exactly once: when the reply is done, or synchronously inside
+        // the expiration handler (rule 27: iOS kills an app whose handler returns first).
+        let backgroundTask = PNLocked<Int?>(nil)
+        let endBackgroundTask: @Sendable () -> Void = {
+            if let id = backgroundTask.withLock({ id -> Int? in
+                defer { id = nil }
+                return id
+            }) {
+                platform.application.endBackgroundTask(id)
+            }
+        }
         sdk.beginWork()
         let task = Task { [self] in
-            let taskID = await platform.application.beginBackgroundTask(name: "CometChat quick reply") {
+            let id = await platform.application.beginBackgroundTask(name: "CometChat quick reply") {
                 work.withLock { $0 }?.cancel()
+                endBackgroundTask()
             }
+            backgroundTask.withLock { $0 = id }
             let result = await sender.send(text, to: info)
             if case .failure(let error) = result { await reportFailure(error) }
-            await platform.application.endBackgroundTask(taskID)
+            endBackgroundTask()
             finish()
         }
         work.withLock { $0 = task }

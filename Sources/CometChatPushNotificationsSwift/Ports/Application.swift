@@ -21,8 +21,10 @@ public protocol PNApplication: Sendable {
     /// The `UIBackgroundModes` declared in Info.plist (`remote-notification`, `voip`, …).
     func backgroundModes() -> Set<String>
     /// Asks for time to finish work in the background; returns an identifier for
-    /// ``endBackgroundTask(_:)``. `expiration` runs if the time runs out first.
+    /// ``endBackgroundTask(_:)``. `expiration` runs if the time runs out first (on the main
+    /// thread on iOS): it must end the task before it returns, or iOS kills the app.
     func beginBackgroundTask(name: String, expiration: @escaping @Sendable () -> Void) async -> Int
-    /// Ends a background task started with ``beginBackgroundTask(name:expiration:)``.
-    func endBackgroundTask(_ identifier: Int) async
+    /// Ends a background task started with ``beginBackgroundTask(name:expiration:)``. Synchronous,
+    /// so an expiration handler can end its task before it returns.
+    func endBackgroundTask(_ identifier: Int)
 }

@@ -233,6 +233,17 @@ public final class SimulatedCallKit: PNCallKitProvider, PNCallAudioSession, @unc
         if deactivate { state.withLock { $0.actions }?.audioDeactivated() }
     }
 
+    /// The app's process ended: its provider is gone, so nothing reaches it any more, and CallKit
+    /// ends the calls it had reported (an app that dies does not keep ringing).
+    func processEnded() {
+        let live = state.withLock { s -> [UUID] in
+            s.actions = nil
+            return s.calls.filter { $0.value.state == .ringing || $0.value.state == .active }.map(\.key)
+        }
+        for uuid in live { end(uuid, as: "failed", missed: true) }
+        state.withLock { $0.audioActive = false }
+    }
+
     func performEnd(_ uuid: UUID) {
         guard let actions = state.withLock({ $0.actions }) else { return }
         actions.end(uuid) { [self] fulfilled in

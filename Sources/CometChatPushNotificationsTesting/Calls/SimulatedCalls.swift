@@ -47,10 +47,19 @@ public final class SimulatedCalls: @unchecked Sendable {
     /// Every time iOS killed the app, and why. A correct app has none.
     public var kills: [String] { killLog.current }
 
-    /// iOS kills the app: the process ends and its registry with it.
+    /// iOS kills the app: the process ends, and its registry and CallKit provider with it.
     func kill(_ reason: String) {
         killLog.withLock { $0.append(reason) }
-        pushKit.processEnded()
-        device?.terminate()
+        if let device { device.kill(reason) } else { processEnded() }
     }
+
+    /// The app's process ended: its PushKit registry and CallKit provider are gone, and CallKit
+    /// ends the calls it had reported.
+    func processEnded() {
+        pushKit.processEnded()
+        callKit.processEnded()
+    }
+
+    /// The device the calls ring on.
+    var owner: SimulatedDevice? { device }
 }

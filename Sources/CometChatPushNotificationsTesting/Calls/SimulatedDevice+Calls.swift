@@ -15,6 +15,11 @@ extension SimulatedDevice {
         }
     }
 
+    /// The app's process ended: the calling side forgets it.
+    func productProcessEnded() {
+        (productPorts.current[SimulatedCalls.storageKey] as? SimulatedCalls)?.processEnded()
+    }
+
     /// Ports that keep the Calls product idle until ``calls`` is used, so a device never reaches
     /// the real PushKit or CallKit.
     func installIdleCallsPorts() {

@@ -2,10 +2,12 @@ import Foundation
 @_spi(PNProducts) import CometChatPushNotificationsSwift
 import CometChatPushNotificationsCalls
 
-/// PushKit on the simulated device: the VoIP token, and VoIP pushes delivered with the rule
-/// iOS enforces (rule 9): a push must be reported to CallKit inside the callback, and the
-/// completion must not run before that, or the app is killed. Where CallKit is unavailable
-/// (``SimulatedCallKit/available`` off) there is nothing to report to, and the rule is not enforced.
+/// PushKit on the simulated device: the VoIP token, and VoIP pushes delivered with the rules
+/// iOS enforces: a push must be reported to CallKit inside the callback (rule 9), and the
+/// completion must run only after CallKit answered that report (rule 10), or the app is killed.
+/// That holds where CallKit is unavailable too (``SimulatedCallKit/available`` off, rule 13):
+/// such an app must not register for VoIP pushes at all. A push to an app that is not running
+/// launches it in the background (with its last `didFinishLaunching`), as iOS does.
 public final class SimulatedPushKit: PNPushKitRegistry, @unchecked Sendable {
     // @unchecked: all mutable state is inside `state`.
     struct State {
@@ -84,8 +86,11 @@ public final class SimulatedPushKit: PNPushKitRegistry, @unchecked Sendable {
     @discardableResult
     public func deliver(_ payload: [AnyHashable: Any]) -> SimulatedVoIPDelivery {
         let delivery = SimulatedVoIPDelivery()
+        state.withLock { $0.deliveries.append(delivery) }
+        if calls.owner?.app == nil, calls.owner?.launchInBackground() != nil {
+            delivery.launchedApp()
+        }
         let handler = state.withLock { s -> (@Sendable (PNVoIPPush, @escaping @Sendable () -> Void) -> Void)? in
-            s.deliveries.append(delivery)
             if let events = s.events { return events.pushReceived }
             return s.appHandler
         }
@@ -97,23 +102,29 @@ public final class SimulatedPushKit: PNPushKitRegistry, @unchecked Sendable {
         let callKit = calls.callKit
         let before = callKit.reportCount
         let start = DispatchTime.now().uptimeNanoseconds
+        // CallKit answers a report on its own queue, never while the PushKit callback still runs:
+        // hold the queue until the callback returns.
+        callKit.queue.suspend()
+        defer { callKit.queue.resume() }
         handler(PNVoIPPush(payload: payload)) { [calls] in
             // The reports this push made: those made before its callback returned.
             let end = delivery.reportsEnd ?? callKit.reportCount
             let reported = end > before
             let answered = callKit.reportsCompleted(in: before..<end)
             delivery.completionCalled(reportedBefore: reported, reportAnswered: answered)
-            if !reported, callKit.isAvailable {
+            guard !delivery.killed else { return }
+            if !reported {
                 delivery.markKilled()
                 calls.kill("a VoIP push's completion ran before it was reported to CallKit")
-            } else if reported, !answered {
-                callKit.recordViolation("rule 10: PushKit's completion ran before CallKit answered the report")
+            } else if !answered {
+                delivery.markKilled()
+                calls.kill("rule 10: PushKit's completion ran before CallKit answered the report")
             }
         }
         let reports = callKit.reports.dropFirst(before)
         delivery.setReportsEnd(before + reports.count)
         delivery.handlerReturned(reported: !reports.isEmpty, reportLatency: reports.first.map { $0.uptimeNanoseconds &- start })
-        if reports.isEmpty, callKit.isAvailable, !delivery.killed {
+        if reports.isEmpty, !delivery.killed {
             delivery.markKilled()
             calls.kill("a VoIP push was not reported to CallKit within the PushKit callback")
         }
@@ -133,6 +144,7 @@ public final class SimulatedVoIPDelivery: @unchecked Sendable {
         var reportAnsweredBeforeCompletion = true
         var killed = false
         var reportsEnd: Int?
+        var launchedApp = false
     }
     let state = PNLocked(State())
 
@@ -148,6 +160,11 @@ public final class SimulatedVoIPDelivery: @unchecked Sendable {
     public var completedInOrder: Bool {
         state.withLock { $0.completions == 1 && $0.reportedBeforeCompletion && $0.reportAnsweredBeforeCompletion }
     }
+
+    /// Whether the push launched the app (it was not running).
+    public var launchedTheApp: Bool { state.withLock { $0.launchedApp } }
+
+    func launchedApp() { state.withLock { $0.launchedApp = true } }
 
     /// Whether iOS killed the app over this push.
     public var killed: Bool { state.withLock { $0.killed } }

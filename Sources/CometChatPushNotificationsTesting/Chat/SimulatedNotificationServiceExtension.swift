@@ -43,7 +43,10 @@ public final class SimulatedNotificationServiceExtension: @unchecked Sendable {
     public var violations: [String] { violationLog.current }
 
     /// APNs hands the push to the extension. Returns what the user sees.
-    public func receive(_ payload: [String: Any]) async -> SimulatedExtensionRun {
+    ///
+    /// - Parameter client: what runs in the extension: the SDK's engine (`nil`, the default), or
+    ///   a deliberately wrong client that proves the simulator catches what it does.
+    public func receive(_ payload: [String: Any], client: (any SimulatedExtensionClient)? = nil) async -> SimulatedExtensionRun {
         let aps = payload["aps"] as? [String: Any]
         let alert = aps?["alert"]
         let mutable = (aps?["mutable-content"] as? Int) == 1
@@ -70,26 +73,50 @@ public final class SimulatedNotificationServiceExtension: @unchecked Sendable {
 
         var userInfo: [AnyHashable: Any] = [:]
         for (key, value) in payload { userInfo[key] = value }
-        let engine = PNNotificationServiceEngine.forExtension(
-            sdk: sdk, appGroupID: appGroupID, payload: userInfo, title: title, body: body, options: options)
+        let engine: any SimulatedExtensionClient =
+            client
+            ?? PNNotificationServiceEngine.forExtension(
+                sdk: sdk, appGroupID: appGroupID, payload: userInfo, title: title, body: body, options: options)
+        // iOS takes the first content handed over, and only while the time lasts (rule 30).
         let delivered = PNLocked<(PNExtensionContent, Date)?>(nil)
-        engine.start { content in delivered.withLock { $0 = (content, clock.now()) } }
+        let handlerCalls = PNLocked(0)
+        let closed = PNLocked(false)
+        let violations = violationLog
+        engine.start { content in
+            let calls = handlerCalls.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            guard calls == 1 else {
+                violations.withLock { $0.append("the content handler was called more than once") }
+                return
+            }
+            guard !closed.current else {
+                violations.withLock { $0.append("content handed over after serviceExtensionTimeWillExpire was ignored") }
+                return
+            }
+            delivered.withLock { $0 = (content, clock.now()) }
+        }
 
         var expired = false
         let realDeadline = Date().addingTimeInterval(10)
         while delivered.current == nil, Date() < realDeadline {
-            if !expired, media.stalledDownloads > 0 {
+            if media.stalledDownloads > 0 {
                 let remaining = Self.timeLimit - clock.now().timeIntervalSince(start)
                 if remaining > 0 { clock.advance(by: remaining) }
                 expired = true
                 engine.expire()
+                // The content must be handed over by the time `serviceExtensionTimeWillExpire`
+                // returns; anything later is too late and the original is shown.
+                closed.withLock { $0 = true }
+                break
             }
             try? await Task.sleep(nanoseconds: 200_000)
         }
         var run = SimulatedExtensionRun(ran: true, title: title, body: body)
         run.expired = expired
         guard let (content, at) = delivered.current else {
-            violationLog.withLock { $0.append("the extension never called its content handler") }
+            if !expired { violationLog.withLock { $0.append("the extension never called its content handler") } }
             return run
         }
         run.elapsed = at.timeIntervalSince(start)
@@ -110,6 +137,17 @@ public final class SimulatedNotificationServiceExtension: @unchecked Sendable {
         return run
     }
 }
+
+/// What runs in the simulated extension: `didReceive` starts it with the content handler, and
+/// `serviceExtensionTimeWillExpire` expires it. The SDK's `PNNotificationServiceEngine` is one.
+public protocol SimulatedExtensionClient: Sendable {
+    /// Starts on a notification; `completion` plays the content handler.
+    func start(_ completion: @escaping @Sendable (PNExtensionContent) -> Void)
+    /// Time is up.
+    func expire()
+}
+
+extension PNNotificationServiceEngine: SimulatedExtensionClient {}
 
 /// What one run of the extension left the user with.
 public struct SimulatedExtensionRun: Sendable {

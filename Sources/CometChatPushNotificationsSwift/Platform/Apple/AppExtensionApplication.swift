@@ -22,6 +22,6 @@ struct AppExtensionApplication: PNApplication {
 
     func beginBackgroundTask(name: String, expiration: @escaping @Sendable () -> Void) async -> Int { 0 }
 
-    func endBackgroundTask(_ identifier: Int) async {}
+    func endBackgroundTask(_ identifier: Int) {}
 }
 #endif

@@ -66,9 +66,13 @@ final class UIApplicationAdapter: PNApplication, @unchecked Sendable {
         }
     }
 
-    func endBackgroundTask(_ identifier: Int) async {
-        await MainActor.run {
-            UIApplication.shared.endBackgroundTask(UIBackgroundTaskIdentifier(rawValue: identifier))
+    func endBackgroundTask(_ identifier: Int) {
+        let task = UIBackgroundTaskIdentifier(rawValue: identifier)
+        if Thread.isMainThread {
+            // The expiration handler runs here: the task must end before it returns.
+            MainActor.assumeIsolated { UIApplication.shared.endBackgroundTask(task) }
+        } else {
+            Task { @MainActor in UIApplication.shared.endBackgroundTask(task) }
         }
     }
 }

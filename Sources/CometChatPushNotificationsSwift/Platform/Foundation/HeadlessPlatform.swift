@@ -37,7 +37,7 @@ struct HeadlessApplication: PNApplication {
     func setBadgeCount(_ count: Int) {}
     func backgroundModes() -> Set<String> { [] }
     func beginBackgroundTask(name: String, expiration: @escaping @Sendable () -> Void) async -> Int { 0 }
-    func endBackgroundTask(_ identifier: Int) async {}
+    func endBackgroundTask(_ identifier: Int) {}
 }
 
 /// No notification center: permission is never granted.

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@_spi(PNProducts) import CometChatPushNotificationsSwift
+@_spi(PNProducts) import CometChatPushNotificationsChat
+import CometChatPushNotificationsTesting
+
+/// The simulated extension enforces rule 30 against whatever runs in it: deliberately wrong
+/// clients are caught, the right one is not.
+@Suite("The simulated extension enforces iOS's rules")
+struct ExtensionRulesTests {
+    let device = SimulatedDevice()
+    /// Calls the content handler twice.
+    struct CallsTwice: SimulatedExtensionClient {
+        func start(_ completion: @escaping @Sendable (PNExtensionContent) -> Void) {
+            completion(PNExtensionContent(title: "first"))
+            completion(PNExtensionContent(title: "second"))
+        }
+        func expire() {}
+    }
+
+    /// Waits on a download that stalls, so iOS expires it, then hands its content over later.
+    struct LateAtExpiry: SimulatedExtensionClient {
+        let media: SimulatedMediaServer
+        let directory: URL
+        func start(_ completion: @escaping @Sendable (PNExtensionContent) -> Void) {
+            let (media, file) = (media, directory.appendingPathComponent("stall.jpg"))
+            Task {
+                _ = try? await media.download(
+                    URL(string: "https://cdn.test/stall.jpg")!, to: file, maxBytes: 1 << 20, deadline: .distantFuture)
+            }
+            Self.completion.withLock { $0 = completion }
+        }
+        func expire() {
+            let completion = Self.completion.current
+            DispatchQueue.global().async { completion?(PNExtensionContent(title: "too late")) }
+        }
+        static let completion = PNLocked<(@Sendable (PNExtensionContent) -> Void)?>(nil)
+    }
+
+    private func waitFor(_ condition: () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(5)
+        while !condition(), Date() < deadline { await Task.yield() }
+        return condition()
+    }
+
+    @Test("A content handler called twice is a violation; iOS keeps the first content")
+    func handlerTwice() async {
+        let ext = device.installNotificationServiceExtension(appGroupID: nil)
+        let run = await ext.receive(chatPayload(), client: CallsTwice())
+        #expect(run.title == "first")
+        #expect(ext.violations == ["the content handler was called more than once"])
+    }
+
+    @Test("Content handed over after serviceExtensionTimeWillExpire is ignored: the original shows")
+    func lateContentAtExpiry() async {
+        let ext = device.installNotificationServiceExtension(appGroupID: nil)
+        ext.media.serve(
+            "https://cdn.test/stall.jpg", SimulatedMedia(content: .media(.jpeg), size: 50_000, chunkSize: 500, stallsAfter: 1_000))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ext-rules-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = await ext.receive(chatPayload(body: "original"), client: LateAtExpiry(media: ext.media, directory: directory))
+        #expect(run.expired)
+        #expect(run.content == nil)
+        #expect(run.body == "original")
+        #expect(await waitFor { !ext.violations.isEmpty })
+        #expect(ext.violations == ["content handed over after serviceExtensionTimeWillExpire was ignored"])
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+@_spi(PNProducts) @testable import CometChatPushNotificationsSwift
+import CometChatPushNotificationsTesting
+
+/// The simulated iPhone enforces iOS's rules against the app (IOS-PLATFORM-RULES.md): each test
+/// here drives a deliberately wrong client and checks the simulator catches it, next to the
+/// right client, which it lets pass. Remove a rule's enforcement and its test fails.
+@Suite("The simulator enforces iOS's rules")
+struct SimulatorRulesTests {
+    private func chatPayload() throws -> [String: Any] {
+        let fixture = try #require(try contractFixtures("payloads").first { $0.name == "chat-user.json" })
+        return fixture.json
+    }
+
+    @Test("Rule 27: an expiration handler that returns without ending its task gets the app killed")
+    func backgroundTaskExpiry() async throws {
+        let device = SimulatedDevice()
+        let wrong = device.launch()
+        _ = await wrong.application.beginBackgroundTask(name: "forgets to end") {}
+        wrong.application.expireBackgroundTasks()
+        #expect(device.kills.count == 1)
+        #expect(device.kills.first?.contains("forgets to end") == true)
+        #expect(device.app == nil, "the process is gone")
+
+        let right = device.launch()
+        let ender = PNLocked<Int?>(nil)
+        let application = right.application
+        let id = await application.beginBackgroundTask(name: "ends in time") {
+            if let id = ender.current { application.endBackgroundTask(id) }
+        }
+        ender.withLock { $0 = id }
+        application.expireBackgroundTasks()
+        #expect(device.kills.count == 1, "no new kill")
+        #expect(device.app === right)
+    }
+
+    @Test("A request from a process iOS ended never reaches the network and is a violation")
+    func deadProcessRequests() async throws {
+        let device = SimulatedDevice()
+        let app = device.launch()
+        let transport = app.sdk.runtimePlatform.transport
+        let request = PNHTTPRequest(method: "PUT", url: URL(string: "https://app1.apiclient-us.cometchat.io/v3.0/calls/s1")!)
+        device.terminate()
+        #expect(!app.process.isAlive)
+        await #expect(throws: PNTransportError.self) { _ = try await transport.send(request) }
+        #expect(device.violations.count == 1)
+        #expect(device.violations.first?.contains("after iOS ended it") == true)
+        #expect(device.service.requests.isEmpty)
+    }
+
+    @Test("Rule 23: the permission prompt shows once per install, and only if the app asks")
+    func permissionPromptOncePerInstall() async throws {
+        let asks = SimulatedDevice()
+        await asks.launchAndSettle()
+        asks.terminate()
+        await asks.launchAndSettle()
+        #expect(asks.permissionPrompts == 1)
+
+        // An app that never asks never gets its background alerts shown.
+        let silent = SimulatedDevice()
+        let app = await silent.launchAndSettle(
+            PNConfiguration(appId: "app1", region: "us", providerId: "apns-provider", requestNotificationPermission: false))
+        app.sendToBackground()
+        silent.deliver(try chatPayload())
+        #expect(silent.permissionPrompts == 0)
+        #expect(silent.notificationCenter.shownNotifications.isEmpty)
+    }
+
+    @Test("A background alert is shown only when the user allowed notifications")
+    func backgroundAlertNeedsPermission() async throws {
+        let denied = SimulatedDevice(promptAnswer: .denied)
+        await denied.launchAndSettle()
+        denied.terminate()
+        denied.deliver(try chatPayload())
+        #expect(denied.notificationCenter.shownNotifications.isEmpty)
+
+        let allowed = SimulatedDevice(promptAnswer: .authorized)
+        await allowed.launchAndSettle()
+        allowed.terminate()
+        allowed.deliver(try chatPayload())
+        #expect(allowed.notificationCenter.shownNotifications.count == 1)
+    }
+
+    @Test("willPresent's and didReceive's completion handlers count once; a second call is a violation")
+    func completionHandlersOnce() async throws {
+        let device = SimulatedDevice(permission: .authorized)
+        device.launch()
+        device.notificationCenter.setAppDelegate(
+            PNNotificationCenterEvents(
+                willPresent: { _, completion in
+                    completion([.banner])
+                    completion([])
+                },
+                didReceive: { _, completion in
+                    completion()
+                    completion()
+                }))
+        let delivery = device.deliver(try chatPayload())
+        #expect(delivery.foregroundOptions == [.banner], "iOS keeps the first answer")
+        #expect(device.violations == ["willPresent's completion handler was called more than once"])
+        device.tap(delivery.notification)
+        #expect(device.violations.last == "didReceive's completion handler was called more than once")
+    }
+
+    @Test("Rule 20: a silent push needs content-available and the remote-notification background mode")
+    func silentPushRules() async throws {
+        let payload = SimulatedDevice.withContentAvailable(try chatPayload())
+        let noMode = SimulatedDevice(backgroundModes: [])
+        noMode.launch()
+        #expect(!noMode.deliverSilent(payload))
+
+        let withMode = SimulatedDevice(backgroundModes: ["remote-notification"])
+        withMode.launch()
+        #expect(!withMode.deliverSilent(try chatPayload()), "no content-available")
+        #expect(withMode.deliverSilent(payload))
+    }
+}
