@@ -67,7 +67,8 @@ enum DashboardAssets {
             return text.slice(0, 8) + "…" + text.slice(-4);
           }
           function ago(seconds) {
-            if (seconds < 60) return Math.max(0, Math.round(seconds)) + " s ago";
+            if (seconds < 5) return "just now";
+            if (seconds < 60) return Math.round(seconds) + " s ago";
             if (seconds < 3600) return Math.round(seconds / 60) + " min ago";
             if (seconds < 86400) return Math.round(seconds / 3600) + " h ago";
             return Math.round(seconds / 86400) + " d ago";
@@ -499,13 +500,13 @@ enum DashboardAssets {
                         metric("latency p99", ms(now.values['push_delivery_latency_recent_seconds{quantile="0.99"}']), "r-p99"),
                         metric("tokens removed", now.sums.push_tokens_removed_total || 0, "r-removed"))
                         : el("p", { className: "muted", text: "The delivery engine is not running (sender: " + outbox.deliveryEngine + "): no rates." })));
-                  note.textContent = "From /admin/outbox and /metrics, every 2 s. Last update " + new Date().toLocaleTimeString() + ".";
+                  note.textContent = "From /admin/outbox and /metrics, every 3 s. Last update " + new Date().toLocaleTimeString() + ".";
                   if (now) previous = now;
                 });
               }).catch(failed);
             }
             load();
-            setInterval(load, 2000);
+            setInterval(load, 3000);
           };
 
           // ---- start ---------------------------------------------------------------------------
