@@ -167,4 +167,41 @@ import Testing
         #expect(noData.status == 1 && noData.errors.contains("no database"))
         #expect(!FileManager.default.fileExists(atPath: harness.directory + "-missing"), "check-provider creates nothing")
     }
+
+    /// FCM providers: the service account's key signs the OAuth assertion; a test message goes
+    /// through the mock's token exchange and send, and FCM's refusals are explained.
+    @Test func checkProviderExplainsFCMAnswers() async throws {
+        let mock = try MockPushServer()
+        let harness = try Harness()
+        #expect(try await harness.makeApp("chat").status == 200)
+        let provider: [String: Any] = [
+            "providerId": "fcm-mock",
+            "serviceAccountCreds": [
+                "project_id": "demo-project", "client_email": "push@demo-project.iam.gserviceaccount.com",
+                "private_key": mock.credentials.fcmPrivateKeyPEM, "private_key_id": "kid-1", "token_uri": mock.baseURL + "/token",
+            ],
+        ]
+        #expect(try await harness.admin("POST", "/notifications/push/v1/providers/fcm", appId: "chat", provider).status == 200)
+        try mock.script(["fcm-gone": [["status": 404, "fcm_error": "UNREGISTERED"]]])
+        func check(_ extra: [String]) async throws -> Run {
+            try await Self.run(
+                [
+                    "check-provider", "--app", "chat", "--provider", "fcm-mock", "--data-dir", harness.directory,
+                    "--fcm-url", mock.baseURL, "--ca-file", mock.credentials.caFile,
+                ] + extra, environment: ["PUSH_SECRET_KEY": Data(repeating: 7, count: 32).base64EncodedString()])
+        }
+        let local = try await check([])
+        #expect(local.status == 0, "\(local.output) \(local.errors)")
+        #expect(local.output.contains("signed an OAuth assertion (JWT RS256) for push@demo-project.iam.gserviceaccount.com"))
+        #expect(mock.log().isEmpty, "nothing is sent without a token")
+
+        let sent = try await check(["--token", "fcm-token-accepted"])
+        #expect(sent.status == 0, "\(sent.output)")
+        #expect(sent.output.contains("FCM answered 200"))
+        #expect(mock.log(kind: "fcm").first?["token"] as? String == "fcm-token-accepted")
+
+        let gone = try await check(["--token", "fcm-gone"])
+        #expect(
+            gone.status == 1 && gone.output.contains("FAIL  FCM answered 404 UNREGISTERED: the token is no longer valid"), "\(gone.output)")
+    }
 }
