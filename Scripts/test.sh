@@ -8,6 +8,7 @@
 #   Docs       every product's DocC catalog builds without warnings; every public symbol documented
 #   Format     swift format finds nothing to change
 #   Service    Server/ built and tested in debug and release
+#   Dashboard  the web dashboard driven by headless Chromium (screenshots in .build/dashboard-screenshots)
 #   E2E        the SDK's Core engine against the running service
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +31,9 @@ fi
 
 step "Push service (Server/)"
 bash Server/Scripts/ci.sh
+
+step "Dashboard: headless Chromium against the running service and the mock APNs"
+bash Server/Scripts/dashboard-test.sh
 
 step "End to end: SDK against the running service"
 bash Scripts/e2e.sh

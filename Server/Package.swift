@@ -40,7 +40,7 @@ let package = Package(
         .executableTarget(name: "push-server", dependencies: ["PushService", "Delivery", "CSystem", "ServerSupport"]),
         .testTarget(
             name: "PushServerTests",
-            dependencies: ["PushService", "PushStore", "PushCore", "HTTPServer", "CurlHTTP", "push-server"]),
+            dependencies: ["PushService", "PushStore", "PushCore", "HTTPServer", "CurlHTTP", "PushMocks", "push-server"]),
 
         // MARK: Delivery (part 2)
         // The issue 8 engineer adds their targets here: CCurl, PushCrypto, APNs, FCM,

@@ -48,6 +48,12 @@ public final class APNsClient: Sendable {
     /// Requests submitted and not yet answered.
     public var inFlight: Int { connections.reduce(0) { $0 + $1.inFlight } }
 
+    /// Connections in the pool.
+    public var connectionCount: Int { connections.count }
+
+    /// Connections whose last request was answered.
+    public var connectionsUp: Int { connections.filter(\.isAnswering).count }
+
     /// Sends one notification. On `403 ExpiredProviderToken` it signs a new token and
     /// retries once.
     public func send(_ notification: APNsNotification) async -> APNsResponse {

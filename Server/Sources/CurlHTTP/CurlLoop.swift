@@ -25,6 +25,9 @@ final class CurlLoop: @unchecked Sendable {
     let configuration: HTTP2Client.Configuration
     let queue = Mutex(Queue())
     let inFlight = Atomic<Int>(0)
+    /// True while the last finished transfer was answered (the connection is up); false
+    /// before the first answer and after a transport failure.
+    let answered = Atomic<Bool>(false)
     /// True while the loop waits in `curl_multi_poll`: only then does a submission wake it.
     private let sleeping = Atomic<Bool>(false)
     private let multi: UnsafeMutableRawPointer
@@ -185,6 +188,7 @@ final class CurlLoop: @unchecked Sendable {
         inFlight.subtract(1, ordering: .relaxed)
         if result == CURLE_OK {
             connectFailures = 0
+            answered.store(true, ordering: .relaxed)
             if status != 403 { authenticated = true }
             transfer.completion(.success(HTTPResponse(status: status, headers: transfer.headers, body: transfer.body)))
             return
@@ -194,6 +198,7 @@ final class CurlLoop: @unchecked Sendable {
             .contains(result) && status == 0
         if connectFailure { backOff() }
         authenticated = false
+        answered.store(false, ordering: .relaxed)
         let message = String(cString: curl_easy_strerror(result))
         transfer.completion(
             .failure(
@@ -221,6 +226,7 @@ final class CurlLoop: @unchecked Sendable {
     }
 
     private func shutDown() {
+        answered.store(false, ordering: .relaxed)
         let pending = queue.withLock { queue in
             defer { queue.transfers.removeAll() }
             return queue.transfers

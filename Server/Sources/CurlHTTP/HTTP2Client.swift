@@ -49,6 +49,10 @@ public final class HTTP2Client: Sendable {
     /// Requests submitted and not yet answered.
     public var inFlight: Int { loop.inFlight.load(ordering: .relaxed) }
 
+    /// Whether the last request was answered: its connection is up (false before the first
+    /// answer and after a transport failure).
+    public var isAnswering: Bool { loop.answered.load(ordering: .relaxed) }
+
     /// Stops the loop; requests still in flight fail with a transport error.
     public func shutdown() { loop.stop() }
 }

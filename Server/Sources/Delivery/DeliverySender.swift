@@ -11,6 +11,7 @@ import PushCore
 /// the job's provider credentials, and maps every answer to a `JobOutcome`.
 public final class DeliverySender: PushSender {
     private let clients: ProviderClients
+    private let book = ProviderHealthBook()
     private let mapping: OutcomeMapping
     private let lastRegistration: @Sendable (_ appId: String, _ token: String) -> Date?
     private let now: @Sendable () -> Date
@@ -46,6 +47,22 @@ public final class DeliverySender: PushSender {
     /// Sends the job and calls `completion` with the outcome; APNs answers arrive on the
     /// connection's loop thread without a task per push.
     public func send(_ job: PushJob, completion: @escaping @Sendable (JobOutcome) -> Void) {
+        let book = self.book
+        let now = self.now
+        deliver(job) { outcome in
+            book.record(outcome, appId: job.appId, providerId: job.providerId, at: now())
+            completion(outcome)
+        }
+    }
+
+    /// What the sender knows about a provider: last success, last error, token, connections.
+    public func providerHealth(appId: String, providerId: String) -> ProviderHealth {
+        var health = book.health(appId: appId, providerId: providerId)
+        clients.describe(appId: appId, providerId: providerId, into: &health)
+        return health
+    }
+
+    private func deliver(_ job: PushJob, completion: @escaping @Sendable (JobOutcome) -> Void) {
         let credentials: ProviderCredentials?
         do {
             credentials = try clients.credentials(appId: job.appId, providerId: job.providerId, now: now())

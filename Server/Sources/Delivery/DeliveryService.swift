@@ -7,7 +7,7 @@ import PushCore
 
 /// The delivery engine as the running service uses it: engine, sender and the text of the
 /// `/metrics` and `/healthz` endpoints.
-public final class DeliveryService: Sendable {
+public final class DeliveryService: DeliveryStatus {
     /// The outbox workers.
     public let engine: DeliveryEngine
     /// The APNs/FCM sender.
@@ -36,6 +36,11 @@ public final class DeliveryService: Sendable {
     public func stop() {
         engine.stop(timeout: 10)
         sender.shutdown()
+    }
+
+    /// What the sender recorded about a provider (for `GET /admin/providers/health`).
+    public func providerHealth(appId: String, providerId: String) -> ProviderHealth {
+        sender.providerHealth(appId: appId, providerId: providerId)
     }
 
     /// The Prometheus text for `/metrics`.

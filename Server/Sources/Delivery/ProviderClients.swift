@@ -57,11 +57,13 @@ final class ProviderClients: Sendable {
         return fresh
     }
 
+    private func environment(for credentials: APNsCredentials) -> APNsEnvironment {
+        configuration.apnsBaseURL.map { .custom(baseURL: $0) } ?? (credentials.production ? .production : .sandbox)
+    }
+
     /// The APNs client for these credentials, created on first use.
     func apnsClient(for credentials: APNsCredentials) throws -> APNsClient {
-        let environment: APNsEnvironment =
-            configuration.apnsBaseURL.map { .custom(baseURL: $0) }
-            ?? (credentials.production ? .production : .sandbox)
+        let environment = environment(for: credentials)
         let key = environment.baseURL + "\u{0}" + credentials.keyId
         return try apns.withLock { clients in
             if let entry = clients[key], entry.keyPEM == credentials.privateKeyPEM, entry.teamID == credentials.teamId {
@@ -94,6 +96,26 @@ final class ProviderClients: Sendable {
             let client = FCMClient(account: account, baseURL: configuration.fcmBaseURL, http: fcmHTTP)
             clients[key] = FCMEntry(client: client, keyPEM: credentials.privateKeyPEM, tokenURI: credentials.tokenURI)
             return client
+        }
+    }
+
+    /// Adds what the clients of a provider know (token age, connections) to `health`; nothing
+    /// before the provider's first send.
+    func describe(appId: String, providerId: String, into health: inout ProviderHealth) {
+        switch credentials.withLock({ $0[appId + "\u{0}" + providerId] })?.credentials {
+        case .apns(let apns):
+            let key = environment(for: apns).baseURL + "\u{0}" + apns.keyId
+            guard let client = self.apns.withLock({ $0[key]?.client }) else { return }
+            health.tokenIssuedAt = client.tokens.currentIssuedAt
+            health.connections = client.connectionCount
+            health.connectionsUp = client.connectionsUp
+            health.inFlight = client.inFlight
+        case .fcm:
+            health.connections = 1
+            health.connectionsUp = fcmHTTP.isAnswering ? 1 : 0
+            health.inFlight = fcmHTTP.inFlight
+        case nil:
+            return
         }
     }
 

@@ -61,6 +61,9 @@ public final class APNsTokenProvider: Sendable {
     /// How many tokens this provider has signed (for tests and metrics).
     public var tokensSigned: Int { signed.load(ordering: .relaxed) }
 
+    /// When the token in use was signed; nil before the first one.
+    public var currentIssuedAt: Date? { cached.withLock { $0?.issuedAt } }
+
     /// The current token, signing a new one if there is none or it is due for refresh.
     public func token() throws -> Token {
         try cached.withLock { current in

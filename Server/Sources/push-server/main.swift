@@ -24,18 +24,41 @@ func say(_ line: String) {
     StandardStream.out(line)
 }
 
+// Subcommands: everything but `serve` (the default) ends here.
+let serveArguments: [String]
+switch Subcommand.parse(Array(CommandLine.arguments.dropFirst())) {
+case .serve(let arguments):
+    serveArguments = arguments
+case .version:
+    say("push-server \(PushServerVersion.current)")
+    exit(0)
+case .help(let command):
+    guard let text = Subcommand.helpText(command) else {
+        StandardStream.error("push-server: no command \"\(command ?? "")\"; commands: \(Subcommand.names.joined(separator: ", "))")
+        exit(64)
+    }
+    say(text)
+    exit(0)
+case .checkProvider(let arguments):
+    exit(
+        CheckProviderCommand.run(
+            arguments, environment: ProcessInfo.processInfo.environment, print: { say($0) }, fail: { StandardStream.error($0) }))
+case .unknown(let name):
+    StandardStream.error("push-server: no command \"\(name)\"; commands: \(Subcommand.names.joined(separator: ", ")) (push-server --help)")
+    exit(64)
+}
+
 var configuration: ServiceConfiguration
 let deliveryOptions: DeliveryOptions
 do {
     // The delivery engine's flags (part 2) first; the service parses the rest.
     let split = try DeliveryOptions.parse(
-        arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+        arguments: serveArguments, environment: ProcessInfo.processInfo.environment)
     deliveryOptions = split.options
     configuration = try ServiceConfiguration.parse(arguments: split.arguments, environment: split.environment)
     if deliveryOptions.enabled { configuration.sender = "none" }
 } catch ConfigurationError.helpRequested {
-    say(ServiceConfiguration.helpText)
-    say(DeliveryOptions.helpText)
+    say(Subcommand.helpText(nil) ?? "")
     exit(0)
 } catch {
     StandardStream.error("push-server: \(error)")
@@ -69,6 +92,7 @@ if let delivery {
         let data = (try? JSONCodec.encodeData(body)) ?? Data("{}".utf8)
         return (body["status"] as? String == "ok" ? 200 : 503, "application/json", data)
     }
+    app.attach(deliveryStatus: delivery)
     delivery.start()
 }
 

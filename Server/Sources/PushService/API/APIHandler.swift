@@ -29,6 +29,7 @@ final class APIHandler: Sendable {
 
     private func route(_ request: HTTPRequest) -> HTTPResponse {
         if let extra = ExtraEndpoints.response(method: request.method, path: request.path) { return extra }
+        if let page = Dashboard.response(method: request.method, path: request.path) { return page }
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         var pathMatched = false
         for route in routes {

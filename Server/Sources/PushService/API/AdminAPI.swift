@@ -53,9 +53,10 @@ struct AdminAPI {
                         "pending": counts.pending, "inFlight": counts.inFlight, "delivered": counts.delivered, "failed": counts.failed,
                     ],
                     "webhookJobsPending": try service.store.pendingWebhookJobCount(),
+                    "deliveryEngine": service.deliveryStatus.withLock { $0 } == nil ? service.configuration.sender : "delivery",
                 ]
             },
-        ] + providerRoutes + tokenRoutes + sendRoutes + deliveryLogRoutes
+        ] + providerRoutes + tokenRoutes + sendRoutes + deliveryLogRoutes + healthRoutes
     }
 
     static let userNotFound = APIError(404, "ERR_UID_NOT_FOUND", "No user has this uid.")

@@ -73,6 +73,12 @@ public final class PushServiceApp: Sendable {
     /// `http://host:port`.
     public var baseURL: String { "http://\(configuration.host):\(port)" }
 
+    /// Lets the admin API show what the delivery engine knows about providers
+    /// (`GET /admin/providers/health`).
+    public func attach(deliveryStatus: any DeliveryStatus) {
+        context.deliveryStatus.withLock { $0 = deliveryStatus }
+    }
+
     /// Stops the HTTP server and the workers. Jobs in flight stay leased and are claimed
     /// again after their lease.
     public func stop() {

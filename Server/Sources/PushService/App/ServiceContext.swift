@@ -10,6 +10,7 @@ import Darwin
 #endif
 import PushCore
 import PushStore
+import ServerSupport
 
 /// What every part of the running service shares.
 final class ServiceContext: Sendable {
@@ -20,6 +21,8 @@ final class ServiceContext: Sendable {
     let logger: ServiceLogger
     let rateLimiter: RateLimiter
     let clock: @Sendable () -> Date
+    /// The delivery engine's view of providers, once `push-server` attached it.
+    let deliveryStatus = Locked<(any DeliveryStatus)?>(nil)
 
     init(
         configuration: ServiceConfiguration, store: any ServiceStore, secrets: SecretBox, adminKey: String, logger: ServiceLogger,

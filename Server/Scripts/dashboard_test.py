@@ -1,0 +1,348 @@
+#!/usr/bin/env python3
+"""The dashboard in a real browser: headless Chromium driven by Selenium (chromium-driver).
+
+Starts the mock APNs (Server/Mocks/mock_push.py, with a throwaway test CA) and the built
+push-server pointed at it, then, as an operator would, in the browser: is refused with a wrong
+admin key, signs in, creates an APNs provider, sees a token that the client API registered
+(as a hint only), sends a test push, watches it delivered in the delivery log, sees the
+provider's health and the queues. Fails on any JavaScript error or warning in the browser log.
+Saves a screenshot of every page in --screenshots and prints the paths.
+
+usage: dashboard_test.py --binary PATH --mocks DIR --screenshots DIR
+"""
+import argparse
+import json
+import os
+import re
+import secrets
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+APP = "dash-app"
+PROVIDER = "mock-apns"
+BUNDLE = "com.example.chat"
+KEY_ID, TEAM_ID = "TESTKEY123", "TESTTEAM12"  # what the mock expects (mock_push.py defaults)
+
+
+class Checks:
+    def __init__(self):
+        self.passed, self.failed = 0, 0
+
+    def ok(self, condition, what):
+        if condition:
+            self.passed += 1
+            print("  ok   " + what, flush=True)
+        else:
+            self.failed += 1
+            print("  FAIL " + what, flush=True)
+        return condition
+
+
+def http(method, url, headers=None, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method, headers=dict(headers or {}))
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"null")
+
+
+def wait_for_line(process, pattern, timeout):
+    deadline = time.monotonic() + timeout
+    seen = []
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        seen.append(line)
+        match = re.search(pattern, line)
+        if match:
+            return match
+    raise RuntimeError("no line matching %r; got: %s" % (pattern, "".join(seen)[-2000:]))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--mocks", required=True)
+    parser.add_argument("--screenshots", required=True)
+    parser.add_argument("--chromedriver", default=shutil.which("chromedriver") or "/usr/bin/chromedriver")
+    args = parser.parse_args()
+
+    work = tempfile.mkdtemp(prefix="dashboard-test-")
+    shots = os.path.abspath(args.screenshots)
+    os.makedirs(shots, exist_ok=True)
+    for old in os.listdir(shots):
+        if old.endswith(".png"):
+            os.remove(os.path.join(shots, old))
+    processes = []
+    driver = None
+    checks = Checks()
+    try:
+        # The mock APNs and its test CA.
+        ca = os.path.join(work, "ca")
+        subprocess.run(["sh", os.path.join(args.mocks, "make_test_ca.sh"), ca], check=True)
+        script = os.path.join(work, "script.json")
+        mock_log = os.path.join(work, "mock.jsonl")
+        bad_token = secrets.token_hex(32)
+        with open(script, "w") as f:
+            json.dump({bad_token: [{"status": 400, "reason": "BadDeviceToken"}]}, f)
+        mock = subprocess.Popen(
+            [sys.executable, os.path.join(args.mocks, "mock_push.py"), "--port", "0",
+             "--cert", os.path.join(ca, "server.pem"), "--key", os.path.join(ca, "server.key"),
+             "--apns-key", os.path.join(ca, "apns.pub.pem"), "--fcm-key", os.path.join(ca, "fcm.pub.pem"),
+             "--key-id", KEY_ID, "--team-id", TEAM_ID, "--script", script, "--log", mock_log],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        processes.append(mock)
+        mock_port = int(wait_for_line(mock, r"^PORT (\d+)", 20).group(1))
+
+        # The service, trusting the mock's CA, with a known admin key (environment only).
+        admin_key = "adm_" + secrets.token_hex(16)
+        environment = dict(os.environ, PUSH_ADMIN_KEY=admin_key, PUSH_SECRET_KEY=secrets.token_hex(32))
+        server = subprocess.Popen(
+            [args.binary, "--port", "0", "--data-dir", os.path.join(work, "data"), "--sqlite-sync", "normal",
+             "--apns-url", "https://127.0.0.1:%d" % mock_port, "--fcm-url", "https://127.0.0.1:%d" % mock_port,
+             "--ca-file", os.path.join(ca, "ca.pem")],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=environment)
+        processes.append(server)
+        base = wait_for_line(server, r"listening on (http://127\.0\.0\.1:\d+)", 30).group(1)
+        # Keep draining the server's output so it never blocks on a full pipe.
+        log_path = os.path.join(work, "server.log")
+        drain = subprocess.Popen(["cat"], stdin=server.stdout, stdout=open(log_path, "w"))
+        processes.append(drain)
+        print("dashboard-test: push-server at %s, mock APNs at 127.0.0.1:%d" % (base, mock_port), flush=True)
+
+        # An app and two users with auth tokens, as the app's backend would create them.
+        admin = {"apikey": admin_key}
+        status, _ = http("POST", base + "/apps", admin, {"appId": APP, "name": "Dashboard test"})
+        assert status == 200, status
+        auth = {}
+        for uid, name in (("alice", "Alice"), ("bob", "Bob")):
+            status, body = http("POST", base + "/users", dict(admin, appid=APP), {"uid": uid, "name": name, "withAuthToken": True})
+            assert status == 200, body
+            auth[uid] = body["data"]["authToken"]
+
+        options = webdriver.ChromeOptions()
+        options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+        for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1366,900",
+                     "--disable-gpu", "--no-first-run", "--disable-extensions", "--disable-background-networking",
+                     "--disable-component-update", "--disable-sync", "--disable-features=Translate,OptimizationHints,MediaRouter"):
+            options.add_argument(flag)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        driver = webdriver.Chrome(service=Service(executable_path=args.chromedriver), options=options)
+        wait = WebDriverWait(driver, 20)
+        visited = []
+        allowed_401 = [False]
+
+        def browser_log(where):
+            """Fails on any browser log entry at WARNING or above (JavaScript errors, CSP refusals)."""
+            entries = driver.get_log("browser")
+            bad = []
+            for entry in entries:
+                if entry["level"] not in ("SEVERE", "WARNING"):
+                    continue
+                if allowed_401[0] and entry.get("source") == "network" and " 401 " in entry["message"] + " ":
+                    continue  # the refused sign-in's own request
+                bad.append(entry)
+            checks.ok(not bad, "%s: no JavaScript error or warning in the browser log%s" % (
+                where, "" if not bad else ": " + json.dumps(bad)[:800]))
+
+        def shot(name):
+            """A screenshot of the whole page (the window grows to the page's height for it)."""
+            path = os.path.join(shots, name + ".png")
+            height = driver.execute_script("return document.documentElement.scrollHeight")
+            driver.set_window_size(1366, max(900, min(height + 140, 4000)))
+            driver.save_screenshot(path)
+            driver.set_window_size(1366, 900)
+            visited.append(driver.current_url)
+            return path
+
+        def text(selector):
+            return driver.find_element(By.CSS_SELECTOR, selector).text
+
+        # 1. A wrong admin key is refused, and nothing is kept.
+        driver.get(base + "/dashboard")
+        key_input = wait.until(EC.element_to_be_clickable((By.ID, "admin-key")))
+        checks.ok(driver.switch_to.active_element == key_input, "sign-in: the key field has the focus")
+        allowed_401[0] = True
+        key_input.send_keys("adm_wrong-key" + Keys.ENTER)
+        wait.until(EC.text_to_be_present_in_element((By.ID, "signin-error"), "refused"))
+        checks.ok(driver.execute_script("return sessionStorage.length") == 0, "wrong key: refused, nothing stored")
+        checks.ok(driver.current_url.rstrip("/").endswith("/dashboard"), "wrong key: still on the sign-in page")
+        shot("01-signin-refused")
+        browser_log("sign-in refused")
+        allowed_401[0] = False
+        status, _ = http("GET", base + "/apps", {"apikey": "adm_wrong-key"})
+        checks.ok(status == 401, "wrong key: the admin API answers 401")
+
+        # 2. The right key (typed, Enter): the apps page.
+        key_input = driver.find_element(By.ID, "admin-key")
+        key_input.clear()
+        key_input.send_keys(admin_key + Keys.ENTER)
+        wait.until(EC.url_contains("/dashboard/apps"))
+        wait.until(EC.presence_of_element_located((By.LINK_TEXT, APP)))
+        checks.ok("Dashboard test" in text("main"), "apps: the app is listed")
+        # Keyboard: skip link first, then the brand, the navigation in order, sign out.
+        driver.get(driver.current_url)
+        wait.until(EC.presence_of_element_located((By.LINK_TEXT, APP)))
+        order = []
+        for _ in range(10):
+            webdriver.ActionChains(driver).send_keys(Keys.TAB).perform()
+            order.append(driver.execute_script(
+                "var e = document.activeElement; return e === document.body ? 'body' : (e.id || e.textContent || '').trim();"))
+        expected = ["Skip to the page", "push-server dashboard", "Apps", "Providers", "Tokens", "Test push",
+                    "Delivery log", "Queues", "sign-out"]
+        checks.ok(order[:len(expected)] == expected, "keyboard: tab order skip link, brand, navigation, sign out (%s)" % order)
+        outline = driver.execute_script("return getComputedStyle(document.activeElement).outlineStyle")
+        checks.ok(outline not in ("none", ""), "keyboard: the focused element has a visible outline (%s)" % outline)
+        shot("02-apps")
+        browser_log("apps")
+
+        # 3. Providers: create the APNs provider with the mock's key, from the keyboard.
+        driver.find_element(By.LINK_TEXT, APP).click()
+        wait.until(EC.url_contains("/dashboard/providers"))
+        wait.until(EC.presence_of_element_located((By.ID, "apns-id")))
+        with open(os.path.join(ca, "apns.p8")) as f:
+            p8 = f.read()
+        driver.find_element(By.ID, "apns-id").send_keys(PROVIDER)
+        driver.find_element(By.ID, "apns-key-id").send_keys(KEY_ID)
+        driver.find_element(By.ID, "apns-team-id").send_keys(TEAM_ID)
+        driver.find_element(By.ID, "apns-bundle").send_keys(BUNDLE)
+        Select(driver.find_element(By.ID, "apns-environment")).select_by_value("sandbox")
+        driver.find_element(By.ID, "apns-p8").send_keys(p8)
+        submit = driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]")
+        submit.send_keys(Keys.ENTER)
+        wait.until(EC.text_to_be_present_in_element((By.ID, "status"), "saved"))
+        wait.until(EC.text_to_be_present_in_element((By.ID, "provider-health"), PROVIDER))
+        checks.ok(driver.find_element(By.ID, "apns-p8").get_attribute("value") == "", "providers: the key field is emptied after saving")
+        key_body = p8.splitlines()[1]
+        checks.ok(key_body not in driver.page_source, "providers: the key is not on the page")
+        status, body = http("GET", base + "/notifications/push/v1/providers", dict(admin, appid=APP))
+        checks.ok(status == 200 and [p["providerId"] for p in body["data"]] == [PROVIDER], "providers: the service has the provider")
+        browser_log("providers")
+
+        # 4. The app registers tokens through the client API (as the SDK does).
+        good_token = secrets.token_hex(32)
+        for uid, token in (("alice", good_token), ("bob", bad_token)):
+            status, body = http("POST", base + "/notifications/push/v1/tokens", {"appid": APP, "authToken": auth[uid]},
+                                {"pushToken": token, "platform": "apns_ios_device", "providerId": PROVIDER, "timezone": "Europe/Paris"})
+            assert status == 200, body
+
+        # 5. Tokens: per user, as hints.
+        driver.find_element(By.CSS_SELECTOR, "nav a[data-slug=tokens]").click()
+        wait.until(EC.presence_of_element_located((By.ID, "user-alice")))
+        main_text = text("main")
+        checks.ok(good_token[:8] + "…" + good_token[-4:] in main_text, "tokens: alice's token is shown as a hint")
+        checks.ok(good_token not in driver.page_source and bad_token not in driver.page_source, "tokens: no whole token on the page")
+        checks.ok("apns_ios_device" in main_text and "sandbox" in main_text, "tokens: platform and environment shown")
+        shot("04-tokens")
+        browser_log("tokens")
+
+        # 6. A test push to alice, then its delivery log.
+        driver.find_element(By.CSS_SELECTOR, "#user-alice ~ a, section[aria-labelledby=user-alice] a.button-link").click()
+        wait.until(EC.url_contains("/dashboard/send"))
+        uid_field = wait.until(EC.presence_of_element_located((By.ID, "send-uid")))
+        checks.ok(uid_field.get_attribute("value") == "alice", "send: the user is filled in from the tokens page")
+        driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]").send_keys(Keys.ENTER)
+        open_log = wait.until(EC.element_to_be_clickable((By.ID, "open-log")))
+        checks.ok(driver.switch_to.active_element == open_log, "send: the focus moves to the delivery log link")
+        shot("05-send")
+        browser_log("send")
+        open_log.send_keys(Keys.ENTER)
+        wait.until(EC.url_contains("/dashboard/log"))
+        wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#delivery-log tr[data-state=delivered]")))
+        checks.ok("accepted by the provider" in text("#delivery-log"), "log: the job is delivered, with the provider's answer")
+        with open(mock_log) as f:
+            seen = [json.loads(line) for line in f if line.strip()]
+        pushes = [e for e in seen if e.get("kind") == "apns" and e.get("token") == good_token]
+        checks.ok(len(pushes) == 1 and pushes[0]["status"] == 200 and pushes[0]["topic"] == BUNDLE,
+                  "log: the mock APNs received the push once, for topic %s" % BUNDLE)
+        checks.ok(good_token not in driver.page_source, "log: the token is shown as a hint only")
+        shot("06-log-delivered")
+        browser_log("delivery log")
+
+        # A push to bob, whose token the mock refuses: the log explains why.
+        driver.find_element(By.CSS_SELECTOR, "nav a[data-slug=send]").click()
+        uid_field = wait.until(EC.presence_of_element_located((By.ID, "send-uid")))
+        uid_field.send_keys("bob")
+        driver.find_element(By.CSS_SELECTOR, "form.card button[type=submit]").click()
+        wait.until(EC.element_to_be_clickable((By.ID, "open-log"))).click()
+        wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#delivery-log tr[data-state=failed]")))
+        checks.ok("BadDeviceToken" in text("#delivery-log"), "log: a refused push shows APNs' reason")
+        shot("07-log-failed")
+        browser_log("delivery log (failed)")
+
+        # 7. Provider health after the sends.
+        driver.find_element(By.CSS_SELECTOR, "nav a[data-slug=providers]").click()
+        wait.until(EC.text_to_be_present_in_element((By.ID, "provider-health"), "delivered"))
+        health = text("#provider-health")
+        checks.ok("1 delivered" in health and "BadDeviceToken" in health, "providers: last success and last error reason")
+        checks.ok(re.search(r"\d+ s", health) is not None and "up" in health and "n/a" in health,
+                  "providers: JWT age, connections and circuit breaker (n/a)")
+        checks.ok("sealed" in health and key_body not in driver.page_source, "providers: the key is shown as sealed")
+        shot("03-providers")
+        browser_log("providers (health)")
+
+        # 8. Queues and live rates.
+        driver.find_element(By.CSS_SELECTOR, "nav a[data-slug=queues]").click()
+        wait.until(EC.presence_of_element_located((By.ID, "q-delivered")))
+        WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "r-sent").text not in ("…", ""))
+        checks.ok(text("#q-delivered") == "1" and text("#q-failed") == "1", "queues: outbox counts (1 delivered, 1 failed)")
+        checks.ok(re.fullmatch(r"\d+\.\d", text("#r-sent")) is not None, "queues: a live rate from /metrics (%s/s)" % text("#r-sent"))
+        shot("08-queues")
+        browser_log("queues")
+
+        # The key never appeared in a URL or on a page; signing out forgets it.
+        checks.ok(all(admin_key not in url for url in visited), "the admin key never appears in a URL")
+        driver.find_element(By.ID, "sign-out").send_keys(Keys.ENTER)
+        wait.until(EC.presence_of_element_located((By.ID, "admin-key")))
+        checks.ok(driver.execute_script("return sessionStorage.length") == 0, "sign out: the key is forgotten")
+        driver.get(base + "/dashboard/providers")
+        wait.until(EC.presence_of_element_located((By.ID, "admin-key")))
+        checks.ok("/dashboard?next=" in driver.current_url, "signed out: a page sends you to sign in")
+        browser_log("signed out")
+        with open(log_path) as f:
+            checks.ok(admin_key not in f.read(), "the service's log never contains the admin key")
+
+        print("dashboard-test: screenshots:")
+        for name in sorted(os.listdir(shots)):
+            print("  " + os.path.join(shots, name))
+    except TimeoutException as error:
+        checks.ok(False, "timed out waiting in the browser at %s: %s" % (driver.current_url if driver else "?", error.msg))
+        if driver:
+            driver.save_screenshot(os.path.join(shots, "failure.png"))
+            print("  page text: " + driver.find_element(By.TAG_NAME, "body").text[:1500])
+            print("  browser log: " + json.dumps(driver.get_log("browser"))[:1500])
+    finally:
+        if driver:
+            driver.quit()
+        for process in reversed(processes):
+            if process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+        shutil.rmtree(work, ignore_errors=True)
+    print("dashboard-test: %d passed, %d failed" % (checks.passed, checks.failed))
+    return 0 if checks.failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,611 @@
+// The dashboard's script and style sheet, served from the binary (see Dashboard.swift).
+// Edit them here: there is no build step.
+
+enum DashboardAssets {
+    /// `/dashboard/assets/dashboard.js`.
+    static let script = #"""
+        // push-server dashboard: plain JavaScript, no build step. The admin key lives in this tab's
+        // sessionStorage and goes out only in the apikey header of same-origin requests; every value
+        // from the server is put into the page as text (never as HTML).
+        (function () {
+          "use strict";
+          var KEY = "pushServer.adminKey";
+          var APP = "pushServer.app";
+          var page = document.body.getAttribute("data-page");
+          var params = new URLSearchParams(location.search);
+          var content = document.getElementById("content");
+          var statusLine = document.getElementById("status");
+
+          // ---- helpers -------------------------------------------------------------------------
+          function el(tag, attributes) {
+            var node = document.createElement(tag);
+            var attrs = attributes || {};
+            Object.keys(attrs).forEach(function (name) {
+              var value = attrs[name];
+              if (value === null || value === undefined || value === false) return;
+              if (name === "text") node.textContent = String(value);
+              else if (name === "className") node.className = value;
+              else if (name === "onclick" || name === "onsubmit" || name === "onchange") node.addEventListener(name.slice(2), value);
+              else node.setAttribute(name, value === true ? "" : String(value));
+            });
+            for (var i = 2; i < arguments.length; i++) append(node, arguments[i]);
+            return node;
+          }
+          // Appends children: nodes, text, arrays of them; null and false are skipped.
+          function append(node) {
+            for (var i = 1; i < arguments.length; i++) {
+              var child = arguments[i];
+              if (child === null || child === undefined || child === false) continue;
+              if (Array.isArray(child)) { child.forEach(function (c) { append(node, c); }); continue; }
+              node.appendChild(typeof child === "string" || typeof child === "number" ? document.createTextNode(String(child)) : child);
+            }
+          }
+          function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+          function say(text, kind) {
+            statusLine.textContent = text || "";
+            statusLine.className = "status" + (kind ? " " + kind : "");
+          }
+          function adminKey() { return sessionStorage.getItem(KEY); }
+          function currentApp() { return params.get("app") || sessionStorage.getItem(APP) || ""; }
+          function dashboardURL(slug, extra) {
+            var query = new URLSearchParams();
+            var app = currentApp();
+            if (app) query.set("app", app);
+            Object.keys(extra || {}).forEach(function (k) { if (extra[k]) query.set(k, extra[k]); });
+            var text = query.toString();
+            return "/dashboard/" + slug + (text ? "?" + text : "");
+          }
+          function randomHex(bytes) {
+            var values = new Uint8Array(bytes);
+            crypto.getRandomValues(values);
+            return Array.prototype.map.call(values, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+          }
+          // A push token as a short hint: never the whole token.
+          function tokenHint(token) {
+            var text = String(token || "");
+            if (text.length <= 16) return text.slice(0, 4) + "…";
+            return text.slice(0, 8) + "…" + text.slice(-4);
+          }
+          function ago(seconds) {
+            if (seconds < 5) return "just now";
+            if (seconds < 60) return Math.round(seconds) + " s ago";
+            if (seconds < 3600) return Math.round(seconds / 60) + " min ago";
+            if (seconds < 86400) return Math.round(seconds / 3600) + " h ago";
+            return Math.round(seconds / 86400) + " d ago";
+          }
+          function when(epochSeconds) {
+            if (epochSeconds === null || epochSeconds === undefined) return el("span", { className: "muted", text: "never" });
+            var date = new Date(epochSeconds * 1000);
+            return el("time", { datetime: date.toISOString(), title: date.toLocaleString(), text: ago(Date.now() / 1000 - epochSeconds) });
+          }
+          function duration(seconds) {
+            if (seconds === null || seconds === undefined) return el("span", { className: "muted", text: "—" });
+            if (seconds < 60) return seconds + " s";
+            return Math.floor(seconds / 60) + " min " + (seconds % 60) + " s";
+          }
+          function badge(text, kind) { return el("span", { className: "badge " + (kind || ""), text: text }); }
+          function table(caption, headers, rows) {
+            return el("div", { className: "table-wrap" },
+              el("table", {},
+                el("caption", { text: caption }),
+                el("thead", {}, el("tr", {}, headers.map(function (h) { return el("th", { scope: "col", text: h }); }))),
+                el("tbody", {}, rows.length ? rows : el("tr", {}, el("td", { colspan: headers.length, className: "muted", text: "Nothing yet." })))));
+          }
+          function field(id, label, input, hint) {
+            input.id = id;
+            if (hint) input.setAttribute("aria-describedby", id + "-hint");
+            return el("div", { className: "field" }, el("label", { for: id, text: label }), input,
+              hint ? el("p", { className: "hint", id: id + "-hint", text: hint }) : null);
+          }
+
+          function ApiError(status, code, message) { this.status = status; this.code = code; this.message = message; }
+
+          // Every call: same origin, the key in a header, no cookies.
+          function api(method, path, options) {
+            var opts = options || {};
+            var headers = { apikey: adminKey() || "" };
+            if (opts.app) headers.appid = opts.app;
+            if (opts.body !== undefined) headers["Content-Type"] = "application/json";
+            Object.keys(opts.headers || {}).forEach(function (k) { headers[k] = opts.headers[k]; });
+            return fetch(path, {
+              method: method, headers: headers, credentials: "omit", cache: "no-store",
+              body: opts.body === undefined ? undefined : JSON.stringify(opts.body)
+            }).then(function (response) {
+              return response.text().then(function (text) {
+                var json = null;
+                try { json = text ? JSON.parse(text) : null; } catch (e) { json = null; }
+                if (!response.ok) {
+                  var error = (json && json.error) || {};
+                  if (response.status === 401 && (error.code || "").indexOf("APIKEY") >= 0) {
+                    sessionStorage.removeItem(KEY);
+                    location.replace("/dashboard?refused=1");
+                  }
+                  throw new ApiError(response.status, error.code || "HTTP_" + response.status, error.message || "The request failed.");
+                }
+                return json ? json.data : null;
+              });
+            });
+          }
+          function failed(error) {
+            var message = error && error.message ? error.message : String(error);
+            say(message + (error && error.code ? " (" + error.code + ")" : ""), "error");
+          }
+
+          // ---- chrome: navigation keeps the app, sign out ---------------------------------------
+          function setUpChrome() {
+            Array.prototype.forEach.call(document.querySelectorAll("a[data-slug]"), function (link) {
+              link.setAttribute("href", dashboardURL(link.getAttribute("data-slug")));
+            });
+          }
+          function setUpSignOut() {
+            var out = document.getElementById("sign-out");
+            if (out) out.addEventListener("click", function () {
+              sessionStorage.removeItem(KEY);
+              sessionStorage.removeItem(APP);
+              location.assign("/dashboard");
+            });
+          }
+
+          // The app picker (a GET form, so it works like a link and keeps keyboard order simple).
+          function appPicker(apps, extra) {
+            var select = el("select", { name: "app" }, apps.map(function (a) {
+              return el("option", { value: a.appId, selected: a.appId === currentApp(), text: a.appId + (a.name && a.name !== a.appId ? " — " + a.name : "") });
+            }));
+            return el("form", { className: "app-picker", method: "get", action: location.pathname },
+              field("app-select", "App", select), (extra || []).map(function (name) {
+                return params.get(name) ? el("input", { type: "hidden", name: name, value: params.get(name) }) : null;
+              }), el("button", { type: "submit", className: "secondary", text: "Show" }));
+          }
+
+          // Loads the apps, settles which one the page is about, then calls render(app, apps).
+          function withApp(render, extra) {
+            api("GET", "/apps").then(function (apps) {
+              if (!apps.length) {
+                append(content, el("p", { text: "There is no app yet. Create one with the admin API: POST /apps." }));
+                return;
+              }
+              var app = currentApp();
+              if (!apps.some(function (a) { return a.appId === app; })) app = apps[0].appId;
+              params.set("app", app);
+              sessionStorage.setItem(APP, app);
+              setUpChrome();
+              var picker = appPicker(apps, extra);
+              append(content, picker);
+              render(app, apps);
+            }).catch(failed);
+          }
+
+          // ---- pages ---------------------------------------------------------------------------
+          var pages = {};
+
+          pages.signin = function () {
+            if (adminKey() && !params.get("refused")) { location.replace("/dashboard/apps"); return; }
+            var input = el("input", { type: "password", name: "key", autocomplete: "off", required: true, spellcheck: "false" });
+            var error = el("p", { id: "signin-error", className: "form-error", role: "alert" });
+            if (params.get("refused")) error.textContent = "Your admin key was refused. Sign in again.";
+            var form = el("form", { className: "card narrow", onsubmit: function (event) {
+              event.preventDefault();
+              var key = input.value.trim();
+              if (!key) { error.textContent = "Enter the admin key."; input.focus(); return; }
+              fetch("/apps", { headers: { apikey: key }, credentials: "omit", cache: "no-store" }).then(function (response) {
+                if (response.ok) {
+                  sessionStorage.setItem(KEY, key);
+                  input.value = "";
+                  var next = params.get("next") || "";
+                  location.assign(/^\/dashboard\/[a-z]+(\?[^#]*)?$/.test(next) ? next : "/dashboard/apps");
+                } else {
+                  error.textContent = response.status === 401 ? "That admin key was refused." : "Sign-in failed (HTTP " + response.status + ").";
+                  input.setAttribute("aria-invalid", "true");
+                  input.focus();
+                  input.select();
+                }
+              }).catch(function () { error.textContent = "The service did not answer."; });
+            } },
+              el("p", { text: "Sign in with the admin key of this push-server (the PUSH_ADMIN_KEY variable, or the admin.key file in its data directory). It is kept in this browser tab only and sent in the apikey header." }),
+              field("admin-key", "Admin key", input),
+              error,
+              el("button", { type: "submit", text: "Sign in" }));
+            input.setAttribute("aria-describedby", "signin-error");
+            append(content, form);
+            input.focus();
+          };
+
+          pages.apps = function () {
+            api("GET", "/apps").then(function (apps) {
+              var rows = apps.map(function (a) {
+                return el("tr", {},
+                  el("th", { scope: "row" }, el("a", { href: "/dashboard/providers?app=" + encodeURIComponent(a.appId), text: a.appId })),
+                  el("td", { text: a.name }),
+                  el("td", {}, a.webhookUrl ? el("code", { text: a.webhookUrl }) : el("span", { className: "muted", text: "none" })),
+                  el("td", {}, a.hasWebhookSecret ? badge("sealed", "ok") : badge("none")),
+                  el("td", {}, when(a.createdAt)),
+                  el("td", { className: "links" },
+                    el("a", { href: "/dashboard/tokens?app=" + encodeURIComponent(a.appId), text: "Tokens" }),
+                    el("a", { href: "/dashboard/send?app=" + encodeURIComponent(a.appId), text: "Test push" })));
+              });
+              append(content, table(apps.length + (apps.length === 1 ? " app" : " apps"),
+                ["App", "Name", "Webhook", "Webhook secret", "Created", "Open"], rows));
+            }).catch(failed);
+          };
+
+          pages.providers = function () {
+            withApp(function (app) {
+              var holder = el("div", { id: "provider-health" });
+              var engine = el("p", { className: "engine" });
+              append(content, [engine, holder]);
+              function load() {
+                return api("GET", "/admin/providers/health", { app: app }).then(function (data) {
+                  engine.textContent = data.engine === "delivery"
+                    ? "Delivery engine running: health since the service started."
+                    : "The delivery engine is not running (sender: " + data.engine + "), so no health is recorded.";
+                  var rows = data.providers.map(function (p) {
+                    var identity = p.type === "apns"
+                      ? [el("div", {}, "Key ", el("code", { text: p.keyId })), el("div", {}, "Team ", el("code", { text: p.teamId })), el("div", {}, "Topic ", el("code", { text: p.bundleId }))]
+                      : [el("div", {}, "Project ", el("code", { text: p.projectId })), el("div", { text: p.clientEmail })];
+                    var up = p.connections ? p.connectionsUp + " of " + p.connections + " up" : "none yet";
+                    return el("tr", {},
+                      el("th", { scope: "row", text: p.providerId }),
+                      el("td", {}, badge(p.type.toUpperCase(), "type"), " ", p.environment ? badge(p.environment, p.environment === "production" ? "prod" : "sandbox") : null),
+                      el("td", {}, identity),
+                      el("td", {}, badge("sealed", "ok")),
+                      el("td", {}, when(p.lastSuccessAt), p.delivered ? el("div", { className: "muted", text: p.delivered + " delivered" }) : null),
+                      el("td", {}, p.lastErrorAt ? [when(p.lastErrorAt), el("div", { className: "reason", text: p.lastErrorReason })] : el("span", { className: "muted", text: "none" })),
+                      el("td", {}, p.type === "apns" ? duration(p.jwtAgeSeconds) : el("span", { className: "muted", text: "n/a" })),
+                      el("td", { text: up + (p.inFlight ? ", " + p.inFlight + " in flight" : "") }),
+                      el("td", {}, badge(p.circuitBreaker, "muted-badge")));
+                  });
+                  clear(holder);
+                  append(holder, table("Providers of " + app, ["Provider", "Kind", "Identity", "Key", "Last success", "Last error", "JWT age", "Connections", "Circuit breaker"], rows));
+                }).catch(failed);
+              }
+              load();
+              setInterval(load, 5000);
+              append(content, apnsForm(app, load));
+            });
+          };
+
+          function apnsForm(app, reload) {
+            var id = el("input", { name: "providerId", required: true, pattern: "[A-Za-z0-9._\\-]+", autocomplete: "off" });
+            var keyId = el("input", { name: "keyId", required: true, autocomplete: "off", spellcheck: "false" });
+            var teamId = el("input", { name: "teamId", required: true, autocomplete: "off", spellcheck: "false" });
+            var bundleId = el("input", { name: "bundleId", required: true, autocomplete: "off", spellcheck: "false", placeholder: "com.example.chat" });
+            var environment = el("select", { name: "environment" },
+              el("option", { value: "sandbox", text: "Sandbox" }),
+              el("option", { value: "production", text: "Production" }));
+            var p8 = el("textarea", { name: "p8Key", rows: 5, required: true, autocomplete: "off", spellcheck: "false", placeholder: "-----BEGIN PRIVATE KEY-----" });
+            var file = el("input", { type: "file", accept: ".p8,.pem,text/plain" });
+            file.addEventListener("change", function () {
+              if (!file.files || !file.files[0]) return;
+              file.files[0].text().then(function (text) { p8.value = text; file.value = ""; });
+            });
+            var mutable = el("input", { type: "checkbox", name: "includeMutableContent", checked: true });
+            var available = el("input", { type: "checkbox", name: "includeContentAvailable" });
+            var form = el("form", { className: "card", onsubmit: function (event) {
+              event.preventDefault();
+              var body = {
+                providerId: id.value.trim(), keyId: keyId.value.trim(), teamId: teamId.value.trim(), bundleId: bundleId.value.trim(),
+                production: environment.value === "production", p8Key: p8.value.trim() + "\n",
+                includeMutableContent: mutable.checked, includeContentAvailable: available.checked
+              };
+              say("Saving provider " + body.providerId + "…");
+              api("POST", "/notifications/push/v1/providers/apns", { app: app, body: body }).then(function (saved) {
+                p8.value = "";
+                form.reset();
+                say("Provider " + saved.providerId + " saved; its key is sealed and will not be shown again.", "ok");
+                reload();
+              }).catch(failed);
+            } },
+              el("h2", { text: "Add an APNs provider" }),
+              el("div", { className: "grid" },
+                field("apns-id", "Provider id", id),
+                field("apns-key-id", "Key ID", keyId, "10 characters, from the key's page in your Apple developer account."),
+                field("apns-team-id", "Team ID", teamId),
+                field("apns-bundle", "Bundle id (topic)", bundleId),
+                field("apns-environment", "Environment", environment, "Sandbox for builds run from Xcode; production for TestFlight and the App Store.")),
+              field("apns-p8", ".p8 key", p8, "Paste the key, or choose the file below. It is sealed (AES-256-GCM) before it is stored and never shown again."),
+              field("apns-p8-file", "Read the key from a file", file),
+              el("div", { className: "checks" },
+                el("label", {}, mutable, " mutable-content on alerts"),
+                el("label", {}, available, " content-available on alerts")),
+              el("button", { type: "submit", text: "Add provider" }));
+            return form;
+          }
+
+          pages.tokens = function () {
+            withApp(function (app) {
+              var uid = params.get("uid") || "";
+              var filter = el("input", { name: "uid", value: uid, autocomplete: "off" });
+              append(content, el("form", { className: "inline-form", method: "get", action: "/dashboard/tokens" },
+                el("input", { type: "hidden", name: "app", value: app }),
+                field("uid-filter", "User id", filter), el("button", { type: "submit", className: "secondary", text: "Filter" }),
+                uid ? el("a", { href: dashboardURL("tokens"), text: "All users" }) : null));
+              var holder = el("div");
+              append(content, holder);
+              Promise.all([
+                api("GET", "/users", { app: app }),
+                api("GET", "/notifications/push/v1/tokens" + (uid ? "?uid=" + encodeURIComponent(uid) : ""), { app: app }),
+                api("GET", "/notifications/push/v1/providers", { app: app })
+              ]).then(function (results) {
+                var users = results[0], tokens = results[1].pushTokens, providers = {};
+                results[2].forEach(function (p) { providers[p.providerId] = p; });
+                var byUser = {};
+                tokens.forEach(function (t) { (byUser[t.uid] = byUser[t.uid] || []).push(t); });
+                var shown = uid ? users.filter(function (u) { return u.uid === uid; }) : users;
+                if (uid && !shown.length) shown = [{ uid: uid, name: "" }];
+                var empty = [];
+                shown.slice(0, 200).forEach(function (user) {
+                  var list = byUser[user.uid] || [];
+                  if (!list.length && !uid) { empty.push(user.uid); return; }
+                  var rows = list.map(function (t) {
+                    var provider = providers[t.providerId];
+                    var env = !provider ? "unknown" : provider.type === "fcm" ? "FCM" : provider.production ? "production" : "sandbox";
+                    return el("tr", {},
+                      el("td", {}, el("code", { text: tokenHint(t.pushToken), title: "token hint (the whole token is not shown)" })),
+                      el("td", { text: t.platform }),
+                      el("td", {}, badge(env, env === "production" ? "prod" : env === "sandbox" ? "sandbox" : "")),
+                      el("td", { text: t.providerId }),
+                      el("td", {}, when(t.updatedAt)),
+                      el("td", {}, when(t.createdAt)),
+                      el("td", {}, el("code", { text: t.authToken || "—" })));
+                  });
+                  append(holder, el("section", { className: "user", "aria-labelledby": "user-" + user.uid },
+                    el("div", { className: "user-head" },
+                      el("h2", { id: "user-" + user.uid }, user.uid, user.name && user.name !== user.uid ? el("span", { className: "muted", text: " — " + user.name }) : null),
+                      el("a", { className: "button-link", href: dashboardURL("send", { uid: user.uid }), text: "Send a test push" })),
+                    table(list.length + (list.length === 1 ? " token" : " tokens") + " of " + user.uid,
+                      ["Token", "Platform", "Environment", "Provider", "Last registration", "First registered", "Auth token"], rows)));
+                });
+                if (empty.length) append(holder, el("p", { className: "muted", text: "Users without tokens: " + empty.join(", ") }));
+                if (!shown.length) append(holder, el("p", { text: "This app has no users yet." }));
+              }).catch(failed);
+            });
+          };
+
+          pages.send = function () {
+            withApp(function (app) {
+              var uid = el("input", { name: "uid", required: true, autocomplete: "off", value: params.get("uid") || "", list: "known-users" });
+              var text = el("input", { name: "text", required: true, maxlength: 200, value: "Test push from the push-server dashboard" });
+              var users = el("datalist", { id: "known-users" });
+              var result = el("div", { id: "send-result", role: "status", "aria-live": "polite" });
+              api("GET", "/users", { app: app }).then(function (list) {
+                list.slice(0, 500).forEach(function (u) { append(users, el("option", { value: u.uid })); });
+              }).catch(failed);
+              var form = el("form", { className: "card", onsubmit: function (event) {
+                event.preventDefault();
+                var target = uid.value.trim();
+                var body = {
+                  type: "chat", recipients: [{ uid: target }],
+                  message: {
+                    id: "dashboard-" + randomHex(8), category: "message", receiverType: "user", text: text.value,
+                    sender: { uid: "push-dashboard", name: "push-server dashboard" }, receiver: { uid: target, name: target }
+                  }
+                };
+                clear(result);
+                api("POST", "/notifications/push/v1/send", { app: app, body: body, headers: { "Idempotency-Key": "dashboard-" + randomHex(16) } })
+                  .then(function (sent) {
+                    if (!sent.jobs) {
+                      append(result, el("p", { className: "warn", text: target + " has no registered token: nothing was sent." }));
+                      return;
+                    }
+                    append(result, [
+                      el("p", { className: "ok" }, "Accepted: request ", el("code", { text: sent.requestId }), ", " + sent.jobs + (sent.jobs === 1 ? " job" : " jobs") + " for " + target + "."),
+                      el("a", { id: "open-log", className: "button-link", href: dashboardURL("log", { request: sent.requestId }), text: "Open its delivery log" })]);
+                    document.getElementById("open-log").focus();
+                  }).catch(failed);
+              } },
+                el("p", { text: "Sends a chat message push to every token of the user, through the same send API and delivery engine as real messages." }),
+                field("send-uid", "User id", uid), users,
+                field("send-text", "Message", text),
+                el("button", { type: "submit", text: "Send test push" }));
+              append(content, [form, result]);
+            }, ["uid"]);
+          };
+
+          pages.log = function () {
+            withApp(function (app) {
+              var requestId = params.get("request") || "";
+              var input = el("input", { name: "request", value: requestId, required: true, autocomplete: "off", spellcheck: "false", size: 40 });
+              append(content, el("form", { className: "inline-form", method: "get", action: "/dashboard/log" },
+                el("input", { type: "hidden", name: "app", value: app }),
+                field("request-id", "Request id", input, "The requestId the send API answered."),
+                el("button", { type: "submit", className: "secondary", text: "Show log" })));
+              if (!requestId) return;
+              var summary = el("p", { id: "log-summary", className: "summary", role: "status", "aria-live": "polite" });
+              var holder = el("div", { id: "delivery-log" });
+              append(content, [summary, holder]);
+              var polls = 0;
+              function load() {
+                api("GET", "/notifications/push/v1/send/" + encodeURIComponent(requestId) + "/log", { app: app }).then(function (jobs) {
+                  var counts = {};
+                  jobs.forEach(function (j) { counts[j.state] = (counts[j.state] || 0) + 1; });
+                  var open = (counts.pending || 0) + (counts.leased || 0);
+                  summary.textContent = jobs.length
+                    ? jobs.length + (jobs.length === 1 ? " job: " : " jobs: ") + Object.keys(counts).sort().map(function (k) { return counts[k] + " " + k; }).join(", ") + (open ? " (updating…)" : ".")
+                    : "No job has this request id in this app.";
+                  var rows = jobs.map(function (j) {
+                    var kind = j.state === "delivered" ? "ok" : j.state === "failed" ? "bad" : "wait";
+                    var answer = j.lastError ? j.lastError : j.state === "delivered" ? "accepted by the provider" : "—";
+                    return el("tr", { "data-state": j.state },
+                      el("td", {}, el("code", { text: j.id.slice(0, 8), title: j.id })),
+                      el("td", { text: j.uid }),
+                      el("td", {}, el("code", { text: tokenHint(j.token) })),
+                      el("td", { text: j.platform }),
+                      el("td", { text: j.kind }),
+                      el("td", {}, badge(j.state, kind)),
+                      el("td", { text: j.attempts }),
+                      el("td", { className: j.lastError ? "reason" : "", text: answer }),
+                      el("td", {}, when(j.createdAt)),
+                      el("td", {}, j.finishedAt ? when(j.finishedAt) : el("span", { className: "muted", text: "—" })));
+                  });
+                  clear(holder);
+                  append(holder, table("Delivery log of request " + requestId, ["Job", "User", "Token", "Platform", "Kind", "State", "Attempts", "Last answer", "Created", "Finished"], rows));
+                  if (open && ++polls < 300) setTimeout(load, 1000);
+                }).catch(failed);
+              }
+              load();
+            }, ["request"]);
+          };
+
+          pages.queues = function () {
+            var cards = el("div", { className: "cards" });
+            var note = el("p", { className: "muted" });
+            append(content, [cards, note]);
+            var previous = null;
+            function metric(label, value, id) {
+              return el("div", { className: "stat" }, el("div", { className: "stat-value", id: id, text: value }), el("div", { className: "stat-label", text: label }));
+            }
+            function parseMetrics(text) {
+              var sums = {}, values = {};
+              text.split("\n").forEach(function (line) {
+                if (!line || line.charAt(0) === "#") return;
+                var match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)$/.exec(line);
+                if (!match) return;
+                var value = Number(match[3]);
+                sums[match[1]] = (sums[match[1]] || 0) + value;
+                values[match[1] + (match[2] || "")] = value;
+              });
+              return { sums: sums, values: values, at: Date.now() / 1000 };
+            }
+            function rate(now, name) {
+              if (!previous || now.at <= previous.at) return "…";
+              return ((now.sums[name] || 0) - (previous.sums[name] || 0)) / (now.at - previous.at);
+            }
+            function fixed(value, digits) { return typeof value === "number" ? value.toFixed(digits) : value; }
+            function ms(seconds) { return seconds === undefined ? "—" : (seconds * 1000).toFixed(1) + " ms"; }
+            function load() {
+              api("GET", "/admin/outbox").then(function (outbox) {
+                var jobs = outbox.pushJobs;
+                var running = outbox.deliveryEngine === "delivery";
+                var metrics = running
+                  ? fetch("/metrics", { credentials: "omit", cache: "no-store" }).then(function (r) { return r.ok ? r.text() : ""; })
+                  : Promise.resolve("");
+                return metrics.then(function (text) {
+                  var now = text ? parseMetrics(text) : null;
+                  clear(cards);
+                  append(cards,
+                    el("section", { className: "card", "aria-labelledby": "outbox-title" },
+                      el("h2", { id: "outbox-title", text: "Push outbox" }),
+                      el("div", { className: "stats" }, metric("pending", jobs.pending, "q-pending"), metric("in flight", jobs.inFlight, "q-inflight"),
+                        metric("delivered", jobs.delivered, "q-delivered"), metric("failed", jobs.failed, "q-failed"))),
+                    el("section", { className: "card", "aria-labelledby": "webhook-title" },
+                      el("h2", { id: "webhook-title", text: "Webhook queue" }),
+                      el("div", { className: "stats" }, metric("waiting to be delivered", outbox.webhookJobsPending, "q-webhooks"))),
+                    el("section", { className: "card", "aria-labelledby": "rates-title" },
+                      el("h2", { id: "rates-title", text: "Live rates" }),
+                      now ? el("div", { className: "stats" },
+                        metric("sent / s", fixed(rate(now, "push_sent_total"), 1), "r-sent"),
+                        metric("failed / s", fixed(rate(now, "push_failed_total"), 1), "r-failed"),
+                        metric("retried / s", fixed(rate(now, "push_retried_total"), 1), "r-retried"),
+                        metric("latency p50", ms(now.values['push_delivery_latency_recent_seconds{quantile="0.5"}']), "r-p50"),
+                        metric("latency p99", ms(now.values['push_delivery_latency_recent_seconds{quantile="0.99"}']), "r-p99"),
+                        metric("tokens removed", now.sums.push_tokens_removed_total || 0, "r-removed"))
+                        : el("p", { className: "muted", text: "The delivery engine is not running (sender: " + outbox.deliveryEngine + "): no rates." })));
+                  note.textContent = "From /admin/outbox and /metrics, every 3 s. Last update " + new Date().toLocaleTimeString() + ".";
+                  if (now) previous = now;
+                });
+              }).catch(failed);
+            }
+            load();
+            setInterval(load, 3000);
+          };
+
+          // ---- start ---------------------------------------------------------------------------
+          if (page !== "signin" && !adminKey()) {
+            location.replace("/dashboard?next=" + encodeURIComponent(location.pathname + location.search));
+            return;
+          }
+          setUpChrome();
+          setUpSignOut();
+          (pages[page] || pages.apps)();
+        })();
+        """#
+
+    /// `/dashboard/assets/dashboard.css`.
+    static let style = #"""
+        /* push-server dashboard. No external fonts or images; works without the mouse. */
+        :root {
+          --ink: #1d2330; --muted: #5c6577; --line: #d9dee7; --bg: #f4f6f9; --card: #ffffff;
+          --accent: #2457c5; --accent-ink: #ffffff; --ok: #137a3f; --ok-bg: #e3f4ea; --bad: #b42318; --bad-bg: #fdecea;
+          --wait: #8a5a00; --wait-bg: #fff4db; --focus: #ffbf47;
+          font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", sans-serif;
+          font-size: 15px; line-height: 1.45; color: var(--ink); background: var(--bg);
+        }
+        * { box-sizing: border-box; }
+        body { margin: 0; }
+        a { color: var(--accent); }
+        code { font-family: ui-monospace, "SFMono-Regular", "DejaVu Sans Mono", Menlo, monospace; font-size: 0.9em; background: #eef1f6; padding: 0.05em 0.3em; border-radius: 4px; }
+        :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; box-shadow: 0 0 0 5px #1d2330; border-radius: 3px; }
+        .skip { position: absolute; left: -999px; top: 0; background: var(--card); padding: 0.5em 1em; z-index: 10; }
+        .skip:focus { left: 1em; top: 0.5em; }
+        header.top { background: #1d2330; color: #fff; display: flex; align-items: center; gap: 1.5em; padding: 0 1.5em; flex-wrap: wrap; }
+        header.top .brand { font-weight: 700; letter-spacing: 0.02em; padding: 0.9em 0; color: #fff; text-decoration: none; }
+        header.top .brand span { color: #9fb6ea; font-weight: 500; }
+        nav ul { list-style: none; display: flex; gap: 0.25em; margin: 0; padding: 0; flex-wrap: wrap; }
+        nav a { display: block; color: #d7deec; text-decoration: none; padding: 0.95em 0.8em; border-bottom: 3px solid transparent; }
+        nav a:hover { color: #fff; }
+        nav a[aria-current="page"] { color: #fff; border-bottom-color: #7aa2f7; font-weight: 600; }
+        header.top .spacer { flex: 1; }
+        main { max-width: 1240px; margin: 0 auto; padding: 1.5em; }
+        main:focus { outline: none; }
+        h1 { font-size: 1.6em; margin: 0.2em 0 0.2em; }
+        h2 { font-size: 1.15em; margin: 0 0 0.6em; }
+        .lede { color: var(--muted); margin: 0 0 1.2em; }
+        .card { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 1.2em 1.4em; margin: 1.2em 0; box-shadow: 0 1px 2px rgba(16, 24, 40, 0.04); }
+        .card.narrow { max-width: 34em; }
+        .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(14em, 1fr)); gap: 0 1.2em; }
+        .field { margin: 0 0 0.9em; display: flex; flex-direction: column; gap: 0.25em; }
+        .field label { font-weight: 600; font-size: 0.92em; }
+        .hint { margin: 0; color: var(--muted); font-size: 0.85em; }
+        input, select, textarea { font: inherit; color: inherit; border: 1px solid #b9c1cf; border-radius: 6px; padding: 0.45em 0.6em; background: #fff; max-width: 100%; }
+        textarea { width: 100%; font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 0.88em; }
+        input[aria-invalid="true"] { border-color: var(--bad); }
+        input[type="checkbox"] { width: 1.05em; height: 1.05em; vertical-align: -0.15em; }
+        input[type="file"] { border: none; padding: 0; }
+        .checks { display: flex; gap: 1.5em; margin: 0 0 1em; flex-wrap: wrap; }
+        button, .button-link { font: inherit; font-weight: 600; border: 1px solid var(--accent); background: var(--accent); color: var(--accent-ink); border-radius: 6px; padding: 0.5em 1.1em; cursor: pointer; text-decoration: none; display: inline-block; }
+        button:hover, .button-link:hover { background: #1b45a3; }
+        button.secondary { background: #fff; color: var(--accent); }
+        button.secondary:hover { background: #eef3fd; }
+        header.top button.quiet { background: transparent; border-color: #56607a; color: #fff; font-weight: 500; padding: 0.35em 0.9em; }
+        .app-picker, .inline-form { display: flex; align-items: flex-end; gap: 0.8em; flex-wrap: wrap; margin: 0 0 1em; }
+        .app-picker .field, .inline-form .field { margin: 0; }
+        .inline-form .hint { position: absolute; left: -999px; }
+        .status { min-height: 1.5em; margin: 0.2em 0 0.8em; }
+        .status:empty { min-height: 0; margin: 0; }
+        .status.ok, .ok { color: var(--ok); }
+        .status.error, .form-error { color: var(--bad); font-weight: 600; }
+        .warn { color: var(--wait); }
+        .form-error { min-height: 1.4em; margin: 0 0 0.8em; }
+        .muted { color: var(--muted); }
+        .engine { color: var(--muted); margin: 0 0 0.6em; }
+        .table-wrap { overflow-x: auto; background: var(--card); border: 1px solid var(--line); border-radius: 10px; margin: 0 0 1.2em; }
+        table { border-collapse: collapse; width: 100%; font-size: 0.93em; }
+        caption { text-align: left; padding: 0.7em 1em; font-weight: 600; color: var(--muted); border-bottom: 1px solid var(--line); }
+        th, td { text-align: left; padding: 0.55em 1em; border-bottom: 1px solid #edf0f4; vertical-align: top; }
+        thead th { background: #f8f9fb; font-size: 0.85em; text-transform: uppercase; letter-spacing: 0.04em; color: var(--muted); white-space: nowrap; }
+        tbody tr:last-child th, tbody tr:last-child td { border-bottom: none; }
+        tbody th { font-weight: 600; }
+        td.links a { margin-right: 0.9em; }
+        .reason { color: var(--bad); font-size: 0.9em; }
+        td.reason { font-size: 0.93em; }
+        .badge { display: inline-block; padding: 0.1em 0.55em; border-radius: 999px; font-size: 0.8em; font-weight: 600; background: #eef1f6; color: var(--ink); white-space: nowrap; }
+        .badge.ok { background: var(--ok-bg); color: var(--ok); }
+        .badge.bad { background: var(--bad-bg); color: var(--bad); }
+        .badge.wait { background: var(--wait-bg); color: var(--wait); }
+        .badge.prod { background: #e7edfb; color: #1b45a3; }
+        .badge.sandbox { background: #f1e9fb; color: #6b3fa0; }
+        .badge.type { background: #1d2330; color: #fff; }
+        .badge.muted-badge { color: var(--muted); }
+        .user { margin: 0 0 1.4em; }
+        .user-head { display: flex; align-items: center; justify-content: space-between; gap: 1em; margin: 0 0 0.5em; }
+        .user-head h2 { margin: 0; }
+        .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(18em, 1fr)); gap: 1.2em; }
+        .cards .card { margin: 0; }
+        .stats { display: grid; grid-template-columns: repeat(auto-fill, minmax(8em, 1fr)); gap: 1em; }
+        .stat-value { font-size: 1.7em; font-weight: 700; font-variant-numeric: tabular-nums; }
+        .stat-label { color: var(--muted); font-size: 0.88em; }
+        .summary { font-weight: 600; }
+        footer { color: var(--muted); font-size: 0.85em; text-align: center; padding: 1em; }
+        @media (prefers-reduced-motion: no-preference) { a, button { transition: background 0.1s; } }
+        """#
+}

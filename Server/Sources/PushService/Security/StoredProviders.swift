@@ -1,0 +1,64 @@
+import ServerSupport
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import PushCore
+import PushStore
+
+/// The providers of an existing data directory, read without starting the service and
+/// without creating anything (for `push-server check-provider`): the database and the secret
+/// key must already exist. Works while the service runs (SQLite readers do not block it).
+public struct StoredProviders: Sendable {
+    private let store: SQLiteStore
+    private let secrets: ProviderSecrets
+
+    /// Opens the database and the secret key that `configuration` names.
+    /// - Throws: ``ConfigurationError/invalid(_:)`` with a plain explanation when either is missing.
+    public init(configuration: ServiceConfiguration) throws {
+        let database = configuration.resolvedDatabasePath
+        guard FileManager.default.fileExists(atPath: database) else {
+            throw ConfigurationError.invalid(
+                "no database at \(database): give the service's --data-dir (or --database) to check its providers")
+        }
+        let keyText: String
+        if let text = configuration.secretKey {
+            keyText = text
+        } else {
+            let path = configuration.resolvedSecretKeyFile
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw ConfigurationError.invalid(
+                    "no secret key: set PUSH_SECRET_KEY as the service has it, or keep \(path) (the key that sealed the providers)")
+            }
+            keyText = text
+        }
+        guard let key = KeyFiles.parseKey(keyText) else {
+            throw ConfigurationError.invalid("the secret key is not 32 bytes as base64 or 64 hex digits")
+        }
+        store = try SQLiteStore(path: database, synchronousFull: false)
+        secrets = ProviderSecrets(store: store, secrets: try SecretBox(key: key))
+    }
+
+    /// Whether the app exists.
+    public func appExists(_ appId: String) throws -> Bool {
+        try store.app(id: appId) != nil
+    }
+
+    /// The ids of the app's providers.
+    public func providerIds(appId: String) throws -> [String] {
+        try store.providers(appId: appId).map(\.id)
+    }
+
+    /// The provider's credentials, its secret unsealed; nil when there is no such provider.
+    /// - Throws: ``ConfigurationError/invalid(_:)`` when the secret does not unseal with this key.
+    public func credentials(appId: String, providerId: String) throws -> ProviderCredentials? {
+        guard try store.provider(appId: appId, id: providerId) != nil else { return nil }
+        do {
+            return try secrets.credentials(appId: appId, providerId: providerId)
+        } catch {
+            throw ConfigurationError.invalid(
+                "the provider's key does not unseal with this secret key: use the service's PUSH_SECRET_KEY (or its secret.key)")
+        }
+    }
+}

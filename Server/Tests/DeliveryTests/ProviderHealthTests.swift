@@ -1,0 +1,50 @@
+import Delivery
+import Foundation
+import PushCore
+import Testing
+
+/// What the sender records per provider for `GET /admin/providers/health` and the dashboard:
+/// last success, last error and its reason, the JWT in use, the connections.
+@Suite(.serialized) struct ProviderHealthTests {
+    @Test func theSenderRecordsEachProvidersHealth() async throws {
+        let harness = try DeliveryHarness()
+        harness.engine.start()
+        let app = DeliveryHarness.app
+        #expect(harness.sender.providerHealth(appId: app, providerId: "apns-1") == ProviderHealth(), "nothing before the first send")
+
+        try harness.register("aa01")
+        try harness.enqueue("aa01")
+        #expect(try await harness.drain().delivered == 1)
+        let delivered = harness.sender.providerHealth(appId: app, providerId: "apns-1")
+        #expect(delivered.delivered == 1 && delivered.failed == 0)
+        #expect(delivered.lastSuccessAt.map { Date().timeIntervalSince($0) < 30 } == true)
+        #expect(delivered.lastErrorAt == nil && delivered.lastErrorReason == nil)
+        #expect(delivered.tokenIssuedAt.map { Date().timeIntervalSince($0) < 60 } == true, "the JWT in use was just signed")
+        #expect(delivered.connections == DeliveryConfiguration().apnsConnections)
+        #expect(delivered.connectionsUp == 1, "one connection answered one push")
+        #expect(delivered.circuitBreaker == nil)
+
+        try harness.mock.script(["bb02": [["status": 400, "reason": "BadDeviceToken"]]])
+        try harness.register("bb02")
+        try harness.enqueue("bb02")
+        _ = try await harness.drain()
+        let refused = harness.sender.providerHealth(appId: app, providerId: "apns-1")
+        #expect(refused.lastErrorReason == "BadDeviceToken" && refused.lastErrorAt != nil)
+        #expect(refused.delivered == 1 && refused.failed == 1)
+        #expect(refused.lastSuccessAt == delivered.lastSuccessAt)
+        #expect(harness.sender.providerHealth(appId: app, providerId: "fcm-1") == ProviderHealth(), "another provider is untouched")
+        #expect(harness.sender.providerHealth(appId: "other-app", providerId: "apns-1") == ProviderHealth(), "per app")
+
+        // APNs unreachable: the reason says so.
+        harness.mock.stop()
+        try harness.register("cc03")
+        try harness.enqueue("cc03")
+        let deadline = Date().addingTimeInterval(15)
+        var health = harness.sender.providerHealth(appId: app, providerId: "apns-1")
+        while health.lastErrorReason?.hasPrefix("network") != true, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            health = harness.sender.providerHealth(appId: app, providerId: "apns-1")
+        }
+        #expect(health.lastErrorReason?.hasPrefix("network") == true, "\(health.lastErrorReason ?? "none")")
+    }
+}
