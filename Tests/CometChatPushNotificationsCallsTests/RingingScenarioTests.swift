@@ -37,7 +37,7 @@ struct RingingScenarioTests {
         #expect(!call.isGroup)
         #expect(call.rawPayload["sessionId"] as? String == "s1")
         #expect(h.calls.callKit.activeCalls == [report.uuid])
-        #expect(h.calls.callKit.audioConfigurations == [true])
+        #expect(h.calls.callKit.audioConfigurations == [false], "configured before CallKit activated the session")
         #expect(h.delegate.endedCalls.isEmpty)
         #expect(h.statusRequests.isEmpty)
         let active = try #require(h.sdk.getDiagnostics()["activeCall"] as? [String: Any])
@@ -157,6 +157,16 @@ struct RingingScenarioTests {
         await h.settle()
         #expect(h.delegate.endReasons == [.localEnded, .remoteEnded])
         #expect(h.calls.callKit.activeCalls.isEmpty)
+        // A third call the user hangs up in the app's own UI: a CXEndCallAction, so CallKit
+        // records it as ended here, not by the other side
+        await h.deliver(callPush(session: "s3"))
+        h.calls.callKit.answer()
+        await h.settle()
+        let third = h.calls.callKit.activeCalls.first!
+        h.sdk.calls.reportCallEnded(sessionId: "s3", reason: .localEnded)
+        await h.settle()
+        #expect(h.calls.callKit.callState(third) == .ended("endedByUser"))
+        #expect(h.delegate.endReasons == [.localEnded, .remoteEnded, .localEnded])
         #expect(h.statusRequests.isEmpty)
         h.expectRulesHeld()
     }

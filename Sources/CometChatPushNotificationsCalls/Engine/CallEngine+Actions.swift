@@ -46,7 +46,10 @@ extension CallEngine {
                 }
                 return engine.finish(&s, record, .failed, reportToCallKit: true)
             }
-            done(presented && effects?.isEmpty == true)
+            let fulfil = presented && effects?.isEmpty == true
+            // Rule 12: category and mode before the answer is fulfilled; audio starts at activation.
+            if fulfil { engine.ports.audioSession.configureForCall(video: call.isVideo) }
+            done(fulfil)
             engine.run(effects ?? [])
         }
     }
@@ -74,14 +77,14 @@ extension CallEngine {
         return true
     }
 
-    /// CallKit activated the audio session: the only moment the SDK configures it.
+    /// CallKit activated the audio session (configured when the call was answered): the app's
+    /// media may start now.
     func audioActivated() {
         let call = state.withLock { s -> IncomingCall? in
             s.audioActive = true
             return s.current?.call
         }
         guard let call else { return }
-        ports.audioSession.configureForCall(video: call.isVideo)
         onMain { engine in engine.state.withLock { $0.mediaSession }?.audioSessionDidActivate(for: call) }
     }
 
@@ -126,8 +129,27 @@ extension CallEngine {
         run(effects)
     }
 
-    /// The app ended a call in its own UI, or its calls SDK saw the call end.
+    /// The app ended a call in its own UI, or its calls SDK saw the call end. A hang-up on this
+    /// device (`.localEnded`) of a call CallKit shows is a `CXEndCallAction` requested through
+    /// the call controller (rule 12), so CallKit records it as ended here; its end action then
+    /// finishes the call as `.localEnded`. Other endings are reported to CallKit.
     func reportCallEnded(sessionId: String, reason: CallEndReason) {
+        if reason == .localEnded, ports.callKit.isAvailable,
+            let uuid = state.withLock({ s -> UUID? in
+                guard let record = s.current, record.call.sessionId == sessionId, !record.isRinging else { return nil }
+                return record.uuid
+            })
+        {
+            ports.callKit.requestEndCall(uuid) { [weak self] accepted in
+                // CallKit no longer knows the call: end it here all the same.
+                if !accepted { self?.finishEnded(sessionId: sessionId, reason: reason) }
+            }
+            return
+        }
+        finishEnded(sessionId: sessionId, reason: reason)
+    }
+
+    private func finishEnded(sessionId: String, reason: CallEndReason) {
         let effects = state.withLock { s -> [CallEffect] in
             s.outgoing.remove(sessionId)
             guard let record = s.current, record.call.sessionId == sessionId else { return [] }

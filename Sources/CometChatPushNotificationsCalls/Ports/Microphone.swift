@@ -20,7 +20,8 @@ public protocol PNMicrophone: Sendable {
 
 /// The audio session of a call (`AVAudioSession` on iOS).
 public protocol PNCallAudioSession: Sendable {
-    /// Sets the category and mode for a call. The SDK calls it only when CallKit has
-    /// activated the audio session.
+    /// Sets the category and mode for a call. The SDK calls it when the user answered, before
+    /// it fulfils CallKit's answer action (and so before CallKit activates the session); audio
+    /// starts only once CallKit has activated it (rule 12).
     func configureForCall(video: Bool)
 }

@@ -10,10 +10,14 @@ extension SimulatedCallKit {
     public func answer(_ uuid: UUID? = nil) {
         guard let uuid = uuid ?? ringingCalls.last, let actions = state.withLock({ $0.actions }) else { return }
         queue.async { [self] in
+            let configuredBefore = audioConfigurations.count
             actions.answer(uuid) { [self] fulfilled in
                 guard fulfilled else {
                     end(uuid, as: "answerFailed", missed: false)
                     return
+                }
+                if audioConfigurations.count == configuredBefore {
+                    recordViolation("rule 12: the answer action was fulfilled before the audio session was configured")
                 }
                 state.withLock {
                     $0.calls[uuid]?.state = .active

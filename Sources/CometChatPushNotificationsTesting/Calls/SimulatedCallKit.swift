@@ -122,10 +122,12 @@ public final class SimulatedCallKit: PNCallKitProvider, PNCallAudioSession, @unc
     public var fallbackNotifications: [PNIncomingCallReport] { state.withLock { Array($0.fallbackNotifications.values) } }
     /// Whether CallKit has activated the audio session.
     public var audioActive: Bool { state.withLock { $0.audioActive } }
-    /// Each audio configuration, with whether CallKit had activated the session then.
+    /// Each audio configuration, with whether CallKit had activated the session then (it must
+    /// not have: `false` is right).
     public var audioConfigurations: [Bool] { state.withLock { $0.audioConfigurations } }
-    /// Broken rules that do not kill the app (a completion before CallKit answered, audio
-    /// configured before activation, a call ended twice is fine and not listed).
+    /// Broken rules that do not kill the app (the audio session configured after CallKit
+    /// activated it, or not before the answer was fulfilled; a call ended twice is fine and not
+    /// listed).
     public var violations: [String] { state.withLock { $0.violations } }
 
     func recordViolation(_ text: String) { state.withLock { $0.violations.append(text) } }
@@ -203,13 +205,14 @@ public final class SimulatedCallKit: PNCallKitProvider, PNCallAudioSession, @unc
 
     // MARK: PNCallAudioSession
 
-    /// Records the configuration; before CallKit activated the session it breaks rule 12.
+    /// Records the configuration; after CallKit activated the session it breaks rule 12 (the
+    /// category and mode are set before the answer action is fulfilled).
     public func configureForCall(video: Bool) {
         let active = state.withLock { s -> Bool in
             s.audioConfigurations.append(s.audioActive)
             return s.audioActive
         }
-        if !active { recordViolation("rule 12: the audio session was configured before CallKit activated it") }
+        if active { recordViolation("rule 12: the audio session was configured after CallKit activated it") }
     }
 
     // MARK: Internals

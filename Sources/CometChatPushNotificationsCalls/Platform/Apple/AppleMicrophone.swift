@@ -28,7 +28,8 @@ struct AppleMicrophone: PNMicrophone, PNCallAudioSession {
         }
     }
 
-    /// Called only once CallKit has activated the session (`provider(_:didActivate:)`).
+    /// Called when the call is answered, before the answer action is fulfilled: CallKit then
+    /// activates the session with this category and mode (`provider(_:didActivate:)`).
     func configureForCall(video: Bool) {
         do {
             try AVAudioSession.sharedInstance().setCategory(.playAndRecord, mode: video ? .videoChat : .voiceChat, options: [])
