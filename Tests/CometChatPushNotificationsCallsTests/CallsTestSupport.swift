@@ -7,11 +7,13 @@ import CometChatPushNotificationsTesting
 /// The configuration the call scenarios use.
 func callsConfig(
     ownership: PNPushKitOwnership = .sdk, requestCallPermissions: Bool = true,
-    branding: CallKitBranding = CallKitBranding(name: "Acme", iconTemplateImageName: "CallIcon", ringtone: "ring.caf")
+    branding: CallKitBranding = CallKitBranding(name: "Acme", iconTemplateImageName: "CallIcon", ringtone: "ring.caf"),
+    callKitAvailability: PNCallKitAvailability = .automatic
 ) -> PNConfiguration {
     PNConfiguration(
         appId: "app1", region: "us", providerId: "apns-provider", callKit: branding,
-        requestCallPermissions: requestCallPermissions, pushKitOwnership: ownership)
+        requestCallPermissions: requestCallPermissions, pushKitOwnership: ownership,
+        callKitAvailability: callKitAvailability)
 }
 
 /// A VoIP push as the service sends it (WIRE-CONTRACT §4).

@@ -191,18 +191,20 @@ struct RingingScenarioTests {
         withExtendedLifetime(media) {}
     }
 
-    @Test("Where CallKit is unavailable, the app never registers for VoIP pushes (iOS would kill it)")
-    func regionWithoutCallKit() async {
+    @Test(
+        "Where CallKit is not used, the app never registers for VoIP pushes (iOS would kill it)",
+        arguments: [(regionAllows: false, availability: PNCallKitAvailability.automatic), (true, .unavailable)])
+    func regionWithoutCallKit(regionAllows: Bool, availability: PNCallKitAvailability) async {
         let device = SimulatedDevice(
             permission: .authorized, backgroundModes: ["remote-notification", "voip"],
             clock: SimulatedClock(autoAdvanceLimit: 0))
         let calls = device.calls
-        calls.callKit.available = false
+        calls.callKit.available = regionAllows
         calls.pushKit.issueToken(SimulatedDevice.token(0xA0))
         let delegate = RecordingCallsDelegate()
         let app = device.launch { sdk in
             sdk.delegate = delegate
-            sdk.initialize(config: callsConfig())
+            sdk.initialize(config: callsConfig(callKitAvailability: availability))
         }
         device.logInToChatSDK(uid: "alice", authToken: "alice-token")
         #expect(await device.settle())
@@ -216,6 +218,22 @@ struct RingingScenarioTests {
         #expect(delivery.dropped)
         #expect(calls.kills == [])
         #expect(device.violations == [])
+        withExtendedLifetime(app) {}
+    }
+
+    @Test("The app's callKitAvailability: .available overrides the region setting")
+    func appOverridesRegion() async {
+        let device = SimulatedDevice(
+            permission: .authorized, backgroundModes: ["remote-notification", "voip"],
+            clock: SimulatedClock(autoAdvanceLimit: 0))
+        let calls = device.calls
+        calls.callKit.available = false  // the user set the region to China; the app knows better
+        calls.pushKit.issueToken(SimulatedDevice.token(0xA0))
+        let app = device.launch { sdk in sdk.initialize(config: callsConfig(callKitAvailability: .available)) }
+        device.logInToChatSDK(uid: "alice", authToken: "alice-token")
+        #expect(await device.settle())
+        #expect(calls.pushKit.registriesCreated == 1)
+        #expect(device.service.registrations(authToken: "alice-token").contains { $0.platform == "apns_ios_voip" })
         withExtendedLifetime(app) {}
     }
 }

@@ -105,7 +105,13 @@ import CometChatPushNotificationsTesting
         device.service.fail(.sendMessage, with: Array(repeating: .network, count: 50))
         let delegate = RecordingChatDelegate()
         let response = try device.reply(to: notification, text: "late", launching: relaunch(delegate))
-        device.app?.application.expireBackgroundTasks()
+        let application = try #require(device.app?.application)
+        let deadline = Date().addingTimeInterval(10)
+        while application.openBackgroundTasks.isEmpty, Date() < deadline { await Task.yield() }
+        #expect(application.openBackgroundTasks == ["CometChat quick reply"])
+        application.expireBackgroundTasks()
+        #expect(device.kills == [], "the expiration handler ended its task before returning")
+        #expect(application.openBackgroundTasks.isEmpty)
         #expect(await device.settle())
         #expect(response.completionCalls == 1)
     }

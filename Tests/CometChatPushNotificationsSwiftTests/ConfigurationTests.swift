@@ -21,6 +21,7 @@ struct ConfigurationTests {
         #expect(config.callKit.includeInRecents && config.callKit.supportsVideo)
         #expect(config.requestCallPermissions)
         #expect(config.pushKitOwnership == .sdk)
+        #expect(config.callKitAvailability == .automatic)
     }
 
     @Test("The builder sets every option")
@@ -30,7 +31,7 @@ struct ConfigurationTests {
             .requestNotificationPermission(false).autoRegisterTokens(false).tokenRegistrar(.chat).authToken("t")
             .overrideClientHost("127.0.0.1:9000")
             .callKit(name: "Acme", iconTemplateImageName: "Icon", ringtone: "ring.caf", includeInRecents: false, supportsVideo: false)
-            .requestCallPermissions(false).pushKitOwnership(.app)
+            .requestCallPermissions(false).pushKitOwnership(.app).callKitAvailability(.unavailable)
             .build()
         #expect(config.appId == "a" && config.region == "eu" && config.providerId == "p")
         #expect(config.extensionGroupID == "group.x")
@@ -42,7 +43,9 @@ struct ConfigurationTests {
                 == CallKitBranding(
                     name: "Acme", iconTemplateImageName: "Icon", ringtone: "ring.caf", includeInRecents: false, supportsVideo: false))
         #expect(!config.requestCallPermissions && config.pushKitOwnership == .app)
+        #expect(config.callKitAvailability == .unavailable)
         #expect(config.toBuilder().providerId("q").build().providerId == "q")
+        #expect(config.toBuilder().build().callKitAvailability == .unavailable)
     }
 
     @Test("Base URL: the default host, a bare host, a full URL")

@@ -338,5 +338,12 @@ struct TokenLifecycleTests {
         let ok = await device.launchAndSettle(delegate: delegate)
         let ready: PNResult<PNRingReadiness> = await awaitResult { ok.sdk.ensureRingReady($0) }
         #expect((try? ready.get()) == .ready)
+        // An app that asks for permission itself (requestNotificationPermission: false) hears
+        // the same: notifications are off whoever asked.
+        let selfAsking = SimulatedDevice(permission: .denied)
+        let config = PNConfiguration(appId: "a", region: "us", providerId: "p", requestNotificationPermission: false)
+        let quiet = await selfAsking.launchAndSettle(config, delegate: delegate)
+        let off: PNResult<PNRingReadiness> = await awaitResult { quiet.sdk.ensureRingReady($0) }
+        #expect((try? off.get()) == .notificationsOff)
     }
 }

@@ -117,7 +117,7 @@ extension CallEngine {
             sendStatus("rejected", sessionId: sessionId, completion: completion)
             return
         }
-        if ports.callKit.isAvailable {
+        if callKitUsable {
             let callKit = ports.callKit
             let clock = self.clock
             callKit.requestEndCall(uuid) { accepted in
@@ -134,7 +134,7 @@ extension CallEngine {
     /// the call controller (rule 12), so CallKit records it as ended here; its end action then
     /// finishes the call as `.localEnded`. Other endings are reported to CallKit.
     func reportCallEnded(sessionId: String, reason: CallEndReason) {
-        if reason == .localEnded, ports.callKit.isAvailable,
+        if reason == .localEnded, callKitUsable,
             let uuid = state.withLock({ s -> UUID? in
                 guard let record = s.current, record.call.sessionId == sessionId, !record.isRinging else { return nil }
                 return record.uuid

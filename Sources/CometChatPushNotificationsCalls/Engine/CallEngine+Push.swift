@@ -17,7 +17,7 @@ extension CallEngine {
         let plan = state.withLock { s -> PushPlan in self.plan(for: parsed, payload: push.payload, uid: uid, now: now, &s) }
         logger.log(plan.ringing == nil ? .info : .debug, "VoIP push: \(plan.note).")
         sdk?.beginWork()
-        guard ports.callKit.isAvailable else {
+        guard callKitUsable else {
             // Regions without CallKit: a notification stands in for the call screen.
             if plan.ringing != nil { ports.callKit.showFallbackNotification(plan.report) }
             reportAnswered(plan, error: nil)

@@ -9,17 +9,22 @@ extension CallEngine {
             let first = !s.configured
             s.configured = true
             s.ownership = config.pushKitOwnership
+            s.callKitAvailability = config.callKitAvailability
             return first
         }
         guard ports.ringsCalls else {
             logger.log(.info, "Calls do not ring on this platform; the Calls product is idle.")
             return
         }
-        guard ports.callKit.isAvailable else {
+        guard callKitUsable else {
             // Rule 13: iOS kills an app that does not report a VoIP push to CallKit, even where
             // CallKit may not be used. So no VoIP registration at all: the service sends such a
             // user's calls as alert pushes.
-            logger.log(.warning, "CallKit is unavailable in this region: not registering for VoIP pushes; calls arrive as notifications.")
+            logger.log(
+                .warning,
+                config.callKitAvailability == .unavailable
+                    ? "callKitAvailability is unavailable: not registering for VoIP pushes; calls arrive as notifications."
+                    : "CallKit is unavailable in this region: not registering for VoIP pushes; calls arrive as notifications.")
             if first { voipTokenInvalidated() }
             if config.requestCallPermissions, ports.microphone.permission() == .undetermined { requestMicrophone(nil) }
             return
@@ -85,7 +90,7 @@ extension CallEngine {
     func readiness() -> PNRingReadiness {
         guard ports.ringsCalls else { return .ready }
         if !application.backgroundModes().contains("voip") { return .backgroundModeMissing }
-        if ports.callKit.isAvailable, !state.withLock({ $0.voipTokenSeen }) { return .voipEntitlementMissing }
+        if callKitUsable, !state.withLock({ $0.voipTokenSeen }) { return .voipEntitlementMissing }
         if ports.microphone.permission() == .denied { return .microphoneDenied }
         return .ready
     }
@@ -112,7 +117,7 @@ extension CallEngine {
         out["pushKitOwnership"] = snapshot.1.name
         out["voipTokenReceived"] = snapshot.2
         out["callsRing"] = ports.ringsCalls
-        out["callKitAvailable"] = ports.callKit.isAvailable
+        out["callKitAvailable"] = callKitUsable
         out["microphone"] = ports.microphone.permission().rawValue
         return out
     }

@@ -13,6 +13,7 @@ final class CallEngine: Sendable {
         weak var mediaSession: PNCallMediaSession?
         var configured = false
         var ownership: PNPushKitOwnership = .sdk
+        var callKitAvailability: PNCallKitAvailability = .automatic
         var current: CallRecord?
         var ringTask: Task<Void, Never>?
         var outgoing: Set<String> = []
@@ -26,6 +27,16 @@ final class CallEngine: Sendable {
     static let ringTimeout: TimeInterval = 45
     /// How many ended session ids are remembered, to recognise late pushes about them.
     static let endedMemory = 32
+
+    /// Whether CallKit is used: the app's ``PNConfiguration/callKitAvailability``, or the
+    /// device's region when it leaves the choice to the SDK.
+    var callKitUsable: Bool {
+        switch state.withLock({ $0.callKitAvailability }) {
+        case .automatic: return ports.callKit.isAvailable
+        case .available: return true
+        case .unavailable: return false
+        }
+    }
 
     let state: PNLocked<State>
     let ports: PNCallsPorts
@@ -77,7 +88,7 @@ final class CallEngine: Sendable {
         for effect in effects {
             switch effect {
             case .reportEnded(let uuid, let reason):
-                if ports.callKit.isAvailable {
+                if callKitUsable {
                     ports.callKit.reportCallEnded(uuid, at: clock.now(), reason: reason)
                 } else {
                     ports.callKit.removeFallbackNotification(uuid)

@@ -48,9 +48,10 @@ extension CometChatPushNotifications {
         return out
     }
 
-    /// Checks what could silence a notification or a ring: a missing provider, notifications
-    /// off, and with the Calls product a missing `voip` background mode, VoIP entitlement or
-    /// microphone permission. Completes on the main queue with the first problem, or `.ready`.
+    /// Checks what could silence a notification or a ring: a missing provider; with the Calls
+    /// product a missing `voip` background mode, VoIP entitlement or microphone permission; and
+    /// notifications off (whether or not the SDK asked for them: `requestNotificationPermission`
+    /// only says who asks). Completes on the main queue with the first problem, or `.ready`.
     public func ensureRingReady(_ completion: @escaping @Sendable (PNResult<PNRingReadiness>) -> Void) {
         guard let config = requireInitialised(completion) else { return }
         let products = state.withLock { $0.products }
@@ -61,8 +62,6 @@ extension CometChatPushNotifications {
             var readiness = PNRingReadiness.ready
             if config.usableProviderId == nil {
                 readiness = .providerMissing
-            } else if config.requestNotificationPermission, !(await permissions.currentPermission()).allowsNotifications {
-                readiness = .notificationsOff
             } else {
                 for product in products {
                     let found = await product.ringReadiness()
@@ -70,6 +69,9 @@ extension CometChatPushNotifications {
                         readiness = found
                         break
                     }
+                }
+                if readiness == .ready, !(await permissions.currentPermission()).allowsNotifications {
+                    readiness = .notificationsOff
                 }
             }
             let answer = readiness

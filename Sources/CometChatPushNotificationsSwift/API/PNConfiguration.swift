@@ -40,6 +40,9 @@ public final class PNConfiguration: NSObject, Sendable {
     public let requestCallPermissions: Bool
     /// Who owns the PushKit registry (Calls product). Default ``PNPushKitOwnership/sdk``.
     public let pushKitOwnership: PNPushKitOwnership
+    /// Whether CallKit may be used here (Calls product). Default
+    /// ``PNCallKitAvailability/automatic``: the device's region setting decides.
+    public let callKitAvailability: PNCallKitAvailability
 
     /// Creates a configuration. Only `appId` and `region` are required.
     public init(
@@ -56,7 +59,8 @@ public final class PNConfiguration: NSObject, Sendable {
         clientHost: String? = nil,
         callKit: CallKitBranding = CallKitBranding(),
         requestCallPermissions: Bool = true,
-        pushKitOwnership: PNPushKitOwnership = .sdk
+        pushKitOwnership: PNPushKitOwnership = .sdk,
+        callKitAvailability: PNCallKitAvailability = .automatic
     ) {
         self.appId = appId
         self.region = region
@@ -72,6 +76,7 @@ public final class PNConfiguration: NSObject, Sendable {
         self.callKit = callKit
         self.requestCallPermissions = requestCallPermissions
         self.pushKitOwnership = pushKitOwnership
+        self.callKitAvailability = callKitAvailability
     }
 
     /// Starts a builder with the two required values.

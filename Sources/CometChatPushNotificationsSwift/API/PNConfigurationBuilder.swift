@@ -26,6 +26,7 @@ public final class PNConfigurationBuilder: NSObject {
     private var callKitValue = CallKitBranding()
     private var requestCallPermissionsValue = true
     private var pushKitOwnershipValue: PNPushKitOwnership = .sdk
+    private var callKitAvailabilityValue: PNCallKitAvailability = .automatic
 
     init(appId: String, region: String) {
         self.appId = appId
@@ -47,6 +48,7 @@ public final class PNConfigurationBuilder: NSObject {
         callKitValue = config.callKit
         requestCallPermissionsValue = config.requestCallPermissions
         pushKitOwnershipValue = config.pushKitOwnership
+        callKitAvailabilityValue = config.callKitAvailability
     }
 
     /// Sets ``PNConfiguration/providerId``.
@@ -177,6 +179,16 @@ public final class PNConfigurationBuilder: NSObject {
         return self
     }
 
+    /// Sets ``PNConfiguration/callKitAvailability``.
+    #if canImport(ObjectiveC)
+    @objc(callKitAvailability:)
+    #endif
+    @discardableResult
+    public func callKitAvailability(_ availability: PNCallKitAvailability) -> PNConfigurationBuilder {
+        callKitAvailabilityValue = availability
+        return self
+    }
+
     /// The configuration. Never fails: a blank `appId` or `region` is reported by `initialize`.
     #if canImport(ObjectiveC)
     @objc(build)
@@ -189,6 +201,7 @@ public final class PNConfigurationBuilder: NSObject {
             requestNotificationPermission: requestNotificationPermissionValue,
             autoRegisterTokens: autoRegisterTokensValue, tokenRegistrar: tokenRegistrarValue,
             authToken: authTokenValue, clientHost: clientHostValue, callKit: callKitValue,
-            requestCallPermissions: requestCallPermissionsValue, pushKitOwnership: pushKitOwnershipValue)
+            requestCallPermissions: requestCallPermissionsValue, pushKitOwnership: pushKitOwnershipValue,
+            callKitAvailability: callKitAvailabilityValue)
     }
 }

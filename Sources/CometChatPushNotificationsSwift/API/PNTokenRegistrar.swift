@@ -40,3 +40,31 @@ public enum PNPushKitOwnership: Int, Sendable, CaseIterable, Codable {
         }
     }
 }
+
+/// Whether the Calls product may use CallKit on this device. CallKit must not be used in
+/// China; iOS still kills an app that does not report a VoIP push to CallKit there, so where
+/// CallKit is not used the product does not register for VoIP pushes at all and the service
+/// sends the user's calls as alert pushes.
+#if canImport(ObjectiveC)
+@objc(PNCallKitAvailability)
+#endif
+public enum PNCallKitAvailability: Int, Sendable, CaseIterable, Codable {
+    /// The SDK decides from the device's region setting (Settings › General › Language &
+    /// Region): CallKit is not used when it is China. The user can change that setting, so an
+    /// app distributed in China's App Store should decide itself (from its storefront, for
+    /// example `SKStorefront.countryCode == "CHN"`) and pass ``available`` or ``unavailable``.
+    case automatic = 0
+    /// Use CallKit, whatever the region setting says.
+    case available = 1
+    /// Never use CallKit: no VoIP registration; calls arrive as notifications.
+    case unavailable = 2
+
+    /// The case's name: `"automatic"`, `"available"`, `"unavailable"`.
+    public var name: String {
+        switch self {
+        case .automatic: return "automatic"
+        case .available: return "available"
+        case .unavailable: return "unavailable"
+        }
+    }
+}
