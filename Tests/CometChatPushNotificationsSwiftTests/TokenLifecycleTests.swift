@@ -120,6 +120,17 @@ struct TokenLifecycleTests {
         #expect(device.service.registrations(authToken: "alice-token-2").map(\.token) == [token1])
     }
 
+    @Test("A logout seen only in the Chat SDK (no unregisterTokens first) still unregisters the tokens")
+    func chatSDKLogoutWithoutUnregister() async {
+        device.logInToChatSDK(uid: "alice", authToken: "alice-token")
+        await device.launchAndSettle(delegate: delegate)
+        #expect(device.service.registrations(authToken: "alice-token").count == 1)
+        device.logOutOfChatSDK()
+        #expect(await device.settle())
+        #expect(device.service.requests(.unregisterTokens).map { $0.headers["authToken"] } == ["alice-token"])
+        #expect(device.service.registrations(authToken: "alice-token").isEmpty)
+    }
+
     @Test("A network failure is retried with back-off, then registered")
     func networkFailureRetried() async {
         device.service.fail(.registerToken, with: [.network, .network])

@@ -99,7 +99,15 @@ actor TokenLifecycle {
             return
         }
         if let previous = session {
-            await endSession(previous, reason: "the session changed")
+            if new == nil, let config, config.autoRegisterTokens, sessionOrigin == .chatSDK || sessionOrigin == .callsSDK,
+                !tokenStore.records.isEmpty
+            {
+                // The user logged out of the CometChat SDK without unregisterTokens first: the
+                // old auth token may still be good for one unregistration, so pushes stop here.
+                logger.log(.info, "The CometChat SDK logged out: unregistering this device's tokens while the session may still allow it.")
+                _ = await unregister()
+            }
+            await endSession(previous, reason: new == nil ? "the CometChat SDK or the app logged out" : "the session changed")
         }
         adopt(new, origin: origin, isInitialize: false)
     }

@@ -34,8 +34,10 @@ public protocol PNSessionBridge: Sendable {
     func chatSDKSession() -> PNSession?
     /// The session of the Calls SDK, if it is linked and someone is logged in.
     func callsSDKSession() -> PNSession?
-    /// Calls `handler` whenever a login or logout may have happened (the app became active, a
-    /// periodic check while a CometChat SDK is linked). Called once, from `initialize`.
+    /// Calls `handler` whenever a login or logout may have happened: the app came to the
+    /// foreground, or (for a short while after launch and after each return to the foreground,
+    /// while nobody is logged in) a CometChat SDK may have logged in. Called once, from
+    /// `initialize`.
     func observeChanges(_ handler: @escaping @Sendable () -> Void)
 }
 

@@ -70,10 +70,17 @@ final class UIApplicationAdapter: PNApplication, @unchecked Sendable {
         let task = UIBackgroundTaskIdentifier(rawValue: identifier)
         if Thread.isMainThread {
             // The expiration handler runs here: the task must end before it returns.
-            MainActor.assumeIsolated { UIApplication.shared.endBackgroundTask(task) }
+            Self.onMainThreadNow { UIApplication.shared.endBackgroundTask(task) }
         } else {
             Task { @MainActor in UIApplication.shared.endBackgroundTask(task) }
         }
+    }
+
+    /// Runs `body` now, on the main thread the caller is on: what `MainActor.assumeIsolated` does,
+    /// which the iOS 16.4 SDK's standard library (the one CI compiles against) does not declare.
+    private static func onMainThreadNow(_ body: @MainActor () -> Void) {
+        dispatchPrecondition(condition: .onQueue(.main))
+        withoutActuallyEscaping(body) { body in unsafeBitCast(body, to: (() -> Void).self)() }
     }
 }
 #endif
