@@ -39,6 +39,7 @@ public final class SimulatedDefaults: Sendable {
 /// group is shared with the extension.
 public final class SimulatedKeychain: Sendable {
     private let items = PNLocked<[String: [String: String]]>([:])
+    private let unentitled = PNLocked<Set<String>>([])
 
     /// The access group of items saved without one.
     public static let appGroup = "app"
@@ -52,13 +53,26 @@ public final class SimulatedKeychain: Sendable {
     /// Every item, by access group and key.
     public var allItems: [String: [String: String]] { items.current }
 
-    fileprivate func get(_ group: String, _ key: String) -> String? { items.withLock { $0[group]?[key] } }
-    fileprivate func put(_ group: String, _ key: String, _ value: String?) { items.withLock { $0[group, default: [:]][key] = value } }
+    /// The app lacks the entitlement for `accessGroup` (no Keychain Sharing or App Group
+    /// capability with it): reads find nothing and writes fail with `errSecMissingEntitlement`
+    /// (-34018), as on a device.
+    public func removeEntitlement(accessGroup: String) { unentitled.withLock { _ = $0.insert(accessGroup) } }
+
+    fileprivate func get(_ group: String, _ key: String) -> String? {
+        guard !unentitled.current.contains(group) else { return nil }
+        return items.withLock { $0[group]?[key] }
+    }
+    fileprivate func put(_ group: String, _ key: String, _ value: String?) throws {
+        guard !unentitled.current.contains(group) else {
+            throw PNSecureStoreError(status: -34018, message: "errSecMissingEntitlement for the access group \(group)")
+        }
+        items.withLock { $0[group, default: [:]][key] = value }
+    }
 
     private struct Group: PNSecureStore {
         let owner: SimulatedKeychain
         let name: String
         func secret(forKey key: String) -> String? { owner.get(name, key) }
-        func setSecret(_ secret: String?, forKey key: String) { owner.put(name, key, secret) }
+        func setSecret(_ secret: String?, forKey key: String) throws { try owner.put(name, key, secret) }
     }
 }

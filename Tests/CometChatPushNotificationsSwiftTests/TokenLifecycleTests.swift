@@ -131,6 +131,17 @@ struct TokenLifecycleTests {
         #expect(device.service.registrations(authToken: "alice-token").isEmpty)
     }
 
+    @Test("A keychain access group the app is not entitled to reaches the diagnostics and the log")
+    func keychainMissingEntitlement() async {
+        device.keychain.removeEntitlement(accessGroup: "group.example")
+        device.logInToChatSDK(uid: "alice", authToken: "alice-token")
+        let app = await device.launchAndSettle(testConfig(extensionGroupID: "group.example"), delegate: delegate)
+        let error = app.sdk.getDiagnostics()["keychainError"] as? String
+        #expect(error?.contains("-34018") == true)
+        #expect(device.logger.all.contains { $0.contains("could not be saved to the keychain") })
+        #expect(device.keychain.allItems["group.example"] == nil)
+    }
+
     @Test("A network failure is retried with back-off, then registered")
     func networkFailureRetried() async {
         device.service.fail(.registerToken, with: [.network, .network])

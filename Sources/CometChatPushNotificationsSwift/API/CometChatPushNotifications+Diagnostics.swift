@@ -14,6 +14,7 @@ extension CometChatPushNotifications {
         out["sdkVersion"] = CometChatPushNotifications.version
         out["initialised"] = snapshot.config != nil
         if let problem = snapshot.configurationProblem { out["configurationError"] = problem }
+        if let failure = snapshot.keychainFailure { out["keychainError"] = failure.description }
         out["products"] = ["CometChatPushNotificationsSwift"] + snapshot.products.map { type(of: $0).moduleName }
         if let config = snapshot.config {
             out["appId"] = config.appId

@@ -38,6 +38,7 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
         var products: [PNProductModule] = []
         var delegateObservers: [@Sendable () -> Void] = []
         var apnsRegistrationFailure: String?
+        var keychainFailure: PNSecureStoreError?
     }
     let state: PNLocked<State>
 
@@ -48,9 +49,9 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
         let tracker = self.tracker
         jobs = OrderedJobs(tracker: tracker)
         tokenStore = TokenStore(store: platform.store)
-        let vault = SessionVault(secure: platform.secureStore(nil))
-        state = PNLocked(State(vault: vault, appSession: vault.appSession))
         let box = WeakBox()
+        let vault = SessionVault(secure: platform.secureStore(nil)) { box.sdk?.keychainRefused($0) }
+        state = PNLocked(State(vault: vault, appSession: vault.appSession))
         lifecycle = TokenLifecycle(
             tokenStore: tokenStore, vault: vault, clock: platform.clock, logger: platform.logger, tracker: tracker,
             timeZone: platform.timeZoneIdentifier,
@@ -64,6 +65,12 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
             ))
         super.init()
         box.sdk = self
+    }
+
+    /// The keychain refused to save the session: log it and keep it for the diagnostics.
+    func keychainRefused(_ error: PNSecureStoreError) {
+        state.withLock { $0.keychainFailure = error }
+        platform.logger.log(.error, "The session could not be saved to the keychain: \(error.description).")
     }
 
     /// Lets the lifecycle's callbacks reach the SDK without a retain cycle.
@@ -144,7 +151,9 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
             platform.logger.log(.warning, "PNConfiguration.providerId is missing: push tokens cannot be registered.")
         }
         let api = ClientAPI(baseURL: baseURL, appId: config.appId, transport: platform.transport)
-        let vault = SessionVault(secure: platform.secureStore(config.extensionGroupID))
+        let vault = SessionVault(secure: platform.secureStore(config.extensionGroupID)) { [weak self] in
+            self?.keychainRefused($0)
+        }
         let isFirstInitialize = state.withLock { state -> Bool in
             let first = state.config == nil
             state.config = config

@@ -6,6 +6,9 @@ import Foundation
 /// - the active session with the service's base URL, for the Notification Service Extension.
 struct SessionVault: Sendable {
     let secure: PNSecureStore
+    /// Told when the store refuses a write (a missing keychain entitlement), so it reaches the
+    /// log and the diagnostics instead of silently breaking the extension's receipts.
+    var onFailure: @Sendable (PNSecureStoreError) -> Void = { _ in }
 
     static let appSessionKey = "com.cometchat.push.session.app"
     static let activeSessionKey = "com.cometchat.push.session.active"
@@ -45,9 +48,13 @@ struct SessionVault: Sendable {
     }
 
     private func encode(_ value: Stored?, _ key: String) {
-        guard let value, let data = try? JSONEncoder().encode(value) else {
-            return secure.setSecret(nil, forKey: key)
+        do {
+            guard let value, let data = try? JSONEncoder().encode(value) else {
+                return try secure.setSecret(nil, forKey: key)
+            }
+            try secure.setSecret(String(decoding: data, as: UTF8.self), forKey: key)
+        } catch {
+            onFailure((error as? PNSecureStoreError) ?? PNSecureStoreError(status: 0, message: "\(error)"))
         }
-        secure.setSecret(String(decoding: data, as: UTF8.self), forKey: key)
     }
 }

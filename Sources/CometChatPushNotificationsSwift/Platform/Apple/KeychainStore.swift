@@ -30,22 +30,35 @@ struct KeychainStore: PNSecureStore {
         return String(data: data, encoding: .utf8)
     }
 
-    func setSecret(_ secret: String?, forKey key: String) {
+    func setSecret(_ secret: String?, forKey key: String) throws {
         let base = query(key)
         guard let secret else {
-            SecItemDelete(base as CFDictionary)
+            let status = SecItemDelete(base as CFDictionary)
+            guard status == errSecSuccess || status == errSecItemNotFound else { throw Self.error(status, "SecItemDelete") }
             return
         }
+        // This device only: the auth token must not travel to another device in a backup.
         let attributes: [String: Any] = [
             kSecValueData as String: Data(secret.utf8),
-            kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock,
+            kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
         ]
-        let status = SecItemUpdate(base as CFDictionary, attributes as CFDictionary)
+        var status = SecItemUpdate(base as CFDictionary, attributes as CFDictionary)
         if status == errSecItemNotFound {
             var insert = base
             insert.merge(attributes) { _, new in new }
-            SecItemAdd(insert as CFDictionary, nil)
+            status = SecItemAdd(insert as CFDictionary, nil)
         }
+        guard status == errSecSuccess else { throw Self.error(status, "Saving to the keychain") }
+    }
+
+    private static func error(_ status: OSStatus, _ what: String) -> PNSecureStoreError {
+        if status == errSecMissingEntitlement {
+            return PNSecureStoreError(
+                status: status,
+                message: "\(what) failed: the app is not entitled to the keychain access group. Add the App Group "
+                    + "(the same as extensionGroupID) to the Keychain Sharing or App Groups capability of the app and the extension.")
+        }
+        return PNSecureStoreError(status: status, message: "\(what) failed")
     }
 }
 #endif

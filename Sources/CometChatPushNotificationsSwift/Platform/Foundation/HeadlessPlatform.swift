@@ -27,7 +27,7 @@ extension PNPlatform {
 final class MemorySecureStore: PNSecureStore {
     private let values = PNLocked<[String: String]>([:])
     func secret(forKey key: String) -> String? { values.withLock { $0[key] } }
-    func setSecret(_ secret: String?, forKey key: String) { values.withLock { $0[key] = secret } }
+    func setSecret(_ secret: String?, forKey key: String) throws { values.withLock { $0[key] = secret } }
 }
 
 /// No app object: always active, no badge, no remote notifications.
