@@ -84,3 +84,33 @@ final class PNLockedFlag: @unchecked Sendable {
     func set() { lock.withLock { flag = true } }
     var value: Bool { lock.withLock { flag } }
 }
+
+@Suite("Calls APIs before the product is installed")
+struct CallsNotInstalledTests {
+    @Test("decline answers notInitialised before initialize, productNotInstalled when initialize did not install Calls")
+    func declineWithoutTheProduct() async {
+        let device = SimulatedDevice()
+        device.simulateUnlinked(["CometChatPushNotificationsCalls"])
+        let app = device.launch()
+        let calls = CometChatPushNotificationsCalls(sdk: app.sdk)
+        let before: PNResult<Void> = await withCheckedContinuation { done in
+            calls.decline(sessionId: "s1") { done.resume(returning: $0) }
+        }
+        #expect(before.failure?.code == .notInitialised)
+
+        // The Calls product's class was not found (stripped by the linker): Core did not install it.
+        app.sdk.initialize(config: callsConfig())
+        let after: PNResult<Void> = await withCheckedContinuation { done in
+            calls.decline(sessionId: "s1") { done.resume(returning: $0) }
+        }
+        #expect(after.failure?.code == .productNotInstalled)
+        #expect(device.service.requests(.callStatus).isEmpty)
+    }
+}
+
+extension Result {
+    fileprivate var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}

@@ -65,7 +65,22 @@ public final class CometChatPushNotificationsCalls: NSObject, Sendable {
     /// Declines a ringing call from the app's own UI: CallKit stops ringing and the caller is
     /// told `rejected`. A call that does not ring here is declined on the service all the same.
     /// `completion` gets the service's answer, on the main queue.
+    ///
+    /// Fails with ``PNError/Code-swift.enum/notInitialised`` before `initialize(config:)`, and with
+    /// ``PNError/Code-swift.enum/productNotInstalled`` when `initialize` did not install the Calls
+    /// product (its class was stripped from the app: link the product to the app target).
     public func decline(sessionId: String, completion: (@Sendable (PNResult<Void>) -> Void)? = nil) {
+        let engine = self.engine
+        guard engine.state.withLock({ $0.configured }) else {
+            let error =
+                sdk.isInitialised
+                ? PNError(
+                    code: .productNotInstalled,
+                    message: "initialize(config:) did not install the Calls product: link CometChatPushNotificationsCalls to the app target.")
+                : PNError(code: .notInitialised, message: "CometChatPushNotifications.initialize(config:) has not run.")
+            if let completion { engine.callbackQueue.async { completion(.failure(error)) } }
+            return
+        }
         engine.decline(sessionId: sessionId, completion: completion)
     }
 

@@ -114,3 +114,22 @@ extension CometChatPushNotifications {
         for product in state.withLock({ $0.products }) { product.handleDelivery(info, inForeground: inForeground) }
     }
 }
+
+extension CometChatPushNotifications {
+    /// 1.x's hook for changing notification content. Still accepted so 1.x code compiles, but it
+    /// has no effect in 2.0 (setting it logs a warning): change the content in
+    /// `finalizeContent(_:)` of your Notification Service Extension instead.
+    @available(
+        *, deprecated,
+        message: "No effect in 2.0: change the content in finalizeContent(_:) of your CometChatNotificationServiceExtension subclass."
+    )
+    public var notificationContentModifier: Any? {
+        get { nil }
+        set {
+            guard newValue != nil else { return }
+            platform.logger.log(
+                .warning,
+                "notificationContentModifier has no effect in 2.0: change the content in finalizeContent(_:) of the Notification Service Extension.")
+        }
+    }
+}

@@ -228,6 +228,10 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
 }
 
 extension CometChatPushNotifications {
+    /// Whether `initialize(config:)` accepted a configuration.
+    @_spi(PNProducts)
+    public var isInitialised: Bool { configuration != nil }
+
     /// Work accepted and not finished (queued calls, requests, retries, pending callbacks).
     @_spi(PNProducts)
     public var pendingWork: Int { tracker.pending }
