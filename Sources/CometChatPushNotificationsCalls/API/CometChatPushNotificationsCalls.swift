@@ -76,7 +76,8 @@ public final class CometChatPushNotificationsCalls: NSObject, Sendable {
                 sdk.isInitialised
                 ? PNError(
                     code: .productNotInstalled,
-                    message: "initialize(config:) did not install the Calls product: link CometChatPushNotificationsCalls to the app target.")
+                    message:
+                        "initialize(config:) did not install the Calls product: link CometChatPushNotificationsCalls to the app target.")
                 : PNError(code: .notInitialised, message: "CometChatPushNotifications.initialize(config:) has not run.")
             if let completion { engine.callbackQueue.async { completion(.failure(error)) } }
             return

@@ -129,7 +129,8 @@ extension CometChatPushNotifications {
             guard newValue != nil else { return }
             platform.logger.log(
                 .warning,
-                "notificationContentModifier has no effect in 2.0: change the content in finalizeContent(_:) of the Notification Service Extension.")
+                "notificationContentModifier has no effect in 2.0: change the content in finalizeContent(_:) of the Notification Service Extension."
+            )
         }
     }
 }
