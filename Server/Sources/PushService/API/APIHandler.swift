@@ -16,7 +16,16 @@ final class APIHandler: Sendable {
         self.service = service
         routes =
             ClientAPI(service: service).routes + AdminAPI(service: service).routes
-            + [Route("GET", "health", .none) { _ in ["status": "ok"] }]
+            + [
+                Route("GET", "health", .none) { _ in ["status": "ok"] },
+                Route("GET", "openapi.json", .none) { _ in HTTPResponse.json(200, OpenAPIDocument.data) },
+            ]
+    }
+
+    /// Every route as `METHOD /path/{parameter}`, in the router's order (the OpenAPI test
+    /// compares these with `Server/openapi.json`).
+    var routeList: [String] {
+        routes.map(\.signature)
     }
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
@@ -30,14 +39,17 @@ final class APIHandler: Sendable {
     private func route(_ request: HTTPRequest) -> HTTPResponse {
         if let extra = ExtraEndpoints.response(method: request.method, path: request.path) { return extra }
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        var pathMatched = false
+        var allowed: [String] = []
         for route in routes {
             guard let parameters = route.match(segments) else { continue }
-            pathMatched = true
-            guard route.method == request.method else { continue }
+            guard route.method == request.method else {
+                if !allowed.contains(route.method) { allowed.append(route.method) }
+                continue
+            }
             do {
                 let call = try authenticate(request, route: route, parameters: parameters)
                 let data = try route.handler(call)
+                if let response = data as? HTTPResponse { return response }
                 return .json(200, JSON.encode(["data": data]))
             } catch let error as APIError {
                 return error.response
@@ -50,7 +62,10 @@ final class APIHandler: Sendable {
                 return APIError.operationFailed.response
             }
         }
-        return (pathMatched ? APIError.methodNotAllowed : APIError.notFound).response
+        guard !allowed.isEmpty else { return APIError.notFound.response }
+        var response = APIError.methodNotAllowed.response
+        response.headers.append(("Allow", allowed.joined(separator: ", ")))
+        return response
     }
 
     private func authenticate(_ request: HTTPRequest, route: Route, parameters: [String: String]) throws -> Call {

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Fuzzes the running service with schemathesis against Server/openapi.json: the client API and
+# the admin API, with the seeded admin key, app and auth token. Deterministic (fixed seed, one
+# worker, no example database). Fails on any 5xx and on any answer the document does not allow
+# (status code, content type, body schema). Prints how many requests the service answered.
+#
+#   Server/Scripts/fuzz-api.sh                 # builds push-server (debug) and fuzzes it
+#   PUSH_SERVER_BINARY=path/to/push-server Server/Scripts/fuzz-api.sh
+#   FUZZ_MAX_EXAMPLES=200 FUZZ_SEED=7 Server/Scripts/fuzz-api.sh     # a longer or another run
+#
+# The service runs with `--sender log` (jobs are logged, nothing goes to APNs or FCM) and
+# without rate limits. /healthz and /metrics are left out: only the delivery engine serves them.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+server="$(cd "$here/.." && pwd)"
+root="$(cd "$server/.." && pwd)"
+seed="${FUZZ_SEED:-20261130}"
+max_examples="${FUZZ_MAX_EXAMPLES:-40}"
+
+python="$("$root/Scripts/pyenv.sh")"
+
+if [ -z "${PUSH_SERVER_BINARY:-}" ]; then
+    swift build --package-path "$server" --product push-server
+    PUSH_SERVER_BINARY="$(swift build --package-path "$server" --show-bin-path)/push-server"
+fi
+
+work=$(mktemp -d /tmp/push-fuzz.XXXXXX)
+server_pid=""
+cleanup() {
+    if [ -n "$server_pid" ]; then
+        kill "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+random_hex() { head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n'; }
+export PUSH_ADMIN_KEY="fuzz-admin-$(random_hex)"
+export PUSH_SEED_AUTH_TOKEN="dev-user_fuzz$(random_hex)"
+export PUSH_SECRET_KEY="$(random_hex)$(random_hex)"
+"$PUSH_SERVER_BINARY" --port 0 --data-dir "$work/data" --seed-dev --sender log --rate-limit 0 \
+    --log-level info >"$work/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 1 200); do
+    [ -s "$work/data/dev-seed.json" ] && break
+    kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log"; echo "fuzz-api: the service did not start"; exit 1; }
+    sleep 0.1
+done
+[ -s "$work/data/dev-seed.json" ] || { cat "$work/server.log"; echo "fuzz-api: no dev seed"; exit 1; }
+read -r base_url app_id < <("$python" -c '
+import json, sys
+seed = json.load(open(sys.argv[1]))
+print(seed["baseURL"], seed["appId"])' "$work/data/dev-seed.json")
+echo "fuzz-api: push-server at $base_url (app $app_id), seed $seed, at most $max_examples examples per operation"
+
+status=0
+# The headers go on every request: admin routes read apikey (and appid), client routes appid and
+# authToken; neither looks at the other's. Secrets come from the environment, not the command line.
+"$python" - "$server/openapi.json" "$base_url" "$app_id" "$seed" "$max_examples" "$work" <<'PY' || status=$?
+import os, subprocess, sys
+schema, base_url, app_id, seed, max_examples, work = sys.argv[1:]
+command = [
+    os.path.join(os.path.dirname(sys.executable), "st"), "run", schema,
+    "--url", base_url,
+    "--header", f"apikey: {os.environ['PUSH_ADMIN_KEY']}",
+    "--header", f"authToken: {os.environ['PUSH_SEED_AUTH_TOKEN']}",
+    "--header", f"appid: {app_id}",
+    "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
+    "--exclude-path", "/healthz", "--exclude-path", "/metrics",
+    "--mode", "all",
+    "--phases", "examples,coverage,fuzzing",
+    "--max-examples", max_examples,
+    "--seed", seed,
+    "--generation-deterministic",
+    "--generation-database", "none",
+    "--workers", "1",
+    "--request-timeout", "10",
+    "--suppress-health-check", "all",
+    "--output-sanitize", "true",
+    "--no-color",
+    "--report", "junit", "--report-dir", os.path.join(work, "report"),
+]
+sys.exit(subprocess.call(command))
+PY
+
+requests=$(grep -cE '\] (GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|TRACE) ' "$work/server.log" || true)
+echo "fuzz-api: the service answered $requests requests; by status:"
+grep -oE '\] (GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|TRACE) [^ ]* [0-9]{3} ' "$work/server.log" |
+    awk '{ print $NF }' | sort | uniq -c | sed 's/^/    /'
+if grep -qE '\] (GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|TRACE) [^ ]* 5[0-9]{2} ' "$work/server.log"; then
+    echo "fuzz-api: the service answered 5xx:"
+    grep -E '\] (GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|TRACE) [^ ]* 5[0-9]{2} ' "$work/server.log" | head -20
+    status=1
+fi
+if grep -qiE 'request failed|fatal|crash' "$work/server.log"; then
+    echo "fuzz-api: the service logged failures:"
+    grep -iE 'request failed|fatal|crash' "$work/server.log" | head -20
+    status=1
+fi
+kill -0 "$server_pid" 2>/dev/null || { echo "fuzz-api: the service died"; status=1; }
+if [ "$status" -ne 0 ]; then
+    echo "fuzz-api: FAILED"
+    exit "$status"
+fi
+echo "fuzz-api: passed"
