@@ -24,8 +24,9 @@ fi
     echo '    static let data = Data((text + "\n").utf8)'
     echo
     echo '    static let text = #"""'
-    cat "$source"
-    echo '"""#'
+    # Indented as swift format indents it; the compiler strips the indentation again.
+    sed 's/^/        /' "$source"
+    echo '        """#'
     echo '}'
 } >"$target.tmp"
 mv "$target.tmp" "$target"

@@ -36,7 +36,25 @@ enum OpenAPIDocument {
                 "security": [{ "appId": [], "authToken": [] }],
                 "requestBody": {
                   "required": true,
-                  "content": { "application/json": { "schema": { "$ref": "#/components/schemas/RegisterToken" } } }
+                  "content": {
+                    "application/json": {
+                      "schema": { "$ref": "#/components/schemas/RegisterToken" },
+                      "examples": {
+                        "apns": {
+                          "summary": "An APNs device token under the app's first APNs provider",
+                          "value": { "fcmToken": "8a1c5e0f9b7d3a2c4e6f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5", "platform": "apns_ios_device", "timezone": "Europe/Berlin" }
+                        },
+                        "voip": {
+                          "summary": "A PushKit token",
+                          "value": { "fcmToken": "5d4c3b2a19080f0e0d0c0b0a09080706050403020100f0e0d0c0b0a090807060", "platform": "apns_ios_voip" }
+                        },
+                        "fcm": {
+                          "summary": "An FCM registration token",
+                          "value": { "fcmToken": "fcm-registration-token-example:APA91bHexample", "platform": "fcm_ios" }
+                        }
+                      }
+                    }
+                  }
                 },
                 "responses": {
                   "200": {
@@ -821,7 +839,45 @@ enum OpenAPIDocument {
                 ],
                 "requestBody": {
                   "required": true,
-                  "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SendRequest" } } }
+                  "content": {
+                    "application/json": {
+                      "schema": { "$ref": "#/components/schemas/SendRequest" },
+                      "examples": {
+                        "chat": {
+                          "summary": "A one-to-one message with a badge",
+                          "value": {
+                            "type": "chat",
+                            "recipients": [{ "uid": "dev-user", "badge": 3 }],
+                            "message": { "id": "1042", "sender": { "uid": "alice", "name": "Alice" }, "receiver": { "uid": "dev-user", "name": "Dev" }, "text": "See you at 5" }
+                          }
+                        },
+                        "group": {
+                          "summary": "A group message in a thread",
+                          "value": {
+                            "type": "chat",
+                            "recipients": [{ "uid": "dev-user" }],
+                            "message": { "id": 1043, "sender": { "uid": "alice" }, "receiver": { "guid": "team", "name": "Team" }, "receiverType": "group", "text": "Done", "parentId": "1001" }
+                          }
+                        },
+                        "call": {
+                          "summary": "A ringing video call",
+                          "value": {
+                            "type": "call",
+                            "recipients": [{ "uid": "dev-user" }],
+                            "call": { "sessionId": "v1.us.call-1", "callAction": "initiated", "callType": "video", "sender": { "uid": "alice", "name": "Alice" }, "receiver": { "uid": "dev-user" } }
+                          }
+                        },
+                        "campaign": {
+                          "summary": "A campaign push",
+                          "value": {
+                            "type": "campaign",
+                            "recipients": [{ "uid": "dev-user" }],
+                            "campaign": { "id": "an-1", "campaignId": "cmp-1", "title": "New", "body": "Try the new stickers", "url": "https://example.com/stickers" }
+                          }
+                        }
+                      }
+                    }
+                  }
                 },
                 "responses": {
                   "200": {
@@ -1409,13 +1465,23 @@ enum OpenAPIDocument {
                 }
               },
               "Sender": { "allOf": [{ "$ref": "#/components/schemas/Party" }], "required": ["uid"] },
-              "Receiver": { "allOf": [{ "$ref": "#/components/schemas/Party" }], "anyOf": [{ "required": ["uid"] }, { "required": ["guid"] }] },
+              "Receiver": {
+                "allOf": [{ "$ref": "#/components/schemas/Party" }],
+                "description": "A user (`uid`), or with `receiverType: group` a group: `guid`, or `uid` naming the group."
+              },
+              "ReceiverIdRule": {
+                "description": "A group receiver needs `guid` or `uid`; any other receiver `uid`.",
+                "if": { "required": ["receiverType"], "properties": { "receiverType": { "const": "group" } } },
+                "then": { "properties": { "receiver": { "anyOf": [{ "required": ["uid"] }, { "required": ["guid"] }] } } },
+                "else": { "properties": { "receiver": { "required": ["uid"] } } }
+              },
               "SentAt": { "type": "integer", "minimum": 0, "maximum": 1000000000000000, "description": "Milliseconds; default now." },
               "MessageId": {
                 "oneOf": [{ "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 128 }, { "type": "integer" }]
               },
               "ChatEvent": {
                 "type": "object",
+                "allOf": [{ "$ref": "#/components/schemas/ReceiverIdRule" }],
                 "required": ["id", "sender", "receiver", "text"],
                 "properties": {
                   "id": { "$ref": "#/components/schemas/MessageId" },
@@ -1434,6 +1500,7 @@ enum OpenAPIDocument {
               },
               "CallEvent": {
                 "type": "object",
+                "allOf": [{ "$ref": "#/components/schemas/ReceiverIdRule" }],
                 "required": ["sessionId", "callAction", "sender", "receiver"],
                 "properties": {
                   "sessionId": { "$ref": "#/components/schemas/Id" },
