@@ -9,6 +9,7 @@
 #   Docs       every product's DocC catalog builds without warnings; every public symbol documented
 #   Format     swift format finds nothing to change
 #   Service    Server/ built and tested in debug and release
+#   API fuzz   schemathesis against the running service, checked against Server/openapi.json
 #   E2E        the SDK's Core engine against the running service
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,6 +44,9 @@ fi
 
 step "Push service (Server/)"
 bash Server/Scripts/ci.sh
+
+step "API fuzzing: schemathesis against the running service (Server/openapi.json)"
+bash Server/Scripts/fuzz-api.sh
 
 step "End to end: SDK against the running service"
 bash Scripts/e2e.sh
