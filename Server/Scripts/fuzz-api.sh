@@ -2,12 +2,14 @@
 # Fuzzes the running service with schemathesis against Server/openapi.json: the client API and
 # the admin API, with the seeded admin key, app and auth token. Deterministic (fixed seed, one
 # worker, no example database). Fails on any 5xx and on any answer the document does not allow
-# (status code, content type, body schema). Prints how many requests the service answered.
+# (status code, content type, body schema, headers), and when an undocumented method does not get
+# 405 with a correct Allow header. Prints how many requests the service answered.
 #
 #   Server/Scripts/fuzz-api.sh                 # builds push-server (debug) and fuzzes it
 #   PUSH_SERVER_BINARY=path/to/push-server Server/Scripts/fuzz-api.sh
 #   FUZZ_MAX_EXAMPLES=200 FUZZ_SEED=7 Server/Scripts/fuzz-api.sh     # a longer or another run
-#   FUZZ_KEEP=/tmp/fuzz Server/Scripts/fuzz-api.sh     # keep the service's log and the JUnit report
+#   FUZZ_KEEP=/tmp/fuzz Server/Scripts/fuzz-api.sh     # keep the service's log and the JUnit and HAR reports
+#   FUZZ_CHECKS=all Server/Scripts/fuzz-api.sh         # other schemathesis checks (comma-separated)
 #
 # The service runs with `--sender log` (jobs are logged, nothing goes to APNs or FCM) and
 # without rate limits. /healthz and /metrics are left out: only the delivery engine serves them.
@@ -80,7 +82,9 @@ command = [
     "--header", f"apikey: {os.environ['PUSH_ADMIN_KEY']}",
     "--header", f"authToken: {os.environ['PUSH_SEED_AUTH_TOKEN']}",
     "--header", f"appid: {app_id}",
-    "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
+    "--checks", os.environ.get("FUZZ_CHECKS", ",".join([
+        "not_a_server_error", "status_code_conformance", "content_type_conformance", "response_schema_conformance",
+        "response_headers_conformance", "unsupported_method", "allow_header_conformance", "missing_required_header"])),
     "--mode", "all",
     "--phases", "examples,coverage,fuzzing",
     "--max-examples", max_examples,

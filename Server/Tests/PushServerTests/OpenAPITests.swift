@@ -107,6 +107,24 @@ import Testing
         #expect(response.body == file, "Sources/PushService/API/OpenAPIDocument.swift is stale: run Server/Scripts/embed-openapi.sh")
     }
 
+    /// `/providers/apns` is the APNs route for every method (a concrete path wins over
+    /// `/providers/{providerId}`, as in OpenAPI), so no provider may be called `apns` or `fcm`.
+    @Test func aConcretePathWinsOverATemplatedOne() async throws {
+        let harness = try Harness()
+        try await harness.makeApp()
+        let delete = try await harness.admin("DELETE", "/notifications/push/v1/providers/apns", appId: "app1")
+        #expect(delete.status == 405)
+        #expect(delete.headers["allow"] == "POST, PUT")
+        for kind in ["apns", "fcm"] {
+            let reserved = try await harness.admin(
+                "POST", "/notifications/push/v1/providers/apns", appId: "app1", Harness.apnsProvider(kind))
+            #expect(reserved.status == 400)
+            #expect(reserved.json["error"].flatMap { ($0 as? [String: Any])?["details"] as? [String: String] } == ["providerId": "reserved"])
+        }
+        let other = try await harness.admin("DELETE", "/notifications/push/v1/providers/apns-1", appId: "app1")
+        #expect(other.status == 200)
+    }
+
     @Test func aKnownPathWithAnotherMethodNamesTheAllowedMethods() async throws {
         let harness = try Harness()
         let response = try await RawHTTP.request(port: harness.port, "PATCH", "/apps/x")

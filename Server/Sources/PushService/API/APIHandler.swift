@@ -39,9 +39,12 @@ final class APIHandler: Sendable {
     private func route(_ request: HTTPRequest) -> HTTPResponse {
         if let extra = ExtraEndpoints.response(method: request.method, path: request.path) { return extra }
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        // As in OpenAPI, a concrete path wins over a templated one: `/providers/apns` is the
+        // APNs provider route for every method, never `/providers/{providerId}`.
+        let matches = routes.compactMap { route in route.match(segments).map { (route, $0) } }
+        let fewestParameters = matches.map { $0.0.parameterCount }.min() ?? 0
         var allowed: [String] = []
-        for route in routes {
-            guard let parameters = route.match(segments) else { continue }
+        for (route, parameters) in matches where route.parameterCount == fewestParameters {
             guard route.method == request.method else {
                 if !allowed.contains(route.method) { allowed.append(route.method) }
                 continue

@@ -17,7 +17,7 @@ enum OpenAPIDocument {
             "title": "push-server API",
             "version": "1.0.0",
             "summary": "The client API the iOS SDK calls and the admin API of the self-hostable push service.",
-            "description": "The HTTP API of `push-server` (Server/ in the repository), as the handlers in `Server/Sources/PushService/API/` behave. `Contract/WIRE-CONTRACT.md` is the prose contract; this document is its machine-readable form for both APIs, and `Server/Tests/PushServerTests/OpenAPITests.swift` fails when a route of the router is missing here or a path here has no route.\n\nEvery API answer is JSON. Success is HTTP 200 with `{\"data\": …}`; every error is `{\"error\": {\"code\", \"message\", \"details\"}}` with the status below (`details` maps a field name to its problem). Request bodies are JSON objects (at most 32 levels deep, strings without control characters); unknown fields are ignored.\n\n- **Client API** (tag `client`): headers `appid` and `authToken` (a user's session). Rate-limited per auth token (`--rate-limit`, `--rate-burst`): 429 `ERR_TOO_MANY_REQUESTS`. `AUTH_ERR_AUTH_TOKEN_NOT_FOUND` means the session is gone.\n- **Admin API** (tag `admin`): header `apikey` (the admin key); per-app calls also `appid`.\n- Bodies over `--max-body-bytes` (64 KiB by default) get 413 `ERR_PAYLOAD_TOO_LARGE` before they are read, on every path; request headers over 32 KiB get 431 from the HTTP layer (no JSON body). A path no route matches gets 404 `ERR_NOT_FOUND`; a known path with another method gets 405 `ERR_METHOD_NOT_ALLOWED` and an `Allow` header.",
+            "description": "The HTTP API of `push-server` (Server/ in the repository), as the handlers in `Server/Sources/PushService/API/` behave. `Contract/WIRE-CONTRACT.md` is the prose contract; this document is its machine-readable form for both APIs, and `Server/Tests/PushServerTests/OpenAPITests.swift` fails when a route of the router is missing here or a path here has no route.\n\nEvery API answer is JSON. Success is HTTP 200 with `{\"data\": …}`; every error is `{\"error\": {\"code\", \"message\", \"details\"}}` with the status below (`details` maps a field name to its problem). Request bodies are JSON objects (at most 32 levels deep, strings without control characters); unknown fields are ignored, and `null` for an optional field means the field is absent.\n\n- **Client API** (tag `client`): headers `appid` and `authToken` (a user's session). Rate-limited per auth token (`--rate-limit`, `--rate-burst`): 429 `ERR_TOO_MANY_REQUESTS`. `AUTH_ERR_AUTH_TOKEN_NOT_FOUND` means the session is gone.\n- **Admin API** (tag `admin`): header `apikey` (the admin key); per-app calls also `appid`.\n- Bodies over `--max-body-bytes` (64 KiB by default) get 413 `ERR_PAYLOAD_TOO_LARGE` before they are read, on every path; request headers over 32 KiB get 431 from the HTTP layer (no JSON body). A path no route matches gets 404 `ERR_NOT_FOUND`; a known path with another method gets 405 `ERR_METHOD_NOT_ALLOWED` and an `Allow` header. As in OpenAPI, a concrete path wins over a templated one (`/notifications/push/v1/providers/apns` never means `/notifications/push/v1/providers/{providerId}`).",
             "license": { "name": "See the repository" }
           },
           "servers": [{ "url": "http://127.0.0.1:8080", "description": "push-server with its defaults" }],
@@ -93,7 +93,7 @@ enum OpenAPIDocument {
                 "summary": "List the app's push tokens, optionally of one user",
                 "security": [{ "apiKey": [], "appId": [] }],
                 "parameters": [
-                  { "name": "uid", "in": "query", "required": false, "description": "Only this user's tokens (empty: all).", "schema": { "type": "string", "maxLength": 128 } }
+                  { "name": "uid", "in": "query", "required": false, "description": "Only this user's tokens (empty: all).", "schema": { "type": "string" } }
                 ],
                 "responses": {
                   "200": {
@@ -1122,6 +1122,11 @@ enum OpenAPIDocument {
                 "pattern": "^[!-.0-~]+$",
                 "description": "1 to 128 printable ASCII characters without space or slash."
               },
+              "ProviderId": {
+                "allOf": [{ "$ref": "#/components/schemas/Id" }],
+                "not": { "enum": ["apns", "fcm"] },
+                "description": "An id other than `apns` and `fcm` (those paths are the provider routes)."
+              },
               "Text": {
                 "type": "string",
                 "minLength": 1,
@@ -1371,7 +1376,7 @@ enum OpenAPIDocument {
                 "required": ["providerId", "keyId", "teamId", "bundleId"],
                 "anyOf": [{ "required": ["p8Key"] }, { "required": ["privateKey"] }],
                 "properties": {
-                  "providerId": { "$ref": "#/components/schemas/Id" },
+                  "providerId": { "$ref": "#/components/schemas/ProviderId" },
                   "keyId": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 64 },
                   "teamId": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 64 },
                   "bundleId": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 256 },
@@ -1392,7 +1397,7 @@ enum OpenAPIDocument {
                 "type": "object",
                 "required": ["providerId", "serviceAccountCreds"],
                 "properties": {
-                  "providerId": { "$ref": "#/components/schemas/Id" },
+                  "providerId": { "$ref": "#/components/schemas/ProviderId" },
                   "serviceAccountCreds": {
                     "type": "object",
                     "description": "The service account JSON file from the Firebase console.",

@@ -32,6 +32,11 @@ struct Route: Sendable {
         self.handler = handler
     }
 
+    /// How many segments are parameters (fewer wins when several routes fit a path).
+    var parameterCount: Int {
+        pattern.filter { $0.hasPrefix(":") }.count
+    }
+
     /// `METHOD /path/{name}`: the route as OpenAPI writes it.
     var signature: String {
         method + " /" + pattern.map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : $0 }.joined(separator: "/")
