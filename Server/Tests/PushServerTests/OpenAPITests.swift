@@ -119,7 +119,8 @@ import Testing
             let reserved = try await harness.admin(
                 "POST", "/notifications/push/v1/providers/apns", appId: "app1", Harness.apnsProvider(kind))
             #expect(reserved.status == 400)
-            #expect(reserved.json["error"].flatMap { ($0 as? [String: Any])?["details"] as? [String: String] } == ["providerId": "reserved"])
+            #expect(
+                reserved.json["error"].flatMap { ($0 as? [String: Any])?["details"] as? [String: String] } == ["providerId": "reserved"])
         }
         let other = try await harness.admin("DELETE", "/notifications/push/v1/providers/apns-1", appId: "app1")
         #expect(other.status == 200)
