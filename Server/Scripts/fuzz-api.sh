@@ -77,7 +77,9 @@ fuzz() {
 import os, subprocess, sys
 schema, base_url, app_id, seed, max_examples, report, *selection = sys.argv[1:]
 command = [
-    os.path.join(os.path.dirname(sys.executable), "st"), "run", schema,
+    os.path.join(os.path.dirname(sys.executable), "st"),
+    "--config-file", os.path.join(os.path.dirname(os.path.abspath(schema)), "Scripts", "schemathesis.toml"),
+    "run", schema,
     "--url", base_url,
     "--header", f"apikey: {os.environ['PUSH_ADMIN_KEY']}",
     "--header", f"authToken: {os.environ['PUSH_SEED_AUTH_TOKEN']}",
