@@ -1602,7 +1602,7 @@ enum OpenAPIDocument {
                       "collapseId": { "type": ["string", "null"] }
                     }
                   },
-                  "payload": { "type": "object", "description": "The APNs payload (`aps` and the keys of WIRE-CONTRACT §4)." }
+                  "payload": { "type": "object", "description": "The APNs payload (`aps` and the keys of Contract/WIRE-CONTRACT.md §4)." }
                 }
               },
               "LogEntry": {
