@@ -9,6 +9,7 @@
 #   Format     swift format finds nothing to change
 #   Service    Server/ built and tested in debug and release
 #   Dashboard  the web dashboard driven by headless Chromium (screenshots in .build/dashboard-screenshots)
+#   API fuzz   schemathesis against the running service, checked against Server/openapi.json
 #   E2E        the SDK's Core engine against the running service
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,6 +35,8 @@ bash Server/Scripts/ci.sh
 
 step "Dashboard: headless Chromium against the running service and the mock APNs"
 bash Server/Scripts/dashboard-test.sh
+step "API fuzzing: schemathesis against the running service (Server/openapi.json)"
+bash Server/Scripts/fuzz-api.sh
 
 step "End to end: SDK against the running service"
 bash Scripts/e2e.sh

@@ -1,7 +1,7 @@
 import Foundation
 import CometChatPushNotificationsSwift
 
-/// The client API of `WIRE-CONTRACT.md` §2 as rules a request can be checked against. The
+/// The client API of `Contract/WIRE-CONTRACT.md` §2 as rules a request can be checked against. The
 /// SDK's tests prove these rules accept every request fixture in `Contract/client/` and reject
 /// broken variants of them.
 public enum WireContract {

@@ -16,7 +16,7 @@ func callsConfig(
         callKitAvailability: callKitAvailability)
 }
 
-/// A VoIP push as the service sends it (WIRE-CONTRACT §4).
+/// A VoIP push as the service sends it (Contract/WIRE-CONTRACT.md §4).
 func callPush(
     _ action: String = "initiated", session: String = "s1", from sender: String = "bob", name: String = "Bob",
     type: String = "audio", receiver: String = "alice", group: Bool = false

@@ -4,7 +4,7 @@ import CometChatPushNotificationsSwift
 import CometChatPushNotificationsCalls
 import CometChatPushNotificationsTesting
 
-/// IOS-PLATFORM-RULES 9–10: every VoIP push, valid or not, is reported to CallKit inside the
+/// PushKit's rule (iOS 13 and later): every VoIP push, valid or not, is reported to CallKit inside the
 /// PushKit callback, and the completion runs only after CallKit answered. The simulated iOS
 /// kills the app otherwise; here it must never have to.
 @Suite("VoIP rule")

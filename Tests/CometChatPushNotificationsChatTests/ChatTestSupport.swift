@@ -20,7 +20,7 @@ func chatConfig(appGroup: String? = appGroup) -> PNConfiguration {
     PNConfiguration(appId: "app1", region: "us", providerId: "apns-provider", extensionGroupID: appGroup)
 }
 
-/// A one-to-one or group chat push as the service sends it (WIRE-CONTRACT §4).
+/// A one-to-one or group chat push as the service sends it (Contract/WIRE-CONTRACT.md §4).
 func chatPayload(
     messageId: String = "m1", sender: String = "bob", group: String? = nil, parentId: String? = nil,
     body: String = "Hello **there**", avatar: String? = nil, unread: Any? = nil

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// ARCHITECTURE.md: no Apple framework import outside `Platform/Apple/`.
+/// The layering rule: no Apple framework import outside `Platform/Apple/`.
 @Suite("Layering")
 struct LayeringTests {
     static let appleFrameworks = [

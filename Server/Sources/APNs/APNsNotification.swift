@@ -1,4 +1,4 @@
-/// One push to one device token, with the APNs headers of WIRE-CONTRACT.md §5.
+/// One push to one device token, with the APNs headers of Contract/WIRE-CONTRACT.md §5.
 public struct APNsNotification: Sendable {
     /// `apns-push-type` values this service sends.
     public enum PushType: String, Sendable {

@@ -7,7 +7,7 @@ import Foundation
 #endif
 import PushCore
 
-/// Turns provider answers into job outcomes (WIRE-CONTRACT.md §5 and §6).
+/// Turns provider answers into job outcomes (Contract/WIRE-CONTRACT.md §5 and §6).
 public struct OutcomeMapping: Sendable {
     /// The retry policy for temporary failures.
     public var retry: RetryPolicy

@@ -6,7 +6,7 @@ import Foundation
 #endif
 
 /// Builds the FCM v1 `message` object for an iOS token from an APNs payload
-/// (WIRE-CONTRACT.md §6): the payload goes under `apns.payload`, its top-level keys other
+/// (Contract/WIRE-CONTRACT.md §6): the payload goes under `apns.payload`, its top-level keys other
 /// than `aps` are copied into `data` as strings, and the APNs headers under `apns.headers`.
 public enum FCMMessage {
     /// The message JSON, or nil if `payload` is not a JSON object.

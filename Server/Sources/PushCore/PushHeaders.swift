@@ -1,4 +1,4 @@
-/// The APNs request headers of a job (WIRE-CONTRACT.md §5), decided when the job is built.
+/// The APNs request headers of a job (Contract/WIRE-CONTRACT.md §5), decided when the job is built.
 ///
 /// FCM senders map them to `message.apns.headers`.
 public struct PushHeaders: Sendable, Hashable, Codable {

@@ -1,4 +1,4 @@
-/// What a push is about; picks the payload shape of WIRE-CONTRACT.md §4.
+/// What a push is about; picks the payload shape of Contract/WIRE-CONTRACT.md §4.
 public enum PushKind: String, Sendable, Codable, CaseIterable, Hashable {
     /// A chat message, reaction or group action (`type: "chat"`).
     case chat

@@ -1,4 +1,4 @@
-/// The kind of a registered push token, with the wire values of WIRE-CONTRACT.md §2.
+/// The kind of a registered push token, with the wire values of Contract/WIRE-CONTRACT.md §2.
 public enum TokenPlatform: String, Sendable, Codable, CaseIterable, Hashable {
     /// An APNs device token (lowercase hex) for alert and background pushes.
     case apnsDevice = "apns_ios_device"

@@ -45,11 +45,23 @@ import Testing
         #expect(try await harness.admin("GET", "/apps/app2").status == 404)
     }
 
+    @Test func deletingAnAppDropsItsQueuedWebhookEvents() async throws {
+        let alice = try await harness.makeUser("alice")
+        let receipt = try await harness.client("POST", "/users/bob/conversation/delivered", session: alice, ["messageId": "1"])
+        #expect(receipt.status == 200)
+        #expect(try harness.store.pendingWebhookJobCount() == 1)
+        #expect(try await harness.admin("DELETE", "/apps/app1").status == 200)
+        #expect(try harness.store.pendingWebhookJobCount() == 0)
+    }
+
     @Test func revokedAuthTokenIsRejected() async throws {
         let alice = try await harness.makeUser("alice")
         try await harness.register("abcd", platform: "apns_ios_device", session: alice)
         let revoke = try await harness.admin("DELETE", "/users/alice/auth_tokens/\(alice.authToken)", appId: "app1")
         #expect(revoke.status == 200)
+        let again = try await harness.admin("DELETE", "/users/alice/auth_tokens/\(alice.authToken)", appId: "app1")
+        #expect(again.status == 404)
+        #expect(again.errorCode == "ERR_AUTH_TOKEN_NOT_FOUND")
         let after = try await harness.register("abcd", platform: "apns_ios_device", session: alice)
         #expect(after.status == 401)
         #expect(after.errorCode == "AUTH_ERR_AUTH_TOKEN_NOT_FOUND")

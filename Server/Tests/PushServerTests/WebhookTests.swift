@@ -36,6 +36,17 @@ import Testing
         var succeeded: [Delivery] { all.filter { $0.status == 200 } }
     }
 
+    /// The admin API accepts `HTTP://` (schemes are case-insensitive); the dispatcher posts to it.
+    @Test func anUppercaseSchemeIsPostedTo() async throws {
+        let receiver = try Receiver(failures: 0)
+        let harness = try Harness()
+        try await harness.makeApp(webhookURL: receiver.url.replacingOccurrences(of: "http://", with: "HTTP://"))
+        let alice = try await harness.makeUser("alice")
+        let receipt = try await harness.client("POST", "/users/bob/conversation/delivered", session: alice, ["messageId": "7"])
+        #expect(receipt.status == 200)
+        #expect(await Harness.eventually { receiver.succeeded.count == 1 })
+    }
+
     @Test func failingWebhookIsRetriedWithBackoffAndSigned() async throws {
         // Given a webhook that fails twice
         let receiver = try Receiver(failures: 2)

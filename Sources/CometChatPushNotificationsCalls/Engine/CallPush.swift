@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a call push asks for (`callAction`, WIRE-CONTRACT §4).
+/// What a call push asks for (`callAction`, Contract/WIRE-CONTRACT.md §4).
 enum CallAction: String, Sendable, CaseIterable {
     case initiated, ongoing, unanswered, rejected, busy, cancelled, ended
 }

@@ -2,7 +2,7 @@ import Foundation
 @_spi(PNProducts) import CometChatPushNotificationsSwift
 
 extension CallEngine {
-    /// `PUT /calls/{sessionId}` with `{"status": …}` (WIRE-CONTRACT §2), retried twice when the
+    /// `PUT /calls/{sessionId}` with `{"status": …}` (Contract/WIRE-CONTRACT.md §2), retried twice when the
     /// service did not answer.
     func sendStatus(_ status: String, sessionId: String, completion: (@Sendable (PNResult<Void>) -> Void)?) {
         guard let sdk else {

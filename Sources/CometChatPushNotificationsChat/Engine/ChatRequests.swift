@@ -14,7 +14,7 @@ struct ChatRequest: @unchecked Sendable, Equatable {
     }
 }
 
-/// The Chat product's calls of WIRE-CONTRACT §2, built from a parsed push.
+/// The Chat product's calls of Contract/WIRE-CONTRACT.md §2, built from a parsed push.
 enum ChatRequests {
     /// `POST /users/{sender}/conversation/delivered` for a one-to-one message,
     /// `POST /groups/{guid}/conversation/delivered` for a group message; `nil` when the push

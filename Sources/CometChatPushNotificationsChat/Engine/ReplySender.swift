@@ -1,7 +1,7 @@
 import Foundation
 import CometChatPushNotificationsSwift
 
-/// Sends a quick reply as a text message (WIRE-CONTRACT §2), retrying transport failures and
+/// Sends a quick reply as a text message (Contract/WIRE-CONTRACT.md §2), retrying transport failures and
 /// 5xx answers with doubling delays inside the background time iOS grants (rule 22).
 struct ReplySender: Sendable {
     let client: PNChatClient

@@ -1,7 +1,7 @@
 import Foundation
 import CometChatPushNotificationsSwift
 
-/// Sends one client API call with the logged-in user's session (WIRE-CONTRACT §2). In the app
+/// Sends one client API call with the logged-in user's session (Contract/WIRE-CONTRACT.md §2). In the app
 /// this is Core's session; in the Notification Service Extension, the session the app shared
 /// through the keychain access group.
 public protocol PNChatClient: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The client REST API of `WIRE-CONTRACT.md` §1–2: base URL, headers, bodies and the error
+/// The client REST API of `Contract/WIRE-CONTRACT.md` §1–2: base URL, headers, bodies and the error
 /// envelope. Stateless; the session and the transport come in.
 struct ClientAPI: Sendable {
     let baseURL: URL

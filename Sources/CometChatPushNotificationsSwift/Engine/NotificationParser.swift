@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads CometChat push payloads (WIRE-CONTRACT §4) into ``NotificationFields``.
+/// Reads CometChat push payloads (Contract/WIRE-CONTRACT.md §4) into ``NotificationFields``.
 ///
 /// Tolerant by design: keys sit at the top level next to `aps`; `message` may be an object or
 /// JSON text; the caller may be `sender` or the legacy `senderUid`; `unreadMessageCount` may be

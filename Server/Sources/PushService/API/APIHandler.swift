@@ -16,7 +16,16 @@ final class APIHandler: Sendable {
         self.service = service
         routes =
             ClientAPI(service: service).routes + AdminAPI(service: service).routes
-            + [Route("GET", "health", .none) { _ in ["status": "ok"] }]
+            + [
+                Route("GET", "health", .none) { _ in ["status": "ok"] },
+                Route("GET", "openapi.json", .none) { _ in HTTPResponse.json(200, OpenAPIDocument.data) },
+            ]
+    }
+
+    /// Every route as `METHOD /path/{parameter}`, in the router's order (the OpenAPI test
+    /// compares these with `Server/openapi.json`).
+    var routeList: [String] {
+        routes.map(\.signature)
     }
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
@@ -31,14 +40,20 @@ final class APIHandler: Sendable {
         if let extra = ExtraEndpoints.response(method: request.method, path: request.path) { return extra }
         if let page = Dashboard.response(method: request.method, path: request.path) { return page }
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        var pathMatched = false
-        for route in routes {
-            guard let parameters = route.match(segments) else { continue }
-            pathMatched = true
-            guard route.method == request.method else { continue }
+        // As in OpenAPI, a concrete path wins over a templated one: `/providers/apns` is the
+        // APNs provider route for every method, never `/providers/{providerId}`.
+        let matches = routes.compactMap { route in route.match(segments).map { (route, $0) } }
+        let fewestParameters = matches.map { $0.0.parameterCount }.min() ?? 0
+        var allowed: [String] = []
+        for (route, parameters) in matches where route.parameterCount == fewestParameters {
+            guard route.method == request.method else {
+                if !allowed.contains(route.method) { allowed.append(route.method) }
+                continue
+            }
             do {
                 let call = try authenticate(request, route: route, parameters: parameters)
                 let data = try route.handler(call)
+                if let response = data as? HTTPResponse { return response }
                 return .json(200, JSON.encode(["data": data]))
             } catch let error as APIError {
                 return error.response
@@ -51,7 +66,10 @@ final class APIHandler: Sendable {
                 return APIError.operationFailed.response
             }
         }
-        return (pathMatched ? APIError.methodNotAllowed : APIError.notFound).response
+        guard !allowed.isEmpty else { return APIError.notFound.response }
+        var response = APIError.methodNotAllowed.response
+        response.headers.append(("Allow", allowed.joined(separator: ", ")))
+        return response
     }
 
     private func authenticate(_ request: HTTPRequest, route: Route, parameters: [String: String]) throws -> Call {

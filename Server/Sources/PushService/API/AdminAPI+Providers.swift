@@ -29,8 +29,7 @@ extension AdminAPI {
 
     func saveAPNs(_ call: Call, create: Bool) throws -> Any {
         let body = try call.body()
-        let id = try body.string("providerId", maxLength: 128)
-        try Validate.identifier(id, field: "providerId")
+        let id = try Self.providerId(body)
         let key =
             try body.optionalString("p8Key", maxLength: 8_192, allowNewlines: true)
             ?? body.string("privateKey", maxLength: 8_192, allowNewlines: true)
@@ -50,8 +49,7 @@ extension AdminAPI {
 
     func saveFCM(_ call: Call, create: Bool) throws -> Any {
         let body = try call.body()
-        let id = try body.string("providerId", maxLength: 128)
-        try Validate.identifier(id, field: "providerId")
+        let id = try Self.providerId(body)
         let account = try body.object("serviceAccountCreds")
         let privateKey = try account.string("private_key", maxLength: 8_192, allowNewlines: true)
         guard privateKey.contains("PRIVATE KEY-----") else {
@@ -69,6 +67,16 @@ extension AdminAPI {
             "notificationForCall": try ios?.bool("call") ?? true,
         ]
         return try save(call, id: id, kind: .fcm, settings: settings, secret: Data(privateKey.utf8), create: create)
+    }
+
+    /// A provider id: an id, but not `apns` or `fcm` (`DELETE /providers/apns` is no delete).
+    static func providerId(_ body: JSONObject) throws -> String {
+        let id = try body.string("providerId", maxLength: 128)
+        try Validate.identifier(id, field: "providerId")
+        guard !["apns", "fcm"].contains(id) else {
+            throw APIError.badRequest("The providerId cannot be apns or fcm.", field: "providerId", problem: "reserved")
+        }
+        return id
     }
 
     private func save(

@@ -43,7 +43,8 @@ struct AdminAPI {
             Route("DELETE", "users/:uid/auth_tokens/:authToken", .adminApp) { call in
                 let revoked = try service.store.revokeAuthToken(
                     appId: call.appId, uid: call.parameter("uid"), hash: Crypto.sha256(call.parameter("authToken")))
-                guard revoked else { throw APIError.authTokenNotFound }
+                // 404, not the client API's 401: the admin key is fine, the token is unknown.
+                guard revoked else { throw APIError(404, "ERR_AUTH_TOKEN_NOT_FOUND", "This user has no such auth token.") }
                 return ["revoked": 1]
             },
             Route("GET", "admin/outbox", .admin) { _ in

@@ -6,7 +6,7 @@ import Foundation
 import PushCore
 import PushStore
 
-/// The client API of WIRE-CONTRACT.md §2 (`appid` + `authToken`): tokens, receipts,
+/// The client API of Contract/WIRE-CONTRACT.md §2 (`appid` + `authToken`): tokens, receipts,
 /// quick replies, campaign receipts, call status.
 struct ClientAPI {
     let service: ServiceContext

@@ -17,7 +17,8 @@ enum RouteAuth {
     case adminApp
 }
 
-/// One endpoint: method, path pattern (`:name` segments capture), auth, handler.
+/// One endpoint: method, path pattern (`:name` segments capture), auth, handler. The handler's
+/// value is the `data` of a 200 answer, or a whole ``HTTPResponse`` to send as it is.
 struct Route: Sendable {
     let method: String
     let pattern: [String]
@@ -29,6 +30,16 @@ struct Route: Sendable {
         self.pattern = pattern.split(separator: "/").map(String.init)
         self.auth = auth
         self.handler = handler
+    }
+
+    /// How many segments are parameters (fewer wins when several routes fit a path).
+    var parameterCount: Int {
+        pattern.filter { $0.hasPrefix(":") }.count
+    }
+
+    /// `METHOD /path/{name}`: the route as OpenAPI writes it.
+    var signature: String {
+        method + " /" + pattern.map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : $0 }.joined(separator: "/")
     }
 
     /// The captured parameters when `segments` fit the pattern.

@@ -19,6 +19,8 @@ public final class PushServiceApp: Sendable {
     public let adminKeySource: String
     /// The development seed, when `--seed-dev` was given.
     public let seed: DevSeed?
+    /// The API's routes as `METHOD /path/{parameter}` (what `Server/openapi.json` documents).
+    public let routes: [String]
     let context: ServiceContext
     private let server: HTTPServer
     private let outbox: OutboxDispatcher?
@@ -47,6 +49,7 @@ public final class PushServiceApp: Sendable {
         context = ServiceContext(configuration: configuration, store: store, secrets: secrets, adminKey: adminKey, logger: logger)
         seed = configuration.seedDev ? try DevSeed.apply(context: context) : nil
         let handler = APIHandler(service: context)
+        routes = handler.routeList
         server = try HTTPServer(
             configuration: HTTPServerConfiguration(
                 host: configuration.host, port: configuration.port, maxBodyBytes: configuration.maxBodyBytes, threads: configuration.threads

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Builds the push payloads of WIRE-CONTRACT.md §4: the §4 keys at the top level next to
+/// Builds the push payloads of Contract/WIRE-CONTRACT.md §4: the §4 keys at the top level next to
 /// `aps`; `aps` with `alert`, `badge` (from the count the caller gives), `sound`,
 /// `category`, `thread-id` and `mutable-content: 1`.
 enum PayloadBuilder {

@@ -89,7 +89,8 @@ final class WebhookDispatcher: Sendable {
     /// Posts the job and calls `done` with nil on success, else why it failed.
     private func post(_ job: WebhookJob, done: @escaping @Sendable (String?) -> Void) {
         guard let app = try? service.store.app(id: job.appId) else { return done("app not found") }
-        guard let url = app.webhookURL, url.hasPrefix("http://") || url.hasPrefix("https://") else {
+        // The scheme is case-insensitive (RFC 3986), as the admin API's validation accepts it.
+        guard let url = app.webhookURL, url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://") else {
             return done("no webhook URL configured")
         }
         var headers: [(name: String, value: String)] = [

@@ -36,7 +36,8 @@ extension SQLiteStore {
     public func deleteApp(id: String) throws -> Bool {
         try withConnection { connection in
             try connection.transaction {
-                for table in ["push_tokens", "idempotency", "calls", "auth_tokens"] {
+                // Its queued webhook events go too: with no app they could never be delivered.
+                for table in ["push_tokens", "idempotency", "calls", "auth_tokens", "webhook_jobs"] {
                     try connection.run("DELETE FROM \(table) WHERE app_id = ?", [.text(id)])
                 }
                 return try connection.run("DELETE FROM apps WHERE id = ?", [.text(id)]) > 0
