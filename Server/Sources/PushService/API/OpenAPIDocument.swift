@@ -608,6 +608,64 @@ enum OpenAPIDocument {
                 }
               }
             },
+            "/admin/providers/health": {
+              "get": {
+                "tags": ["admin"],
+                "operationId": "providerHealth",
+                "summary": "The app's providers with what the delivery engine recorded since it started",
+                "security": [{ "apiKey": [], "appId": [] }],
+                "responses": {
+                  "200": {
+                    "description": "Each provider, without keys, and its delivery health.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object",
+                          "required": ["data"],
+                          "properties": {
+                            "data": {
+                              "type": "object",
+                              "required": ["engine", "providers"],
+                              "properties": {
+                                "engine": { "type": "string", "enum": ["delivery", "log", "none"] },
+                                "providers": {
+                                  "type": "array",
+                                  "items": {
+                                    "type": "object",
+                                    "required": ["providerId", "type", "key", "delivered", "failed", "connections", "connectionsUp", "inFlight", "circuitBreaker"],
+                                    "properties": {
+                                      "providerId": { "$ref": "#/components/schemas/ProviderId" },
+                                      "type": { "type": "string", "enum": ["apns", "fcm"] },
+                                      "key": { "type": "string", "const": "sealed", "description": "Keys are sealed and never shown." },
+                                      "environment": { "type": "string", "enum": ["sandbox", "production"] },
+                                      "lastSuccessAt": { "type": ["integer", "null"], "description": "Unix seconds; null before any." },
+                                      "lastErrorAt": { "type": ["integer", "null"], "description": "Unix seconds; null before any." },
+                                      "lastErrorReason": { "type": ["string", "null"] },
+                                      "delivered": { "$ref": "#/components/schemas/Count" },
+                                      "failed": { "$ref": "#/components/schemas/Count" },
+                                      "jwtIssuedAt": { "type": ["integer", "null"], "description": "Unix seconds; null before any." },
+                                      "jwtAgeSeconds": { "type": ["integer", "null"] },
+                                      "connections": { "$ref": "#/components/schemas/Count" },
+                                      "connectionsUp": { "$ref": "#/components/schemas/Count" },
+                                      "inFlight": { "$ref": "#/components/schemas/Count" },
+                                      "circuitBreaker": { "type": "string", "description": "The provider's circuit breaker state." }
+                                    }
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
             "/admin/outbox": {
               "get": {
                 "tags": ["admin"],
@@ -637,7 +695,12 @@ enum OpenAPIDocument {
                                     "failed": { "$ref": "#/components/schemas/Count" }
                                   }
                                 },
-                                "webhookJobsPending": { "$ref": "#/components/schemas/Count" }
+                                "webhookJobsPending": { "$ref": "#/components/schemas/Count" },
+                                "deliveryEngine": {
+                                  "type": "string",
+                                  "enum": ["delivery", "log", "none"],
+                                  "description": "What consumes the outbox: the delivery engine, or a stand-in for tests."
+                                }
                               }
                             }
                           }
