@@ -6,9 +6,9 @@ import CometChatPushNotificationsSwift
 
 /// Downloads attachments with a `URLSession` download task: the system writes the body to
 /// disk as it arrives, so memory stays flat whatever the file's size (rule 16). Progress
-/// callbacks stop it at the size cap; a timer of its own stops it at the deadline (the
-/// session's resource timeout is not honoured everywhere: swift-corelibs-foundation lets a
-/// server that trickles bytes keep a download going past it).
+/// callbacks stop it at the size cap; a timer of its own cancels it at the deadline (the
+/// session's resource timeout is not enough: swift-corelibs-foundation does not honour it while
+/// a server trickles bytes).
 public struct PNURLSessionDownloader: PNMediaDownloading {
     /// Creates the downloader.
     public init() {}
