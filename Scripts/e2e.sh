@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End to end: starts the push service (Server/) on a free loopback port with a development seed,
 # runs the SDK's EndToEndTests against it (the Core engine on the simulated platform, real
-# URLSession), and stops the service.
+# URLSession), and stops the service. Fails unless at least one test really ran and none was
+# skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=$(mktemp -d /tmp/push-e2e.XXXXXX)
@@ -24,4 +25,17 @@ for _ in $(seq 1 100); do
 done
 [ -s "$data/dev-seed.json" ] || { cat "$data/server.log"; echo "e2e: no dev seed"; exit 1; }
 
-PUSH_E2E_SEED="$data/dev-seed.json" PUSH_E2E_ADMIN_KEY="$PUSH_ADMIN_KEY" swift test --filter EndToEndTests
+# swift test passes a suite whose tests were all skipped: count the tests that really passed.
+set +e
+PUSH_E2E_SEED="$data/dev-seed.json" PUSH_E2E_ADMIN_KEY="$PUSH_ADMIN_KEY" swift test --filter EndToEndTests 2>&1 \
+    | tee "$data/test.log"
+status=${PIPESTATUS[0]}
+set -e
+[ "$status" -eq 0 ] || { echo "e2e: swift test failed ($status)"; exit "$status"; }
+passed=$(grep -E '^[^ ]+ Test .+ passed after ' "$data/test.log" | grep -vc 'Test run with' || true)
+skipped=$(grep -Ec '^[^ ]+ (Test|Suite) .+ skipped' "$data/test.log" || true)
+if [ "$passed" -eq 0 ] || [ "$skipped" -ne 0 ]; then
+    echo "e2e: $passed tests passed and $skipped were skipped; the end-to-end suite did not run"
+    exit 1
+fi
+echo "e2e: $passed end-to-end tests passed"

@@ -14,24 +14,34 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n== %s ==\n' "$1"; }
+# A check that is missing or not executable fails the run: a skipped check proves nothing.
+run() {
+    local script="$1"
+    shift
+    [ -f "$script" ] || { echo "test.sh: $script is missing"; exit 1; }
+    [ -x "$script" ] || { echo "test.sh: $script is not executable"; exit 1; }
+    "$script" "$@"
+}
+for script in Scripts/ios-compile-check.sh Scripts/docs-check.sh Scripts/format-check.sh \
+    Server/Scripts/ci.sh Scripts/e2e.sh; do
+    [ -f "$script" ] && [ -x "$script" ] || { echo "test.sh: $script is missing or not executable"; exit 1; }
+done
 
 step "SDK: build and test (debug, warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift test --skip-build
 
 step "Apple side: the real iOS SDK (Swift 6, warnings are errors), Objective-C snippets"
-Scripts/ios-compile-check.sh
+run Scripts/ios-compile-check.sh
 
 step "Docs"
-Scripts/docs-check.sh
+run Scripts/docs-check.sh
 
-if [ -x Scripts/format-check.sh ]; then
-    step "Formatting"
-    Scripts/format-check.sh
-fi
+step "Formatting"
+run Scripts/format-check.sh
 
 step "Push service (Server/)"
-bash Server/Scripts/ci.sh
+run Server/Scripts/ci.sh
 
 step "Dashboard: headless Chromium against the running service and the mock APNs"
 bash Server/Scripts/dashboard-test.sh
@@ -39,4 +49,4 @@ step "API fuzzing: schemathesis against the running service (Server/openapi.json
 bash Server/Scripts/fuzz-api.sh
 
 step "End to end: SDK against the running service"
-bash Scripts/e2e.sh
+run Scripts/e2e.sh

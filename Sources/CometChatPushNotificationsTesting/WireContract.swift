@@ -35,6 +35,11 @@ public enum WireContract {
         public var parameter: String?
     }
 
+    /// The `platform` values of `POST /notifications/push/v1/tokens` (§2), written out rather
+    /// than taken from the SDK's `CometChatPushTokenPlatform`, so that an SDK sending a wrong
+    /// value is caught instead of redefining the contract.
+    public static let platforms = ["apns_ios_device", "apns_ios_voip", "fcm_ios"]
+
     /// Finds the route of `method` and `path` (the part after the base URL).
     public static func match(method: String, path: String) -> Match? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
@@ -103,7 +108,7 @@ public enum WireContract {
         case .registerToken:
             guard let json else { return problems + ["registerToken needs a body"] }
             requireString("fcmToken", in: json)
-            requireString("platform", in: json, oneOf: CometChatPushTokenPlatform.allCases.map(\.wireValue))
+            requireString("platform", in: json, oneOf: platforms)
             requireString("providerId", in: json)
             requireString("timezone", in: json)
             requireKeys(["fcmToken", "platform", "providerId", "timezone"], in: json)

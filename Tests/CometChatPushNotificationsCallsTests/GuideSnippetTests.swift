@@ -59,11 +59,6 @@ func guideAppOwnedPushKit(token: Data, payload: [AnyHashable: Any], completion: 
 struct GuideSnippetTests {
     @Test("The guide's call names exist with the documented shapes")
     func names() {
-        let delegate = GuidePushDelegate()
-        let call = IncomingCall(sessionId: "s1", callerUid: "bob", callerName: "Bob", receiver: "alice", callType: .audio, isGroup: false)
-        #expect(delegate.presentCall(call))
-        #expect(guideConfiguration().pushKitOwnership == .sdk)
-        #expect(guideConfiguration().callKit.ringtone == "ringtone.caf")
         #expect(CallEndReason.allCases.map(\.name).contains("answeredElsewhere"))
         #expect(
             [PNRingReadiness.backgroundModeMissing, .voipEntitlementMissing, .microphoneDenied].map(\.name)

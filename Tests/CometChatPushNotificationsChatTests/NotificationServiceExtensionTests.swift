@@ -82,7 +82,6 @@ import CometChatPushNotificationsTesting
         #expect(run.content?.badge == 2)
         #expect(run.receipt == .sent)
         #expect(ext.violations.isEmpty)
-        #expect(ext.media.largestChunk <= 64 * 1024)
     }
 
     @Test func stalledDownloadDeliversTheBestContentAtExpiry() async {

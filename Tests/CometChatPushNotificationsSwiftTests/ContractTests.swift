@@ -62,37 +62,90 @@ struct ContractTests {
         #expect(!WireContract.violations(method: "POST", path: "/notifications/push/v1/tokens", headers: headers, body: bad).isEmpty)
     }
 
-    @Test("The SDK sends exactly the fixture's token requests")
+    /// A fixture value with its `{placeholders}` replaced from `values`.
+    static func fill(_ value: Any, _ values: [String: String]) -> Any {
+        if let text = value as? String, text.hasPrefix("{"), text.hasSuffix("}") {
+            return values[String(text.dropFirst().dropLast())] ?? text
+        }
+        if let object = value as? [String: Any] { return object.mapValues { fill($0, values) } }
+        return value
+    }
+
+    @Test("The SDK sends exactly the fixtures' token requests: URL on the default host, headers and body")
     func sdkRequestsMatchFixtures() async throws {
         let fixtures = Dictionary(uniqueKeysWithValues: try contractFixtures("client").map { ($0.name, $0.json) })
-        let device = SimulatedDevice()
+        let recorder = RecordingTransport()
+        let device = SimulatedDevice(transport: recorder)
+        recorder.forward(to: device.service)
         device.logInToChatSDK(uid: "alice", authToken: "alice-token")
         let app = await device.launchAndSettle()
         app.sdk.registerFCMToken("fcm-1")
         #expect(await device.settle())
         _ = await awaitResult { (done: @escaping @Sendable (PNResult<Void>) -> Void) in app.sdk.unregisterTokens(completion: done) }
 
-        for (fixtureName, route, platform) in [
-            ("register-apns-token.json", WireContract.Route.registerToken, "apns_ios_device"),
-            ("register-fcm-token.json", .registerToken, "fcm_ios"),
-            ("unregister-tokens.json", .unregisterTokens, nil),
+        // WIRE-CONTRACT §1: the default base URL is https://{appId}.apiclient-{region}.cometchat.io/v3.0
+        let base = "https://app1.apiclient-us.cometchat.io/v3.0"
+        let session = ["appId": "app1", "authToken": "alice-token", "providerId": "apns-provider", "timezone": "Europe/Berlin"]
+        for (fixtureName, token) in [
+            ("register-apns-token.json", SimulatedDevice.token(1).hex as String?), ("register-fcm-token.json", "fcm-1"),
+            ("unregister-tokens.json", nil),
         ] {
             let fixture = try #require(fixtures[fixtureName])
             let expected = try #require(fixture["request"] as? [String: Any])
-            let sent = try #require(device.service.requests(route).first { platform == nil || $0.json["platform"] == platform })
-            #expect(sent.method == expected["method"] as? String)
-            #expect("/v3.0" + sent.path == "/v3.0" + (expected["path"] as? String ?? ""))
-            let expectedHeaders = try #require(expected["headers"] as? [String: String])
-            #expect(Set(sent.headers.keys) == Set(expectedHeaders.keys))
-            #expect(sent.headers["appid"] == "app1")
-            if let body = expected["body"] as? [String: Any] {
-                #expect(Set(sent.json.keys) == Set(body.keys))
-                if let platform { #expect(body["platform"] as? String == platform) }
+            var values = session
+            values["token"] = token
+            let method = try #require(expected["method"] as? String)
+            let url = base + (try #require(expected["path"] as? String))
+            let headers = try #require(Self.fill(expected["headers"] ?? [:], values) as? [String: String])
+            let body = (expected["body"] as? [String: Any]).map { Self.fill($0, values) } as? [String: String]
+            // The request of this fixture: same method and URL, and for a registration the fixture's platform
+            let sent = try #require(
+                recorder.requests.first { request in
+                    request.method == method && request.url.absoluteString == url
+                        && (body == nil || Self.json(request.body)?["platform"] == body?["platform"])
+                }, "\(fixtureName): no \(method) \(url) among \(recorder.requests.map { "\($0.method) \($0.url)" })")
+            #expect(sent.headers == headers, "\(fixtureName)")
+            if let body {
+                #expect(Self.json(sent.body) == body, "\(fixtureName)")
             } else {
-                #expect(sent.json.isEmpty)
+                #expect(sent.body == nil || sent.body?.isEmpty == true, "\(fixtureName)")
             }
         }
         #expect(device.service.contractViolations.isEmpty)
+    }
+
+    /// A JSON object body whose values are all strings.
+    static func json(_ body: Data?) -> [String: String]? {
+        guard let body, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
+        return object.compactMapValues { $0 as? String }
+    }
+
+    @Test("Token platforms are the fixed wire values of §2: the check, the fixtures and the SDK agree")
+    func platformsAreTheWireValues() throws {
+        let headers = ["appid": "a", "authToken": "t", "Content-Type": "application/json", "Accept": "application/json"]
+        func problems(_ platform: String) throws -> [String] {
+            let body = try JSONSerialization.data(withJSONObject: [
+                "fcmToken": "t", "platform": platform, "providerId": "p", "timezone": "UTC",
+            ])
+            return WireContract.violations(method: "POST", path: "/notifications/push/v1/tokens", headers: headers, body: body)
+        }
+        for platform in ["apns_ios_device", "apns_ios_voip", "fcm_ios"] {
+            #expect(try problems(platform) == [], "\(platform)")
+        }
+        // The SDK's own names, other casings and near misses are not on the wire
+        for platform in ["apns", "fcm", "voip", "APNS_IOS_DEVICE", "apns_ios", "ios", "fcm_android", ""] {
+            #expect(try !problems(platform).isEmpty, "\(platform)")
+        }
+        let fixtures = Dictionary(uniqueKeysWithValues: try contractFixtures("client").map { ($0.name, $0.json) })
+        for (platform, fixture) in [
+            (CometChatPushTokenPlatform.apns, "register-apns-token.json"), (.fcm, "register-fcm-token.json"),
+            (.voip, "register-voip-token.json"),
+        ] {
+            let request = try #require(fixtures[fixture]?["request"] as? [String: Any])
+            let wire = try #require((request["body"] as? [String: Any])?["platform"] as? String)
+            #expect(try problems(wire) == [], "\(fixture)")
+            #expect(platform.wireValue == wire, "the SDK's .\(platform.rawName) against \(fixture)")
+        }
     }
 
     @Test("Error envelopes are classified as the fixtures say")
@@ -118,6 +171,25 @@ struct ContractTests {
             return
         }
         #expect(garbage.code == .serverError && garbage.serverCode == nil && !garbage.isRetryable)
+    }
+}
+
+/// A transport that records the SDK's requests as sent (absolute URL and all) and hands them
+/// on to another transport.
+final class RecordingTransport: PNHTTPTransport, @unchecked Sendable {
+    // @unchecked: mutable state is inside locks.
+    private let sent = PNLocked<[PNHTTPRequest]>([])
+    private let target = PNLocked<PNHTTPTransport?>(nil)
+
+    /// Hands requests on to `transport`.
+    func forward(to transport: PNHTTPTransport) { target.withLock { $0 = transport } }
+    /// Every request, in order.
+    var requests: [PNHTTPRequest] { sent.current }
+
+    func send(_ request: PNHTTPRequest) async throws -> PNHTTPResponse {
+        sent.withLock { $0.append(request) }
+        guard let transport = target.current else { throw PNTransportError("no transport to forward to") }
+        return try await transport.send(request)
     }
 }
 

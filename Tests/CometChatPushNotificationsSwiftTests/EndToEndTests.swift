@@ -5,7 +5,8 @@ import CometChatPushNotificationsTesting
 
 /// The SDK's Core engine, on the simulated platform but with the real `URLSession` transport,
 /// against a running push service (`Server/`). `Scripts/e2e.sh` starts the service with a
-/// development seed and runs this suite; without it the suite is skipped.
+/// development seed and runs this suite. Without `PUSH_E2E_SEED` the suite is skipped; with it
+/// set to a file that cannot be read or decoded, every test fails rather than skips.
 enum EndToEnd {
     struct Seed: Decodable {
         var baseURL: String
@@ -15,9 +16,26 @@ enum EndToEnd {
         var providerId: String
     }
 
-    static let seed: Seed? = ProcessInfo.processInfo.environment["PUSH_E2E_SEED"]
-        .flatMap { try? Data(contentsOf: URL(fileURLWithPath: $0)) }
-        .flatMap { try? JSONDecoder().decode(Seed.self, from: $0) }
+    /// Why the seed could not be used.
+    struct SeedError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Whether `PUSH_E2E_SEED` names a seed file.
+    static let isConfigured = ProcessInfo.processInfo.environment["PUSH_E2E_SEED"] != nil
+
+    /// The seed `PUSH_E2E_SEED` names, or why it cannot be used.
+    static let seed: Result<Seed, SeedError> = {
+        guard let path = ProcessInfo.processInfo.environment["PUSH_E2E_SEED"] else {
+            return .failure(SeedError(description: "PUSH_E2E_SEED is not set"))
+        }
+        do {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            return .success(try JSONDecoder().decode(Seed.self, from: data))
+        } catch {
+            return .failure(SeedError(description: "PUSH_E2E_SEED=\(path) is unusable: \(error)"))
+        }
+    }()
 
     static let adminKey = ProcessInfo.processInfo.environment["PUSH_E2E_ADMIN_KEY"] ?? ""
 
@@ -33,9 +51,12 @@ enum EndToEnd {
     }
 }
 
-@Suite("End to end with the push service", .enabled(if: EndToEnd.seed != nil, "needs Scripts/e2e.sh"), .serialized)
+@Suite("End to end with the push service", .enabled(if: EndToEnd.isConfigured, "needs Scripts/e2e.sh"), .serialized)
 struct EndToEndTests {
-    let seed = EndToEnd.seed!
+    let seed: EndToEnd.Seed
+
+    /// Fails every test when the seed is set but unusable.
+    init() throws { seed = try EndToEnd.seed.get() }
 
     func config() -> PNConfiguration {
         PNConfiguration(appId: seed.appId, region: "us", providerId: seed.providerId, clientHost: seed.baseURL)

@@ -97,8 +97,20 @@ struct GuideSnippetTests {
     @Test("The builder snippet builds the same configuration as the initializer snippet")
     func builderMatchesInitializer() {
         let built = GuideAppDelegate.section3Builder()
-        #expect(built.appId == "APP_ID" && built.region == "REGION")
-        #expect(built.providerId == "PROVIDER_ID" && built.extensionGroupID == "group.com.yourcompany.yourapp")
-        #expect(built.enableBadgeCount && built.autoRegisterTokens && built.tokenRegistrar == .auto)
+        // The initializer with section 3's arguments: every option the builder leaves alone
+        // must keep the initializer's default.
+        let initialized = PNConfiguration(
+            appId: "APP_ID", region: "REGION", providerId: "PROVIDER_ID", extensionGroupID: "group.com.yourcompany.yourapp")
+        #expect(built.appId == initialized.appId && built.region == initialized.region)
+        #expect(built.providerId == initialized.providerId && built.extensionGroupID == initialized.extensionGroupID)
+        #expect(built.enableBadgeCount == initialized.enableBadgeCount)
+        #expect(built.showInAppNotifications == initialized.showInAppNotifications)
+        #expect(built.requestNotificationPermission == initialized.requestNotificationPermission)
+        #expect(built.autoRegisterTokens == initialized.autoRegisterTokens)
+        #expect(built.tokenRegistrar == initialized.tokenRegistrar)
+        #expect(built.authToken == initialized.authToken && built.clientHost == initialized.clientHost)
+        #expect(built.callKit == initialized.callKit)
+        #expect(built.requestCallPermissions == initialized.requestCallPermissions)
+        #expect(built.pushKitOwnership == initialized.pushKitOwnership)
     }
 }

@@ -148,16 +148,13 @@ struct TapRoutingTests {
         #expect(app.state == .background, "a reply does not open the app")
     }
 
-    @Test("A reply is offered only for a registered category; a dismissal without a custom dismiss action is silent")
-    func replyNeedsCategoryAndDismiss() async throws {
+    @Test("Dismissing a chat notification wakes nothing: the SDK's MessageCategory asks for no dismissals")
+    func dismissIsSilent() async throws {
         await device.launchAndSettle(notificationConfig(), delegate: delegate)
         device.app?.sendToBackground()
-        var payload = try contractPayload("chat-user")
-        payload["aps"] = ["alert": ["title": "Alice", "body": "Hi"]]
-        let plain = device.deliver(payload).notification
-        #expect(throws: SimulatedError.self) { try device.reply(to: plain, text: "x") }
-        #expect(device.dismiss(plain) == nil)
-        #expect(device.notificationCenter.shownNotifications.isEmpty)
+        let chat = device.deliver(try contractPayload("chat-user")).notification
+        #expect(chat.categoryIdentifier == CometChatPushNotifications.messageCategoryIdentifier)
+        #expect(device.dismiss(chat) == nil, "the category reports dismissals")
         #expect(await device.settle())
         #expect(delegate.events.isEmpty)
     }

@@ -99,11 +99,7 @@ import Testing
         let jobs = try await harness.admin("GET", "/notifications/push/v1/send/\(requestId)/jobs", appId: "app1").dataArray
         let job = try #require(jobs.first)
         let payload = job["payload"] as? [String: Any] ?? [:]
-        let url = Fixtures.contractDirectory.appendingPathComponent("payloads/\(name).json")
-        if ProcessInfo.processInfo.environment["UPDATE_CONTRACT_FIXTURES"] == "1" {
-            let data = try JSONSerialization.data(withJSONObject: payload, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-            try (data + Data("\n".utf8)).write(to: url)
-        }
+        // The fixture is the specification: the service must match it, never rewrite it.
         let fixture = try Fixtures.load("payloads", name)
         #expect(NSDictionary(dictionary: payload).isEqual(to: fixture), "\(name) differs from Contract/payloads")
         let headers = job["headers"] as? [String: Any] ?? [:]

@@ -6,7 +6,9 @@ import CometChatPushNotificationsSwift
 
 /// Downloads attachments with a `URLSession` download task: the system writes the body to
 /// disk as it arrives, so memory stays flat whatever the file's size (rule 16). Progress
-/// callbacks stop it at the size cap; the session's resource timeout stops it at the deadline.
+/// callbacks stop it at the size cap; a timer of its own cancels it at the deadline (the
+/// session's resource timeout is not enough: swift-corelibs-foundation does not honour it while
+/// a server trickles bytes).
 public struct PNURLSessionDownloader: PNMediaDownloading {
     /// Creates the downloader.
     public init() {}
@@ -21,7 +23,12 @@ public struct PNURLSessionDownloader: PNMediaDownloading {
         configuration.urlCache = nil
         let receiver = DownloadReceiver(destination: destination, maxBytes: maxBytes)
         let session = URLSession(configuration: configuration, delegate: receiver, delegateQueue: nil)
-        defer { session.finishTasksAndInvalidate() }
+        let expiry = DispatchWorkItem { receiver.cancel(.timedOut) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: expiry)
+        defer {
+            expiry.cancel()
+            session.finishTasksAndInvalidate()
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 receiver.start(session.downloadTask(with: url), continuation: continuation)
