@@ -66,8 +66,8 @@ public final class CometChatPushNotificationsCalls: NSObject, Sendable {
     /// told `rejected`. A call that does not ring here is declined on the service all the same.
     /// `completion` gets the service's answer, on the main queue.
     ///
-    /// Fails with ``PNError/Code-swift.enum/notInitialised`` before `initialize(config:)`, and with
-    /// ``PNError/Code-swift.enum/productNotInstalled`` when `initialize` did not install the Calls
+    /// Fails with `.notInitialised` before `initialize(config:)`, and with
+    /// `.productNotInstalled` when `initialize` did not install the Calls
     /// product (its class was stripped from the app: link the product to the app target).
     public func decline(sessionId: String, completion: (@Sendable (PNResult<Void>) -> Void)? = nil) {
         let engine = self.engine

@@ -9,6 +9,11 @@ struct CallsOnlyApp: App {
     var body: some Scene {
         WindowGroup {
             RootView(calls: appDelegate.callsDelegate)
+                // A call tapped in Recents: SwiftUI delivers the activity here, not to the app
+                // delegate's application(_:continue:restorationHandler:).
+                .onContinueUserActivity(OutgoingCalls.recentsActivityType) { activity in
+                    _ = OutgoingCalls.shared.callBack(from: activity)
+                }
         }
     }
 }

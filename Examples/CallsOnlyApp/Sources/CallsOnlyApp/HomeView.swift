@@ -11,6 +11,7 @@ struct HomeView: View {
     var body: some View {
         List {
             Text("Signed in as \(uid)")
+            Button("Call Alice") { OutgoingCalls.shared.place(to: "alice", video: false) }
             RingReadinessView()
             Button(signingOut ? "Signing out…" : "Sign out") { signOut() }
                 .disabled(signingOut)

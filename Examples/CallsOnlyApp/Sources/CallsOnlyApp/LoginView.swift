@@ -3,7 +3,8 @@ import SwiftUI
 import CometChatPushNotificationsSwift
 
 /// The app's own login: your backend signs the user in and returns a CometChat auth token for
-/// them; the SDK then registers this device's VoIP token for that user.
+/// them; the SDK then registers this device's VoIP token for that user. With CometChat's Calls
+/// SDK, log in to it instead: the SDK finds that session itself (see ``SignIn``).
 struct LoginView: View {
     let onSignedIn: (String) -> Void
 
@@ -23,8 +24,40 @@ struct LoginView: View {
 
     private func signIn() {
         let uid = uid.trimmingCharacters(in: .whitespacesAndNewlines)
-        CometChatPushNotifications.shared.setSession(uid: uid, authToken: authToken)
+        SignIn.withOwnLogin(uid: uid, authToken: authToken)
         SignedInUser.uid = uid
         onSignedIn(uid)
+    }
+}
+
+/// The two ways the SDK learns who is signed in (the TokensAndLogout article).
+enum SignIn {
+    /// This app's own login, which this example uses: hand the SDK the user and the auth token
+    /// your backend created for them. The SDK keeps the token in the keychain and registers this
+    /// device's VoIP token for the user.
+    static func withOwnLogin(uid: String, authToken: String) {
+        CometChatPushNotifications.shared.setSession(uid: uid, authToken: authToken)
+    }
+
+    /// An app that uses CometChat's Calls SDK (or Chat SDK) logs in to it instead and does not
+    /// call `setSession`: the SDK reads that login itself (after launch and on each return to the
+    /// foreground). This example links neither, so the login is shown commented; with the Chat
+    /// SDK it is:
+    ///
+    /// ```swift
+    /// import CometChatSDK
+    ///
+    /// CometChat.login(authToken: authToken, onSuccess: { _ in
+    ///     SignIn.afterCometChatLogin()
+    /// }, onError: { error in
+    ///     print("Login failed: \(error.errorDescription)")
+    /// })
+    /// ```
+    ///
+    /// and with the Calls SDK, `CometChatCalls.login` with the same auth token. At sign-out such
+    /// an app awaits `unregisterTokensAndWait()` and then logs out of that SDK.
+    static func afterCometChatLogin() {
+        // Look for the new login now rather than on the SDK's next check: the tokens register at once.
+        CometChatPushNotifications.shared.refreshSession()
     }
 }

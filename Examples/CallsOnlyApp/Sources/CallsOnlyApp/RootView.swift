@@ -1,9 +1,11 @@
 import SwiftUI
 import CometChatPushNotificationsCalls
 
-/// Sign-in, home, or the answered call.
+/// Sign-in, home, the answered call or the call placed.
 struct RootView: View {
     let calls: CallsDelegate
+
+    @ObservedObject private var outgoing = OutgoingCalls.shared
 
     @State private var uid: String? = SignedInUser.uid
     @State private var activeCall: IncomingCall?
@@ -12,6 +14,8 @@ struct RootView: View {
         NavigationView {
             if let call = activeCall {
                 CallView(call: call)
+            } else if let call = outgoing.current {
+                OutgoingCallView(call: call)
             } else if let uid {
                 HomeView(uid: uid, onSignedOut: { self.uid = nil })
             } else {

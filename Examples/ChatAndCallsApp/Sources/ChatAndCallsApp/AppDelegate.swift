@@ -19,7 +19,7 @@ final class AppDelegate: NSObject, UIApplicationDelegate {
                 region: Config.region,
                 providerId: Config.providerId,
                 // The extension and the app send each delivered receipt once between them.
-                extensionGroupID: Config.appGroup
+                extensionGroupID: Config.extensionGroupID
             ))
         return true
     }

@@ -8,6 +8,11 @@ struct ChatAndCallsApp: App {
     var body: some Scene {
         WindowGroup {
             RootView(push: appDelegate.pushDelegate)
+                // A call tapped in Recents: SwiftUI delivers the activity here, not to the app
+                // delegate's application(_:continue:restorationHandler:).
+                .onContinueUserActivity(OutgoingCalls.recentsActivityType) { activity in
+                    _ = OutgoingCalls.shared.callBack(from: activity)
+                }
         }
     }
 }

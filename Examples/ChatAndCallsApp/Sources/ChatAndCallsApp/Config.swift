@@ -5,5 +5,5 @@ enum Config {
     static let region = "us"
     static let providerId = "YOUR_PROVIDER_ID"
     /// Also in the extension's Info.plist (`CometChatExtensionGroupID`) and both entitlements.
-    static let appGroup = "group.com.example.pushdemo"
+    static let extensionGroupID = "group.com.example.pushdemo"
 }

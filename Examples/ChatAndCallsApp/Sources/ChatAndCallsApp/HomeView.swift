@@ -16,6 +16,7 @@ struct HomeView: View {
             Button("Chat with Alice") { onOpen(.chat(.user(PNUser(uid: "alice", name: "Alice", avatar: nil)))) }
             Button("Group: Team") { onOpen(.chat(.group(PNGroup(guid: "team", name: "Team", icon: nil)))) }
             Button("Notifications") { onOpen(.notificationsFeed) }
+            Button("Call Alice") { OutgoingCalls.shared.place(to: "alice", video: false) }
             RingReadinessView()
             Button(signingOut ? "Signing out…" : "Sign out") { signOut() }
                 .disabled(signingOut)

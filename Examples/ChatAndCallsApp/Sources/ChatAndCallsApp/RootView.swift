@@ -1,9 +1,11 @@
 import SwiftUI
 import CometChatPushNotificationsCalls
 
-/// Sign-in, home, the destination of a tap, or the answered call.
+/// Sign-in, home, the destination of a tap, the answered call or the call placed.
 struct RootView: View {
     let push: PushDelegate
+
+    @ObservedObject private var outgoing = OutgoingCalls.shared
 
     @State private var uid: String? = SignedInUser.uid
     @State private var destination: Destination?
@@ -13,6 +15,8 @@ struct RootView: View {
         NavigationView {
             if let call = activeCall {
                 CallView(call: call)
+            } else if let call = outgoing.current {
+                OutgoingCallView(call: call)
             } else if uid == nil {
                 LoginView(onSignedIn: { uid = $0 })
             } else if let destination {

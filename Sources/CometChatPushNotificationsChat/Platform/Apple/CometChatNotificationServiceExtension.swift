@@ -169,12 +169,21 @@ private final class ExtensionDelivery: @unchecked Sendable {
             content = mutable
             communication = true
         }
-        if !communication, let file = changes.attachment,
-            let attachment = try? UNNotificationAttachment(
-                identifier: file.identifier, url: file.fileURL,
-                options: [UNNotificationAttachmentOptionsTypeHintKey: file.mediaType.uniformTypeIdentifier])
-        {
-            content.attachments = [attachment]
+        if communication, let file = changes.attachment, file.fileURL != changes.sender?.avatar?.fileURL {
+            // The communication notification shows the avatar, not this attachment.
+            try? FileManager.default.removeItem(at: file.fileURL)
+        } else if !communication, let file = changes.attachment {
+            do {
+                // iOS moves the file into its own store.
+                content.attachments = [
+                    try UNNotificationAttachment(
+                        identifier: file.identifier, url: file.fileURL,
+                        options: [UNNotificationAttachmentOptionsTypeHintKey: file.mediaType.uniformTypeIdentifier])
+                ]
+            } catch {
+                // Nobody else deletes it: one leaked file per push otherwise.
+                try? FileManager.default.removeItem(at: file.fileURL)
+            }
         }
         return finalize(content)
     }
