@@ -96,12 +96,14 @@ public final class PNNotificationServiceHandler: NSObject {
     /// Changes the content last, after receipts, media and Markdown. `nil` (the default) keeps it.
     public var finalizeContent: ((UNMutableNotificationContent) -> UNMutableNotificationContent)?
 
-    private var engine: PNNotificationServiceEngine?
+    /// One engine per request still running, so overlapping requests each deliver their own
+    /// content when time runs out.
+    private let running = PNLocked<[UUID: (engine: PNNotificationServiceEngine, delivery: ExtensionDelivery)]>([:])
 
     /// Creates a handler with the defaults above.
     public override init() { super.init() }
 
-    /// Starts the engine for `request`; `contentHandler` is called once, on the main queue.
+    /// Starts an engine for `request`; `contentHandler` is called once.
     #if canImport(ObjectiveC)
     @objc(didReceiveNotificationRequest:withContentHandler:)
     #endif
@@ -115,25 +117,40 @@ public final class PNNotificationServiceHandler: NSObject {
         let engine = PNNotificationServiceEngine.forExtension(
             sdk: sdk, appGroupID: extensionGroupID, payload: original.userInfo, title: original.title,
             body: original.body, options: PNExtensionOptions(stripsMarkdown: stripsMarkdown, attachesMedia: attachesMedia))
-        self.engine = engine
+        let key = UUID()
+        running.withLock { $0[key] = (engine, delivery) }
+        let running = self.running
         engine.start { changes in
             withExtendedLifetime(sdk) { delivery.deliver(changes) }
+            running.withLock { _ = $0.removeValue(forKey: key) }
         }
     }
 
-    /// Delivers the best content so far.
+    /// Time is up: every running request hands over what it has, now, on this thread, without
+    /// the communication-notification work (iOS ignores content that comes later, rule 30).
     public func serviceExtensionTimeWillExpire() {
-        engine?.expire()
+        let all = running.withLock { running -> [(engine: PNNotificationServiceEngine, delivery: ExtensionDelivery)] in
+            defer { running.removeAll() }
+            return Array(running.values)
+        }
+        for (engine, delivery) in all {
+            delivery.expiring()
+            engine.expire()
+        }
     }
 }
 
-/// Calls the content handler once, on the main queue, with the engine's changes applied.
+/// Calls the content handler once, on the engine's thread, with the engine's changes applied.
 private final class ExtensionDelivery: @unchecked Sendable {
-    // @unchecked: the content and the handler are only touched on the main queue, once (`done`).
+    // @unchecked: the content and the handler are used once (`done`); `quick` is behind a lock.
     private let original: UNNotificationContent
     private let handler: (UNNotificationContent) -> Void
     private let finalize: (UNMutableNotificationContent) -> UNMutableNotificationContent
     private let done = PNLocked(false)
+    private let quick = PNLocked(false)
+
+    /// Time is up: the next delivery skips the communication-notification update.
+    func expiring() { quick.withLock { $0 = true } }
 
     init(
         original: UNNotificationContent, handler: @escaping (UNNotificationContent) -> Void,
@@ -150,9 +167,7 @@ private final class ExtensionDelivery: @unchecked Sendable {
             return !done
         }
         guard first else { return }
-        DispatchQueue.main.async { [self] in
-            handler(apply(changes) ?? original)
-        }
+        handler(apply(changes) ?? original)
     }
 
     /// The original content with the changes, or `nil` when it cannot be built.
@@ -162,7 +177,7 @@ private final class ExtensionDelivery: @unchecked Sendable {
         if let body = changes.body { content.body = body }
         if let badge = changes.badge { content.badge = NSNumber(value: badge) }
         var communication = false
-        if let sender = changes.sender, sender.avatar != nil,
+        if !quick.current, let sender = changes.sender, sender.avatar != nil,
             let updated = try? CommunicationNotification.update(content, sender: sender),
             let mutable = updated.mutableCopy() as? UNMutableNotificationContent
         {
