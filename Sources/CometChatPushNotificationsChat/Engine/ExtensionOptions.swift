@@ -7,7 +7,8 @@ public struct PNExtensionOptions: Sendable, Equatable {
     public var stripsMarkdown: Bool
     /// Attach the sender's avatar or the campaign image.
     public var attachesMedia: Bool
-    /// The largest attachment downloaded, in bytes (iOS takes images up to 10 MB).
+    /// The largest attachment downloaded, in bytes (default 50 MB, iOS's limit for video); each
+    /// type is then held to its own limit (``PNMediaType/maxBytes``: images 10 MB, audio 5 MB).
     public var maxAttachmentBytes: Int
     /// How long the engine may work before it delivers what it has. iOS gives an extension
     /// about 30 s (rule 15); the rest is a margin.
@@ -16,7 +17,7 @@ public struct PNExtensionOptions: Sendable, Equatable {
     /// Creates options; the defaults are the guide's.
     public init(
         stripsMarkdown: Bool = true, attachesMedia: Bool = true,
-        maxAttachmentBytes: Int = 10 * 1024 * 1024, timeBudget: TimeInterval = 25
+        maxAttachmentBytes: Int = PNMediaType.largestMaxBytes, timeBudget: TimeInterval = 25
     ) {
         self.stripsMarkdown = stripsMarkdown
         self.attachesMedia = attachesMedia

@@ -153,8 +153,15 @@ public final class PNNotificationServiceEngine: Sendable {
             try? FileManager.default.removeItem(at: file.fileURL)
             environment.logger.log(
                 .warning,
-                "The attachment is not an image or media type iOS recognises "
+                "The attachment is not a type iOS attaches (JPEG, PNG, GIF; AIFF, WAV, MP3, M4A; MPEG, MP4, AVI) "
                     + "(claimed \(file.claimedMIMEType ?? "nothing")); it was dropped.")
+            return nil
+        }
+        guard file.byteCount <= type.maxBytes else {
+            try? FileManager.default.removeItem(at: file.fileURL)
+            environment.logger.log(
+                .warning,
+                "The attachment is \(type.rawValue) of \(file.byteCount) bytes, over iOS's \(type.maxBytes) for that type; it was dropped.")
             return nil
         }
         let final = environment.temporaryDirectory.appendingPathComponent(identifier + "." + type.fileExtension)

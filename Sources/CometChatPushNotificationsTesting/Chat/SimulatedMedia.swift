@@ -10,6 +10,8 @@ public struct SimulatedMedia: Sendable, Equatable {
         case media(PNMediaType)
         /// An HTML error page served under an image URL (a lying extension or `Content-Type`).
         case html
+        /// A file that starts with these bytes (a type iOS does not attach, such as WebP).
+        case bytes([UInt8])
     }
 
     /// What the bytes look like.
@@ -49,16 +51,19 @@ public struct SimulatedMedia: Sendable, Equatable {
     func header() -> [UInt8] {
         switch content {
         case .html: return Array("<!DOCTYPE html><html><body>404 Not Found</body></html>".utf8)
+        case .bytes(let prefix): return prefix
         case .media(let type):
             switch type {
             case .jpeg: return [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8)
             case .png: return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
             case .gif: return Array("GIF89a".utf8)
-            case .webp: return Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8 ".utf8)
-            case .heic: return [0, 0, 0, 0x18] + Array("ftypheic".utf8)
-            case .mp4: return [0, 0, 0, 0x18] + Array("ftypisom".utf8)
-            case .quickTime: return [0, 0, 0, 0x14] + Array("ftypqt  ".utf8)
+            case .aiff: return Array("FORM".utf8) + [0, 0, 0, 0] + Array("AIFF".utf8)
+            case .wav: return Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WAVE".utf8)
             case .mp3: return Array("ID3".utf8) + [4, 0, 0]
+            case .m4a: return [0, 0, 0, 0x18] + Array("ftypM4A ".utf8)
+            case .mpeg: return [0x00, 0x00, 0x01, 0xBA]
+            case .mp4: return [0, 0, 0, 0x18] + Array("ftypisom".utf8)
+            case .avi: return Array("RIFF".utf8) + [0, 0, 0, 0] + Array("AVI ".utf8)
             }
         }
     }
