@@ -10,7 +10,9 @@ every Docs/Snippets/*.m against the real iOS SDK, so a snippet in the docs compi
 With `--headers DIR` (the `-Swift.h` headers the compile emitted) it also checks what a compile
 cannot see: a delegate method with a misspelled selector is just another method to clang, never
 called. So in a snippet class that subclasses NSObject and adopts the SDK's protocols, every
-method must be a requirement of one of those protocols (or of the protocols they inherit).
+method must be a requirement of one of those protocols (or of the protocols they inherit); and
+every callback a product protocol it adopts declares itself must be implemented, so the docs
+show the Objective-C form of each callback the product makes.
 
 Usage: check-objc-snippets.py [--headers DIR] [ROOT] — exits 1 listing what is wrong.
 """
@@ -121,6 +123,10 @@ def protocols(headers):
     return found
 
 
+def own_requirements(name, known):
+    return set(known.get(name, ([], set()))[1])
+
+
 def requirements(name, known):
     parents, selectors = known.get(name, ([], set()))
     result = set(selectors)
@@ -141,6 +147,7 @@ def delegate_methods(snippets, headers):
             if not adopted:
                 continue
             allowed = set().union(*(requirements(p, known) for p in adopted))
+            implemented = set()
             for implementation in snippets.glob("*.m"):
                 text = implementation.read_text(encoding="utf-8")
                 body = re.search(r"@implementation %s\b(.*?)^@end" % match.group(1), text, re.S | re.M)
@@ -150,9 +157,14 @@ def delegate_methods(snippets, headers):
                     if re.match(r"^[-+] \(", line):
                         checked += 1
                         name = selector(line)
+                        implemented.add(name)
                         if name not in allowed:
                             problems.append(f"Docs/Snippets/{implementation.name}: {match.group(1)} implements -{name}, "
                                             f"which none of {', '.join(adopted)} declares (a misspelled delegate method is never called)")
+            for protocol in adopted:
+                for name in sorted(own_requirements(protocol, known) - implemented):
+                    problems.append(f"Docs/Snippets: {match.group(1)} does not implement -{name} of {protocol}: "
+                                    "the docs must show every callback in Objective-C")
     return problems, checked
 
 

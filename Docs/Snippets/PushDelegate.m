@@ -8,6 +8,11 @@
 // A tapped campaign notification sent from the dashboard (already marked clicked).
 - (void)navigateToNotificationsFeed { /* open your notifications screen */ }
 
+// A quick reply that could not be sent (the user also sees a local notification).
+- (void)didFailToSendReply:(NSString *)text toNotification:(PNNotificationInfo *)info error:(PNError *)error {
+    NSLog(@"Reply not sent: %@", error.message);
+}
+
 // A tap no product recognised.
 - (void)didTapNotification:(PNNotificationInfo *)info { NSLog(@"tapped %@", info.rawPayload); }
 
