@@ -103,50 +103,213 @@ import CometChatPushNotificationsTesting
     }
 }
 
-@Suite struct ReceiptLedgerTests {
-    final class Store: PNKeyValueStore, @unchecked Sendable {
-        // @unchecked: guarded by `values`, a lock.
-        let values = PNLocked<[String: Data]>([:])
-        func data(forKey key: String) -> Data? { values.withLock { $0[key] } }
-        func set(_ data: Data?, forKey key: String) { values.withLock { $0[key] = data } }
+/// Many sightings of one message at once, from the app (foreground, background hand-over,
+/// taps) and two extension runs, on several threads: each receipt goes out exactly once.
+@Suite struct ConcurrentReceiptTests {
+    /// One sighting of a push, as iOS hands it to one process.
+    enum Sighting: CaseIterable {
+        case foreground, backgroundHandOver, extensionRun, tap
     }
 
-    let store = Store()
+    /// 64 sightings: of the campaign push (delivered + clicked) and of a chat message.
+    static func sightings() -> [(Sighting, campaign: Bool)] {
+        var list: [(Sighting, campaign: Bool)] = []
+        list += Array(repeating: (.foreground, true), count: 12)
+        list += Array(repeating: (.backgroundHandOver, true), count: 12)
+        list += Array(repeating: (.extensionRun, true), count: 2)
+        list += Array(repeating: (.tap, true), count: 16)
+        list += Array(repeating: (.foreground, false), count: 10)
+        list += Array(repeating: (.backgroundHandOver, false), count: 10)
+        list += Array(repeating: (.extensionRun, false), count: 2)
+        return list
+    }
+
+    @Test func sixtyFourConcurrentSightingsSendEachReceiptOnce() async {
+        #expect(Self.sightings().count == 64)
+        for round in 0..<200 {
+            guard await oneRound(round) else { break }
+        }
+    }
+
+    /// Returns `false` (after recording the issue) when a receipt went out other than once.
+    private func oneRound(_ round: Int) async -> Bool {
+        let device = SimulatedDevice()
+        let app = await device.launchChatApp(delegate: RecordingChatDelegate())
+        let extensions = (0..<2).map { _ in device.installNotificationServiceExtension(appGroupID: appGroup) }
+        let campaignId = "ann\(round)", messageId = "m\(round)"
+        var campaignInfo: [AnyHashable: Any] = [:]
+        for (key, value) in campaignPayload(id: campaignId) { campaignInfo[key] = value }
+        let shown = PNNotification(identifier: "campaign-\(round)", userInfo: campaignInfo)
+        let sightings = Self.sightings().shuffled()
+        let extensionRuns = PNLocked(0)
+        await withTaskGroup(of: Void.self) { group in
+            for (index, (sighting, isCampaign)) in sightings.enumerated() {
+                // Payloads are not Sendable: each sighting builds its own copy.
+                let payload: @Sendable () -> [String: Any] = {
+                    isCampaign ? campaignPayload(id: campaignId) : chatPayload(messageId: messageId)
+                }
+                let act: @Sendable () -> Void
+                switch sighting {
+                case .extensionRun:
+                    let which = extensionRuns.withLock { count -> Int in
+                        defer { count += 1 }
+                        return count % 2
+                    }
+                    group.addTask { _ = await extensions[which].receive(payload()) }
+                    continue
+                case .foreground: act = { device.deliver(payload()) }
+                case .backgroundHandOver: act = { app.sdk.handleBackgroundNotification(userInfo: payload()) }
+                case .tap: act = { device.tap(shown) }
+                }
+                if index.isMultiple(of: 2) {
+                    group.addTask { act() }
+                } else {
+                    // Half of them from threads outside the cooperative pool.
+                    group.addTask {
+                        await withCheckedContinuation { done in
+                            DispatchQueue.global().async {
+                                act()
+                                done.resume()
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let settled = await device.settle()
+        let delivered = device.service.requests(.campaignDelivered).count
+        let clicked = device.service.requests(.campaignClicked).count
+        let chatDelivered = device.service.requests(.userDelivered).count
+        guard settled, delivered == 1, clicked == 1, chatDelivered == 1 else {
+            let summary =
+                "round \(round): settled \(settled), campaign delivered \(delivered), "
+                + "clicked \(clicked), chat delivered \(chatDelivered) (each should be 1)"
+            Issue.record(Comment(rawValue: summary))
+            return false
+        }
+        return true
+    }
+}
+
+@Suite struct ReceiptLedgerTests {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("receipt-ledger-\(UUID().uuidString)", isDirectory: true)
     let time = PNLocked(Date(timeIntervalSince1970: 1_800_000_000))
 
-    func ledger(_ nonce: String) -> PNReceiptLedger {
+    /// A ledger over the shared directory, as one process (or thread) sees it.
+    func ledger() -> PNReceiptLedger {
         let time = self.time
-        return PNReceiptLedger(store: store, now: { time.current }, makeNonce: { nonce })
+        return PNReceiptLedger(directory: directory, now: { time.current })
     }
 
+    func files() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted() }
+
     @Test func secondProcessSeesTheClaimThenTheSentRecord() {
-        let app = ledger("app"), ext = ledger("ext")
-        #expect(ext.claim(.messageDelivered, id: "m1") == .granted(nonce: "ext"))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let app = ledger(), ext = ledger()
+        #expect(ext.claim(.messageDelivered, id: "m1") == .granted(generation: 0))
         #expect(app.claim(.messageDelivered, id: "m1") == .heldElsewhere)
-        ext.markSent(.messageDelivered, id: "m1", nonce: "ext")
+        ext.markSent(.messageDelivered, id: "m1", generation: 0)
         #expect(app.claim(.messageDelivered, id: "m1") == .alreadySent)
-        #expect(app.claim(.campaignDelivered, id: "m1") == .granted(nonce: "app"))
+        #expect(app.isSent(.messageDelivered, id: "m1"))
+        #expect(app.claim(.campaignDelivered, id: "m1") == .granted(generation: 0))
     }
 
     @Test func releasedOrAbandonedClaimsCanBeTakenOver() {
-        let app = ledger("app"), ext = ledger("ext")
-        #expect(ext.claim(.messageDelivered, id: "m2") == .granted(nonce: "ext"))
-        ext.release(.messageDelivered, id: "m2", nonce: "ext")
-        #expect(app.claim(.messageDelivered, id: "m2") == .granted(nonce: "app"))
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let app = ledger(), ext = ledger()
+        #expect(ext.claim(.messageDelivered, id: "m2") == .granted(generation: 0))
+        ext.release(.messageDelivered, id: "m2", generation: 0)
+        #expect(app.claim(.messageDelivered, id: "m2") == .granted(generation: 1))
+        #expect(ext.claim(.messageDelivered, id: "m2") == .heldElsewhere)
         // The app is killed while sending: after the claim's lifetime the extension takes over
-        time.withLock { $0 = $0.addingTimeInterval(PNReceiptLedger.claimLifetime + 1) }
-        #expect(ext.claim(.messageDelivered, id: "m2") == .granted(nonce: "ext"))
+        time.withLock { $0 = $0.addingTimeInterval(PNReceiptLedger.claimLifetime - 1) }
+        #expect(ext.claim(.messageDelivered, id: "m2") == .heldElsewhere)
+        time.withLock { $0 = $0.addingTimeInterval(2) }
+        #expect(ext.claim(.messageDelivered, id: "m2") == .granted(generation: 2))
         // A late release by the old owner does not drop the new claim
-        app.release(.messageDelivered, id: "m2", nonce: "app")
+        app.release(.messageDelivered, id: "m2", generation: 1)
         #expect(app.claim(.messageDelivered, id: "m2") == .heldElsewhere)
     }
 
-    @Test func oldRecordsAreCleanedUp() {
-        let app = ledger("app")
-        #expect(app.claim(.messageDelivered, id: "old") == .granted(nonce: "app"))
-        app.markSent(.messageDelivered, id: "old", nonce: "app")
-        time.withLock { $0 = $0.addingTimeInterval(PNReceiptLedger.retention + 1) }
-        #expect(app.claim(.messageDelivered, id: "new") == .granted(nonce: "app"))
+    @Test func aClaimWhoseCreatorDiedBeforeStampingItExpiresByItsFileDate() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let app = ledger()
+        #expect(app.claim(.messageDelivered, id: "m3") == .granted(generation: 0))
+        // Make it an empty claim file: its creator was killed between `open` and `write`
+        let name = try #require(files().first { $0.hasSuffix(".claim.0") })
+        let claim = directory.appendingPathComponent(name)
+        try Data().write(to: claim)
+        // Its time cannot be read: fresh while the file is, whatever the ledger's clock says
+        time.withLock { $0 = $0.addingTimeInterval(PNReceiptLedger.claimLifetime + 1) }
+        #expect(app.claim(.messageDelivered, id: "m3") == .heldElsewhere)
+        let old = Date().addingTimeInterval(-PNReceiptLedger.claimLifetime - 5)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: claim.path)
+        #expect(app.claim(.messageDelivered, id: "m3") == .granted(generation: 1))
+    }
+
+    @Test func oldRecordsArePrunedByAge() {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let app = ledger()
+        #expect(app.claim(.messageDelivered, id: "old") == .granted(generation: 0))
+        app.markSent(.messageDelivered, id: "old", generation: 0)
+        #expect(app.claim(.campaignClicked, id: "abandoned") == .granted(generation: 0))
+        time.withLock { $0 = $0.addingTimeInterval(PNReceiptLedger.retention - PNReceiptLedger.pruneInterval) }
+        #expect(app.claim(.messageDelivered, id: "recent") == .granted(generation: 0))
+        app.markSent(.messageDelivered, id: "recent", generation: 0)
+        #expect(app.isSent(.messageDelivered, id: "old"))
+        time.withLock { $0 = $0.addingTimeInterval(PNReceiptLedger.pruneInterval + 1) }
+        // The next claim prunes (the last pruning is more than an interval ago)
+        #expect(app.claim(.messageDelivered, id: "new") == .granted(generation: 0))
         #expect(!app.isSent(.messageDelivered, id: "old"))
+        #expect(app.isSent(.messageDelivered, id: "recent"))
+        let left = files().filter { !$0.hasPrefix(".") }
+        #expect(left.allSatisfy { !$0.contains("_old.") && !$0.contains("_abandoned.") }, "\(left)")
+        #expect(left.contains { $0.contains("_recent.") } && left.contains { $0.contains("_new.") })
+        // Not again within the interval
+        #expect(app.pruneIfDue() == 0)
+        time.withLock { $0 = $0.addingTimeInterval(PNReceiptLedger.retention + 1) }
+        #expect(app.prune() == 2)
+        #expect(files().filter { !$0.hasPrefix(".") }.isEmpty)
+    }
+
+    @Test func everyIdGetsItsOwnRecord() {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let app = ledger()
+        let ids = [
+            "1", "a.b", "a/b", "a%2Eb", "a%2eb", "ä", "../x", "", String(repeating: "x", count: 300),
+            String(repeating: "x", count: 301),
+        ]
+        for id in ids { #expect(app.claim(.campaignClicked, id: id) == .granted(generation: 0), "\(id)") }
+        let names = files().filter { !$0.hasPrefix(".") }
+        #expect(names.count == ids.count)
+        #expect(names.allSatisfy { $0.hasPrefix("campaignClicked_") && $0.utf8.count < 200 }, "\(names)")
+    }
+
+    @Test func sixtyFourThreadsClaimingOneReceiptGrantItOnce() {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for round in 0..<200 {
+            let id = "r\(round)"
+            let granted = PNLocked<[Int]>([])
+            DispatchQueue.concurrentPerform(iterations: 64) { _ in
+                // One instance per thread, as separate processes have
+                if case .granted(let generation) = self.ledger().claim(.messageDelivered, id: id) {
+                    granted.withLock { $0.append(generation) }
+                }
+            }
+            #expect(granted.current == [0], "round \(round)")
+            guard granted.current == [0] else { break }
+            // Every other round the send fails; of the next 64 sightings one takes it over
+            guard round.isMultiple(of: 2) else { continue }
+            ledger().release(.messageDelivered, id: id, generation: 0)
+            let retried = PNLocked<[Int]>([])
+            DispatchQueue.concurrentPerform(iterations: 64) { _ in
+                if case .granted(let generation) = self.ledger().claim(.messageDelivered, id: id) {
+                    retried.withLock { $0.append(generation) }
+                }
+            }
+            #expect(retried.current == [1], "round \(round), after a release")
+            guard retried.current == [1] else { break }
+        }
     }
 }

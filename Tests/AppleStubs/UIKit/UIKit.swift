@@ -49,3 +49,9 @@ public enum UIBackgroundFetchResult: UInt, @unchecked Sendable {
     case noData = 1
     case failed = 2
 }
+
+// Foundation on iOS, which UIKit re-exports; swift-corelibs-foundation lacks it.
+// https://developer.apple.com/documentation/foundation/filemanager/containerurl(forsecurityapplicationgroupidentifier:)
+extension FileManager {
+    public func containerURL(forSecurityApplicationGroupIdentifier groupIdentifier: String) -> URL? { fatalError() }
+}
