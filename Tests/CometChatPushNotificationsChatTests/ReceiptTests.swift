@@ -313,3 +313,106 @@ import CometChatPushNotificationsTesting
         }
     }
 }
+
+/// The app and its extension are separate processes: two real processes (the
+/// `ReceiptRaceHelper` executable, each a simulated app with its extension) race on one App
+/// Group directory, and between them each receipt goes out once.
+@Suite struct TwoProcessReceiptTests {
+    @Test func twoProcessesRacingOnOneAppGroupSendEachReceiptOnce() throws {
+        let helper = try #require(RaceHelper.executable(), "ReceiptRaceHelper is not built next to the test binary")
+        let roles = [("app", "extension"), ("mixed", "mixed"), ("extension", "mixed")]
+        for round in 0..<100 {
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("receipt-race-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: root) }
+            let (first, second) = roles[round % roles.count]
+            let counts = try RaceHelper.race(
+                helper, root: root, roles: [first, second], campaignId: "ann\(round)", messageId: "m\(round)")
+            let expected = ["campaignDelivered": 1, "campaignClicked": 1, "messageDelivered": 1]
+            #expect(counts == expected, "round \(round) (\(first) vs \(second))")
+            guard counts == expected else { break }
+        }
+    }
+}
+
+/// Starts `ReceiptRaceHelper` processes and collects what they sent.
+enum RaceHelper {
+    /// The helper, built by `swift build --build-tests` into the directory of the test binary.
+    static func executable() -> URL? {
+        var directories: [URL] = []
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            directories.append(URL(fileURLWithPath: path).deletingLastPathComponent())
+        }
+        // On macOS the tests are a bundle (…/debug/X.xctest) that `xctest` loads.
+        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+            directories.append(bundle.bundleURL.deletingLastPathComponent())
+        }
+        directories.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+        return directories.map { $0.appendingPathComponent("ReceiptRaceHelper") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Starts one helper per role on `root`, lets them go at once when all are ready, and
+    /// returns the receipts they sent between them, by kind.
+    static func race(_ helper: URL, root: URL, roles: [String], campaignId: String, messageId: String) throws -> [String: Int] {
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        var processes: [(Process, input: Pipe, output: Pipe)] = []
+        for (index, role) in roles.enumerated() {
+            let process = Process()
+            process.executableURL = helper
+            process.arguments = [root.path, role, campaignId, messageId]
+            let input = Pipe(), output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            let log = root.appendingPathComponent("helper-\(index).stderr")
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: log)
+            try process.run()
+            processes.append((process, input, output))
+        }
+        // A helper that hangs is killed after 60 s, and the round fails.
+        let watchdog = DispatchWorkItem {
+            for (process, _, _) in processes where process.isRunning { process.terminate() }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+        defer { watchdog.cancel() }
+        for (process, _, output) in processes {
+            guard readLine(output.fileHandleForReading) == "ready" else {
+                process.waitUntilExit()
+                throw Failure(description: "a helper did not get ready (status \(process.terminationStatus))")
+            }
+        }
+        for (_, input, _) in processes {
+            input.fileHandleForWriting.write(Data("go\n".utf8))
+            try input.fileHandleForWriting.close()
+        }
+        var counts: [String: Int] = [:]
+        for (index, (process, _, output)) in processes.enumerated() {
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else {
+                let log = (try? String(contentsOf: root.appendingPathComponent("helper-\(index).stderr"), encoding: .utf8)) ?? ""
+                throw Failure(description: "a helper failed with status \(process.terminationStatus): \(log)")
+            }
+            for pair in text.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
+                let parts = pair.split(separator: "=")
+                if parts.count == 2, let value = Int(parts[1]) { counts[String(parts[0]), default: 0] += value }
+            }
+        }
+        return counts
+    }
+
+    /// One line from `handle`, without its newline; `nil` at the end of the stream.
+    private static func readLine(_ handle: FileHandle) -> String? {
+        var bytes: [UInt8] = []
+        while true {
+            let byte = handle.readData(ofLength: 1)
+            guard let first = byte.first else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+            if first == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(first)
+        }
+    }
+}
