@@ -2,7 +2,8 @@
 # Runs every check of the repository. Exits non-zero on the first failure.
 # Needs the Debian packages that .ci/run installs.
 #
-#   SDK        build (warnings are errors) and tests on Linux
+#   SDK        build (warnings are errors) and tests on Linux; the receipt and VoIP-rule suites
+#              5 more times
 #   Apple      the Platform/Apple adapters and the example apps compiled against Apple API stubs,
 #              and a self-test proving a wrong call fails
 #   Obj-C      every selector of the Objective-C article exists (and a bogus one is caught)
@@ -17,6 +18,12 @@ step() { printf '\n== %s ==\n' "$1"; }
 step "SDK: build and test (debug, warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift test --skip-build
+
+step "SDK: the receipt and VoIP-rule suites 5 more times (races show up as flakes)"
+for run in 1 2 3 4 5; do
+    echo "run $run of 5"
+    swift test --skip-build --filter 'ReceiptTests|ReceiptLedgerTests|ConcurrentReceiptTests|TwoProcessReceiptTests|VoIPRuleTests'
+done
 
 step "Apple compile check"
 Scripts/apple-compile-check.sh

@@ -21,7 +21,8 @@ extension PNNotificationServiceEngine {
         let directory = usable.flatMap { ports.receiptDirectory(appGroupID: $0) }
         if usable != nil, directory == nil {
             platform.logger.log(
-                .error, "The App Group's container is out of reach (is the App Group in the extension's entitlements?); "
+                .error,
+                "The App Group's container is out of reach (is the App Group in the extension's entitlements?); "
                     + "the app sends the delivered receipts.")
         }
         let environment = PNExtensionEnvironment(
