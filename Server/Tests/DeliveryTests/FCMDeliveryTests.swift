@@ -49,10 +49,19 @@ import Testing
         try harness.register("fcm-q", platform: .fcm)
         try harness.mock.script(["fcm-q": [["status": 429, "fcm_error": "QUOTA_EXCEEDED"]]])
         let job = try harness.enqueue("fcm-q", platform: .fcm)
+        // Wait until the engine has answered the attempt: the job is pending again, not before later
         let deadline = Date().addingTimeInterval(10)
-        while harness.mock.log(kind: "fcm").isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        try await Task.sleep(for: .milliseconds(200))
-        let stored = try #require(try harness.store.allPushJobs().first { $0.id == job.id })
+        func storedJob() throws -> PushJob? { try harness.store.allPushJobs().first { $0.id == job.id } }
+        while Date() < deadline {
+            if !harness.mock.log(kind: "fcm").isEmpty, try harness.store.pushJobCounts().pending == 1,
+                let stored = try storedJob(), stored.notBefore > job.notBefore
+            {
+                break
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(harness.mock.log(kind: "fcm").count == 1)
+        let stored = try #require(try storedJob())
         #expect(stored.notBefore.timeIntervalSinceNow > 55)
         #expect(try harness.store.pushJobCounts().pending == 1)
     }
