@@ -54,11 +54,12 @@ run_suite() {
 for suite in $suites; do
     case $suite in
         sdk)
-            build sdk swift build --build-tests
+            # The flags of Scripts/test.sh and Server/Scripts/ci.sh, so their builds are reused.
+            build sdk swift build --build-tests -Xswiftc -warnings-as-errors
             run_suite sdk swift test --skip-build
             ;;
         server)
-            build server swift build --package-path Server --build-tests
+            build server swift build --package-path Server --build-tests -Xswiftc -warnings-as-errors
             run_suite server swift test --package-path Server --skip-build
             ;;
         *) echo "flake-check: unknown suite $suite (sdk, server)" >&2; exit 2 ;;

@@ -236,12 +236,15 @@ import CometChatPushNotificationsTesting
         defer { try? FileManager.default.removeItem(at: directory) }
         let app = ledger()
         #expect(app.claim(.messageDelivered, id: "m3") == .granted(generation: 0))
-        // Make it an empty claim file: its creator was killed between `open` and `write`
+        // Make it a claim whose stamp is cut short ("1", as a reader racing the writer could
+        // see): its creator was killed in the middle of writing it
         let name = try #require(files().first { $0.hasSuffix(".claim.0") })
         let claim = directory.appendingPathComponent(name)
-        try Data().write(to: claim)
-        // Its time cannot be read: fresh while the file is, whatever the ledger's clock says
+        try Data("1".utf8).write(to: claim)
+        // Its time cannot be read (not "1970"): fresh while the file is, whatever the clock says
         time.withLock { $0 = $0.addingTimeInterval(PNReceiptLedger.claimLifetime + 1) }
+        #expect(app.claim(.messageDelivered, id: "m3") == .heldElsewhere)
+        try Data().write(to: claim)
         #expect(app.claim(.messageDelivered, id: "m3") == .heldElsewhere)
         let old = Date().addingTimeInterval(-PNReceiptLedger.claimLifetime - 5)
         try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: claim.path)

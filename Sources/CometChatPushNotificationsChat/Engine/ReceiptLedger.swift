@@ -129,8 +129,9 @@ public struct PNReceiptLedger: Sendable {
     }
 
     /// Whether a claim is older than ``claimLifetime``. A claim whose time cannot be read yet
-    /// was just created (its creator writes the time right after `open`) and counts as fresh,
-    /// unless the file itself is older than the lifetime (its creator died before writing).
+    /// (empty, or cut short) was just created (its creator writes the time right after `open`)
+    /// and counts as fresh, unless the file itself is older than the lifetime (its creator died
+    /// before it finished writing).
     private func isAbandoned(_ name: String) -> Bool {
         if let stamped = stamp(name) { return now().timeIntervalSince(stamped) > Self.claimLifetime }
         guard let modified = modificationDate(name) else { return false }
@@ -220,11 +221,12 @@ public struct PNReceiptLedger: Sendable {
         return true
     }
 
-    /// The time written in `name`, if it can be read.
+    /// The time written in `name`, if it can be read. Only a whole stamp counts: one that ends
+    /// with its newline (a reader racing the writer may see a prefix, which would read as a
+    /// much older time).
     private func stamp(_ name: String) -> Date? {
-        guard let data = FileManager.default.contents(atPath: path(name)),
-            let text = String(data: data, encoding: .utf8),
-            let seconds = Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        guard let data = FileManager.default.contents(atPath: path(name)), data.last == UInt8(ascii: "\n"),
+            let seconds = Double(String(decoding: data.dropLast(), as: UTF8.self))
         else { return nil }
         return Date(timeIntervalSince1970: seconds)
     }
