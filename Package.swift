@@ -53,6 +53,12 @@ let package = Package(
             dependencies: ["CometChatPushNotificationsChat", "CometChatPushNotificationsTesting"],
             path: "Tests/CometChatPushNotificationsChatTests"
         ),
+        // Spawned twice by ReceiptTests: two processes racing on one App Group directory.
+        .executableTarget(
+            name: "ReceiptRaceHelper",
+            dependencies: ["CometChatPushNotificationsSwift", "CometChatPushNotificationsTesting"],
+            path: "Tests/ReceiptRaceHelper"
+        ),
         .executableTarget(
             name: "ExtensionBenchmark",
             dependencies: ["CometChatPushNotificationsChat", "CometChatPushNotificationsTesting"],

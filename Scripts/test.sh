@@ -2,7 +2,8 @@
 # Runs every check of the repository. Exits non-zero on the first failure.
 # Needs the Debian packages that .ci/run installs.
 #
-#   SDK        build (warnings are errors) and tests on Linux
+#   SDK        build (warnings are errors) and tests on Linux; the receipt and VoIP-rule suites
+#              5 more times
 #   Apple      the SDK's modules, the example apps and the docs' Objective-C snippets compiled
 #              against a real iOS SDK (../shared/ios-sdk), with a self-test proving mistakes fail
 #   Docs       every product's DocC catalog builds without warnings; every public symbol documented
@@ -30,6 +31,12 @@ done
 step "SDK: build and test (debug, warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift test --skip-build
+
+step "SDK: the receipt and VoIP-rule suites 5 more times (races show up as flakes)"
+for round in 1 2 3 4 5; do
+    echo "run $round of 5"
+    swift test --skip-build --filter 'ReceiptTests|ReceiptLedgerTests|ConcurrentReceiptTests|TwoProcessReceiptTests|VoIPRuleTests'
+done
 
 step "Apple side: the real iOS SDK (Swift 6, warnings are errors), Objective-C snippets"
 run Scripts/ios-compile-check.sh

@@ -49,7 +49,7 @@ func runChild(megabytes: Int, mode: String, port: Int) async {
         "aps": ["alert": ["title": "Bob", "body": "**hi**"], "mutable-content": 1],
     ]
     let environment = PNExtensionEnvironment(
-        client: nil, receiptStore: nil, downloader: downloader, temporaryDirectory: directory,
+        client: nil, receiptDirectory: nil, downloader: downloader, temporaryDirectory: directory,
         clock: PNSystemClock(), logger: Silent())
     let options = PNExtensionOptions(maxAttachmentBytes: 64 * 1024 * 1024, timeBudget: 60)
     let before = peakKiB()

@@ -27,6 +27,9 @@ public final class SimulatedDevice: @unchecked Sendable {
     public let defaults = SimulatedDefaults()
     /// The keychain (survives relaunch).
     public let keychain = SimulatedKeychain()
+    /// The app's, the extension's and the App Groups' containers: real directories (survive
+    /// relaunch).
+    public let containers: SimulatedContainers
     /// The CometChat Chat and Calls SDKs' logins.
     public let cometChatSDKs = SimulatedCometChatSDKs()
     /// Every log line of every process.
@@ -61,19 +64,23 @@ public final class SimulatedDevice: @unchecked Sendable {
     ///   - backgroundModes: the app's `UIBackgroundModes`.
     ///   - transport: a real HTTP transport (for example `PNPlatform.live.transport`) to talk to a
     ///     running push service instead of the simulated one.
+    ///   - containers: the containers' directories (default: a fresh temporary directory).
     public init(
         apns: SimulatedAPNsBehaviour = .issue(SimulatedDevice.token(1)),
         permission: PNNotificationPermission = .notDetermined,
         promptAnswer: PNNotificationPermission = .authorized,
         backgroundModes: Set<String> = ["remote-notification"],
         clock: SimulatedClock = SimulatedClock(),
-        transport: PNHTTPTransport? = nil
+        transport: PNHTTPTransport? = nil,
+        containers: SimulatedContainers = SimulatedContainers()
     ) {
         self.clock = clock
+        self.containers = containers
         service = SimulatedPushService(clock: clock)
         self.transport = transport
         state = PNLocked(State(apns: apns, permission: permission, promptAnswer: promptAnswer, backgroundModes: backgroundModes))
         installIdleCallsPorts()
+        installChatPorts()
     }
 
     /// A 32-byte APNs token made of `seed`.

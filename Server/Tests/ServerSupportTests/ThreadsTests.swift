@@ -53,11 +53,26 @@ struct ThreadsTests {
     }
 
     @Test func theHeapIsTrimmedAtMostOncePerInterval() async throws {
-        let trimmer = HeapTrimmer(interval: .milliseconds(200))
-        #expect(trimmer.trimIfDue())
-        #expect(!trimmer.trimIfDue())
-        try await Task.sleep(for: .milliseconds(250))
-        #expect(trimmer.trimIfDue())
+        let interval = Duration.milliseconds(200)
+        let trimmer = HeapTrimmer(interval: interval)
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(60)
+        var calls: [(start: ContinuousClock.Instant, end: ContinuousClock.Instant, trimmed: Bool)] = []
+        // Ask twice in a row, then every 5 ms until it has trimmed twice. The condition is checked
+        // after every wait, so a slow machine only makes this take longer.
+        while calls.filter(\.trimmed).count < 2, clock.now < deadline {
+            if calls.count >= 2 { try await Task.sleep(for: .milliseconds(5)) }
+            let start = clock.now
+            let trimmed = trimmer.trimIfDue()
+            calls.append((start, clock.now, trimmed))
+        }
+        let trims = calls.filter(\.trimmed)
+        #expect(calls.first?.trimmed == true, "the first call trims")
+        try #require(trims.count == 2)
+        // Never again sooner than the interval (bounds measured around each call)...
+        #expect(trims[1].end - trims[0].start >= interval)
+        // ...and every call it refused came within the interval of the first trim
+        for call in calls where !call.trimmed { #expect(call.start - trims[0].end < interval) }
     }
 
     @Test func textHelpers() {

@@ -76,10 +76,19 @@ public final class PNChatProduct: NSObject, PNProductModule {
         let (sdk, group) = state.withLock { ($0.sdk, $0.appGroupID) }
         guard let sdk else { return }
         let platform = sdk.runtimePlatform
-        let store = group.map { platform.sharedStore($0) } ?? platform.store
+        let ports = PNChatPorts.from(platform)
+        // The App Group's container, shared with the extension; the app's own without one (or
+        // when the App Group is out of reach: then the extension cannot send receipts either).
+        guard
+            let directory = group.flatMap({ ports.receiptDirectory(appGroupID: $0) })
+                ?? ports.receiptDirectory(appGroupID: nil)
+        else {
+            platform.logger.log(.error, "No container directory for the receipt ledger; no receipt was sent.")
+            return
+        }
         let clock = platform.clock
         let sender = ReceiptSender(
-            ledger: PNReceiptLedger(store: store, now: { clock.now() }), client: AppSessionClient(sdk: sdk),
+            ledger: PNReceiptLedger(directory: directory, now: { clock.now() }), client: AppSessionClient(sdk: sdk),
             retrying: Retrying(clock: clock), logger: platform.logger)
         sdk.beginWork()
         Task {

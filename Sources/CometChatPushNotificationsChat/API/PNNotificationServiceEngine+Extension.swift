@@ -18,8 +18,15 @@ extension PNNotificationServiceEngine {
         let client: PNChatClient? = usable.flatMap {
             sdk.hasSharedSession(appGroupID: $0) ? SharedSessionClient(sdk: sdk, appGroupID: $0) : nil
         }
+        let directory = usable.flatMap { ports.receiptDirectory(appGroupID: $0) }
+        if usable != nil, directory == nil {
+            platform.logger.log(
+                .error,
+                "The App Group's container is out of reach (is the App Group in the extension's entitlements?); "
+                    + "the app sends the delivered receipts.")
+        }
         let environment = PNExtensionEnvironment(
-            client: client, receiptStore: usable.map { platform.sharedStore($0) }, downloader: ports.downloader,
+            client: client, receiptDirectory: directory, downloader: ports.downloader,
             temporaryDirectory: ports.temporaryDirectory, clock: platform.clock, logger: platform.logger)
         return PNNotificationServiceEngine(payload: payload, title: title, body: body, options: options, environment: environment)
     }

@@ -31,9 +31,9 @@ public struct PNExtensionOptions: Sendable, Equatable {
 public struct PNExtensionEnvironment: Sendable {
     /// Sends receipts with the session the app shared; `nil` when there is none.
     public var client: PNChatClient?
-    /// The App Group's storage for the receipt ledger; `nil` without an App Group (then the
-    /// app sends the receipts).
-    public var receiptStore: PNKeyValueStore?
+    /// The receipt ledger's directory in the App Group's container; `nil` without an App
+    /// Group (then the app sends the receipts).
+    public var receiptDirectory: URL?
     /// Downloads attachments to disk.
     public var downloader: PNMediaDownloading
     /// Where attachments are written.
@@ -45,11 +45,11 @@ public struct PNExtensionEnvironment: Sendable {
 
     /// Creates an environment.
     public init(
-        client: PNChatClient?, receiptStore: PNKeyValueStore?, downloader: PNMediaDownloading,
+        client: PNChatClient?, receiptDirectory: URL?, downloader: PNMediaDownloading,
         temporaryDirectory: URL, clock: PNClock, logger: PNLogger
     ) {
         self.client = client
-        self.receiptStore = receiptStore
+        self.receiptDirectory = receiptDirectory
         self.downloader = downloader
         self.temporaryDirectory = temporaryDirectory
         self.clock = clock

@@ -109,13 +109,13 @@ public final class PNNotificationServiceEngine: Sendable {
 
     private func sendReceipt(deadline: Date) async {
         guard info.kind == .chat || info.kind == .campaign else { return }
-        guard let client = environment.client, let store = environment.receiptStore else {
+        guard let client = environment.client, let directory = environment.receiptDirectory else {
             environment.logger.log(.info, "No App Group session: the app sends this push's delivered receipt.")
             return
         }
         let clock = environment.clock
         let sender = ReceiptSender(
-            ledger: PNReceiptLedger(store: store, now: { clock.now() }), client: client,
+            ledger: PNReceiptLedger(directory: directory, now: { clock.now() }), client: client,
             retrying: Retrying(clock: clock), logger: environment.logger)
         let outcome = await sender.delivered(info, deadline: deadline)
         update { $0.receipt = outcome }

@@ -1,26 +1,29 @@
 import Foundation
 import CometChatPushNotificationsSwift
 
-/// Records which receipts were sent, in storage the app and its Notification Service
-/// Extension share (the App Group's `UserDefaults` suite), so that a message is marked
-/// delivered once, by whichever process sees it first.
+/// Records which receipts were sent, in a directory the app and its Notification Service
+/// Extension share (in the App Group's container; the app's own container without one), so
+/// that a message is marked delivered once, by whichever thread of whichever process sees it
+/// first.
 ///
-/// The store only gets and sets single keys; there is no compare-and-swap across processes.
-/// A process therefore *claims* a receipt before sending it:
+/// Every decision rests on one atomic file-system operation: creating a file with
+/// `open(O_CREAT | O_EXCL)`, which exactly one caller wins, whatever the thread or process.
+/// Files of one receipt (`<kind>_<id>` below):
 ///
-/// 1. read the receipt's record: `sent` → skip; a fresh claim by another process → skip
-///    (it is sending; a claim older than ``claimLifetime`` is abandoned, e.g. the extension
-///    was killed, and may be taken over);
-/// 2. write its own claim (a random nonce), read it back, and go on only if the nonce is its
-///    own;
-/// 3. send; on success write `sent`, on failure remove the claim so the other process (or a
-///    later push) may try.
+/// - `<kind>_<id>.claim.<g>`: the claim of generation `g` (0, 1, …), holding the time it was
+///   made. Whoever creates it sends the receipt.
+/// - `<kind>_<id>.released.<g>`: generation `g`'s send failed; the next sighting may claim
+///   generation `g + 1`.
+/// - `<kind>_<id>.sent`: the receipt was sent.
 ///
-/// Residual race: two processes that both read "nothing", then each write and read back
-/// their own claim before the other's write lands, both send. Step 2 narrows the window to
-/// the few microseconds between one process's write and its read-back; `UserDefaults` offers
-/// nothing stronger across processes. The receipts are idempotent on the service, so the
-/// cost of losing the race is one duplicate request, never a wrong state.
+/// ``claim(_:id:)`` reads the newest generation: no claim yet, or the newest released, or
+/// older than ``claimLifetime`` (its process was killed while sending) → it tries to create
+/// the next generation's claim file; anything else → `heldElsewhere`. Two callers that both
+/// try the same generation race on `O_EXCL`: one is granted, the other sees the winner's claim.
+/// Nothing is ever read, changed and written back, and no lock is held while sending (iOS kills
+/// a suspended app that holds a file lock in a shared container).
+///
+/// Records older than ``retention`` are deleted, at most once per ``pruneInterval``.
 public struct PNReceiptLedger: Sendable {
     /// The kinds of receipt the ledger tracks.
     public enum Kind: String, Sendable, CaseIterable {
@@ -34,101 +37,209 @@ public struct PNReceiptLedger: Sendable {
 
     /// The outcome of ``claim(_:id:)``.
     public enum Claim: Sendable, Equatable {
-        /// This process holds the claim and must send, then call ``markSent(_:id:nonce:)`` or
-        /// ``release(_:id:nonce:)``.
-        case granted(nonce: String)
+        /// This caller holds claim `generation` and must send, then call
+        /// ``markSent(_:id:generation:)`` or ``release(_:id:generation:)``.
+        case granted(generation: Int)
         /// Already sent.
         case alreadySent
-        /// Another process is sending it now.
+        /// Another thread or process is sending it now.
         case heldElsewhere
     }
 
-    private struct Record: Codable {
-        var sent: Bool
-        var nonce: String
-        var at: Date
-    }
-
-    /// How long a claim blocks the other process. Longer than a send with its retries in the
+    /// How long a claim blocks the others. Longer than a send with its retries in the
     /// extension (about 30 s).
     public static let claimLifetime: TimeInterval = 60
     /// How long records are kept (APNs keeps an undelivered push for at most about 30 days).
     public static let retention: TimeInterval = 31 * 24 * 3600
-    /// The most ids the index keeps for clean-up.
-    static let indexLimit = 500
+    /// How often a process looks for records past ``retention``.
+    public static let pruneInterval: TimeInterval = 3600
+    /// The most generations of one receipt (sends that failed) the ledger tries.
+    static let generationLimit = 1000
 
-    let store: PNKeyValueStore
+    /// The directory of the records.
+    public let directory: URL
     let now: @Sendable () -> Date
-    let makeNonce: @Sendable () -> String
 
-    /// Creates a ledger over `store` (the App Group suite, or the app's own store without one).
-    public init(
-        store: PNKeyValueStore, now: @escaping @Sendable () -> Date,
-        makeNonce: @escaping @Sendable () -> String = { UUID().uuidString }
-    ) {
-        self.store = store
+    /// Creates a ledger in `directory` (created on first use).
+    ///
+    /// - Parameters:
+    ///   - directory: the ledger's directory; see ``directory(inContainer:)``.
+    ///   - now: the time claims and records are stamped with.
+    public init(directory: URL, now: @escaping @Sendable () -> Date) {
+        self.directory = directory
         self.now = now
-        self.makeNonce = makeNonce
     }
 
-    static func key(_ kind: Kind, _ id: String) -> String { "com.cometchat.push.receipt.\(kind.rawValue).\(id)" }
-    static let indexKey = "com.cometchat.push.receipt.index"
+    /// The ledger's directory inside a container directory (the App Group's, or the app's own).
+    public static func directory(inContainer container: URL) -> URL {
+        container.appendingPathComponent("CometChatPushNotifications", isDirectory: true)
+            .appendingPathComponent("Receipts", isDirectory: true)
+    }
+
+    // MARK: Claims
 
     /// Tries to claim the receipt `kind` for `id`.
     public func claim(_ kind: Kind, id: String) -> Claim {
-        let key = Self.key(kind, id)
-        let time = now()
-        if let record = read(key) {
-            if record.sent { return .alreadySent }
-            if time.timeIntervalSince(record.at) < Self.claimLifetime { return .heldElsewhere }
+        let base = Self.baseName(kind, id)
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for _ in 0..<8 {
+            if exists(base + ".sent") { return .alreadySent }
+            let next: Int
+            if let newest = newestGeneration(base) {
+                guard exists(base + ".released.\(newest)") || isAbandoned(base + ".claim.\(newest)") else {
+                    return .heldElsewhere
+                }
+                next = newest + 1
+            } else {
+                next = 0
+            }
+            guard next < Self.generationLimit else { return .heldElsewhere }
+            guard createExclusively(base + ".claim.\(next)") else { continue }  // another caller won `next`
+            // A holder that finished between our first look and our claim wrote `.sent` first.
+            if exists(base + ".sent") {
+                release(kind, id: id, generation: next)
+                return .alreadySent
+            }
+            pruneIfDue()
+            return .granted(generation: next)
         }
-        let nonce = makeNonce()
-        write(Record(sent: false, nonce: nonce, at: time), key)
-        guard let back = read(key), back.nonce == nonce, !back.sent else {
-            return read(key)?.sent == true ? .alreadySent : .heldElsewhere
-        }
-        remember(key)
-        return .granted(nonce: nonce)
+        return .heldElsewhere
     }
 
     /// The receipt was sent.
-    public func markSent(_ kind: Kind, id: String, nonce: String) {
-        write(Record(sent: true, nonce: nonce, at: now()), Self.key(kind, id))
+    public func markSent(_ kind: Kind, id: String, generation: Int) {
+        stampFile(Self.baseName(kind, id) + ".sent", exclusive: false)
     }
 
-    /// The send failed: drop the claim if it is still ours.
-    public func release(_ kind: Kind, id: String, nonce: String) {
-        let key = Self.key(kind, id)
-        if read(key)?.nonce == nonce { store.set(nil, forKey: key) }
+    /// The send failed: the next sighting may claim the receipt again. A late release of a
+    /// generation that was taken over changes nothing.
+    public func release(_ kind: Kind, id: String, generation: Int) {
+        stampFile(Self.baseName(kind, id) + ".released.\(generation)", exclusive: false)
     }
 
     /// Whether the receipt is recorded as sent.
-    public func isSent(_ kind: Kind, id: String) -> Bool { read(Self.key(kind, id))?.sent == true }
+    public func isSent(_ kind: Kind, id: String) -> Bool { exists(Self.baseName(kind, id) + ".sent") }
 
-    private func read(_ key: String) -> Record? {
-        store.data(forKey: key).flatMap { try? JSONDecoder().decode(Record.self, from: $0) }
+    /// The newest claim generation of `base`, probing 0, 1, … (generations are created in
+    /// order, each only after the one before it).
+    private func newestGeneration(_ base: String) -> Int? {
+        var next = 0
+        while next < Self.generationLimit, exists(base + ".claim.\(next)") { next += 1 }
+        return next == 0 ? nil : next - 1
     }
 
-    private func write(_ record: Record, _ key: String) {
-        store.set(try? JSONEncoder().encode(record), forKey: key)
+    /// Whether a claim is older than ``claimLifetime``. A claim whose time cannot be read yet
+    /// (empty, or cut short) was just created (its creator writes the time right after `open`)
+    /// and counts as fresh, unless the file itself is older than the lifetime (its creator died
+    /// before it finished writing).
+    private func isAbandoned(_ name: String) -> Bool {
+        if let stamped = stamp(name) { return now().timeIntervalSince(stamped) > Self.claimLifetime }
+        guard let modified = modificationDate(name) else { return false }
+        return Date().timeIntervalSince(modified) > Self.claimLifetime
     }
 
-    /// Adds `key` to the index and deletes records past ``retention`` or beyond ``indexLimit``.
-    /// The index is only for clean-up: losing an entry in a race leaves one record behind.
-    private func remember(_ key: String) {
-        var index = (store.data(forKey: Self.indexKey).flatMap { try? JSONDecoder().decode([String].self, from: $0) }) ?? []
-        index.removeAll { $0 == key }
-        index.append(key)
+    // MARK: Pruning
+
+    /// Deletes the records of receipts whose newest file is older than ``retention``, when
+    /// the last pruning is more than ``pruneInterval`` ago. Returns how many receipts it forgot.
+    @discardableResult
+    public func pruneIfDue() -> Int {
+        let marker = ".pruned"
+        if let last = stamp(marker), now().timeIntervalSince(last) < Self.pruneInterval { return 0 }
+        stampFile(marker, exclusive: false)
+        return prune()
+    }
+
+    /// Deletes the records of receipts whose newest file is older than ``retention``.
+    /// Returns how many receipts it forgot.
+    @discardableResult
+    public func prune() -> Int {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return 0 }
+        var files: [String: [String]] = [:]
+        for name in names where !name.hasPrefix(".") {
+            guard let base = name.split(separator: ".", maxSplits: 1).first else { continue }
+            files[String(base), default: []].append(name)
+        }
         let time = now()
-        var kept: [String] = []
-        for (position, entry) in index.enumerated() {
-            let expired = read(entry).map { time.timeIntervalSince($0.at) > Self.retention } ?? true
-            if (expired && entry != key) || position < index.count - Self.indexLimit {
-                store.set(nil, forKey: entry)
-            } else {
-                kept.append(entry)
+        var forgotten = 0
+        for (_, group) in files {
+            let old = group.allSatisfy { name in
+                if let stamped = stamp(name) { return time.timeIntervalSince(stamped) > Self.retention }
+                return modificationDate(name).map { Date().timeIntervalSince($0) > Self.retention } ?? true
+            }
+            guard old else { continue }
+            // `.sent` last: until it goes, a late sighting still sees the receipt as sent.
+            for name in group.sorted(by: { !$0.hasSuffix(".sent") && $1.hasSuffix(".sent") }) { remove(name) }
+            forgotten += 1
+        }
+        return forgotten
+    }
+
+    // MARK: Files
+
+    /// `<kind>_<id>` with every byte outside `[A-Za-z0-9-]` as `%XX`; a long id as its hash.
+    static func baseName(_ kind: Kind, _ id: String) -> String {
+        var encoded = ""
+        for byte in id.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+                encoded.append(Character(UnicodeScalar(byte)))
+            default:
+                encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
             }
         }
-        store.set(try? JSONEncoder().encode(kept), forKey: Self.indexKey)
+        if encoded.utf8.count > 160 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a 64
+            for byte in id.utf8 {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
+            encoded = "h" + String(hash, radix: 16) + "-" + String(id.utf8.count)
+        }
+        return kind.rawValue + "_" + encoded
+    }
+
+    private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    private func exists(_ name: String) -> Bool { access(path(name), F_OK) == 0 }
+
+    /// Creates `name` with the current time in it, only if it does not exist yet: `O_EXCL`
+    /// makes exactly one caller succeed. Returns whether this caller created it.
+    private func createExclusively(_ name: String) -> Bool { stampFile(name, exclusive: true) }
+
+    /// Creates or overwrites `name` with the current time (or, with `exclusive`, creates it
+    /// only if it does not exist). Returns whether the file was written.
+    @discardableResult
+    private func stampFile(_ name: String, exclusive: Bool) -> Bool {
+        let flags = O_WRONLY | O_CREAT | (exclusive ? O_EXCL : O_TRUNC)
+        let descriptor = open(path(name), flags, 0o644)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        let bytes = Array("\(now().timeIntervalSince1970)\n".utf8)
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        return true
+    }
+
+    /// The time written in `name`, if it can be read. Only a whole stamp counts: one that ends
+    /// with its newline (a reader racing the writer may see a prefix, which would read as a
+    /// much older time).
+    private func stamp(_ name: String) -> Date? {
+        guard let data = FileManager.default.contents(atPath: path(name)), data.last == UInt8(ascii: "\n"),
+            let seconds = Double(String(decoding: data.dropLast(), as: UTF8.self))
+        else { return nil }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    private func modificationDate(_ name: String) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: path(name)))?[.modificationDate] as? Date
+    }
+
+    private func remove(_ name: String) { unlink(path(name)) }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

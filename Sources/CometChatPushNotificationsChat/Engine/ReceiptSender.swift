@@ -15,8 +15,8 @@ public enum PNReceiptOutcome: Sendable, Equatable {
     case failed(PNError.Code)
 }
 
-/// Sends delivered and clicked receipts once per push, across the app and its extension,
-/// through ``PNReceiptLedger``.
+/// Sends delivered and clicked receipts once per push, across threads and across the app and
+/// its extension, through ``PNReceiptLedger``.
 struct ReceiptSender: Sendable {
     let ledger: PNReceiptLedger
     let client: PNChatClient
@@ -47,22 +47,22 @@ struct ReceiptSender: Sendable {
     }
 
     private func send(_ request: ChatRequest, kind: PNReceiptLedger.Kind, id: String, deadline: Date) async -> PNReceiptOutcome {
-        let nonce: String
+        let generation: Int
         switch ledger.claim(kind, id: id) {
         case .alreadySent: return .alreadySent
         case .heldElsewhere: return .heldElsewhere
-        case .granted(let granted): nonce = granted
+        case .granted(let granted): generation = granted
         }
         let (result, attempts) = await retrying.run(until: deadline) {
             await client.send(request.method, request.path, json: request.json)
         }
         switch result {
         case .success:
-            ledger.markSent(kind, id: id, nonce: nonce)
+            ledger.markSent(kind, id: id, generation: generation)
             logger.log(.debug, "Sent the \(kind.rawValue) receipt (\(attempts) attempt(s)).")
             return .sent
         case .failure(let error):
-            ledger.release(kind, id: id, nonce: nonce)
+            ledger.release(kind, id: id, generation: generation)
             logger.log(
                 .warning,
                 "The \(kind.rawValue) receipt was not sent after \(attempts) attempt(s): "

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(PNProducts) import CometChatPushNotificationsSwift
+import CometChatPushNotificationsChat
 
 extension SimulatedDevice {
     /// Plays an app that does not link these products (by module name, such as
@@ -7,5 +8,14 @@ extension SimulatedDevice {
     /// launched from now on do not install them.
     public func simulateUnlinked(_ moduleNames: Set<String>) {
         productPorts.withLock { $0[PNPlatform.unlinkedProductsKey] = moduleNames }
+    }
+
+    /// The app's Chat ports: its own container and the App Groups' shared containers.
+    func installChatPorts() {
+        let containers = self.containers
+        let ports = PNChatPorts(
+            downloader: PNURLSessionDownloader(),
+            containerDirectory: { group in group.map { containers.appGroup($0) } ?? containers.app })
+        productPorts.withLock { $0[PNChatPorts.moduleName] = ports }
     }
 }

@@ -62,7 +62,10 @@ public final class SimulatedNotificationServiceExtension: @unchecked Sendable {
             application: application, permissions: SimulatedPermissions(permission: .authorized, answer: .authorized))
         platform.store = device.defaults.store(suite: "extension.standard")
         platform.notificationCenter = PNNoNotificationCenter()
-        platform.productPorts[PNChatPorts.moduleName] = PNChatPorts(downloader: media, temporaryDirectory: directory)
+        let containers = device.containers
+        platform.productPorts[PNChatPorts.moduleName] = PNChatPorts(
+            downloader: media, temporaryDirectory: directory,
+            containerDirectory: { group in group.map { containers.appGroup($0) } ?? containers.appExtension })
         let sdk = CometChatPushNotifications(platform: platform)
         device.otherProcesses.withLock { $0.append(sdk) }
         sdk.beginWork()
