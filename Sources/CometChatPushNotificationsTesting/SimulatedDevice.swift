@@ -110,6 +110,26 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// The notification permission the last process left behind.
     var storedPermission: PNNotificationPermission { state.withLock { $0.permission } }
 
+    /// App Groups the app and its extension lack the entitlement for.
+    private let unentitledGroups = PNLocked<Set<String>>([])
+
+    /// The app and its extension lack the App Group entitlement for `group` (a capability not
+    /// added, a typo in the group id): iOS gives no shared container for it, a defaults suite of
+    /// that name stays private to each process, and its keychain access group is refused.
+    public func removeAppGroupEntitlement(_ group: String) {
+        unentitledGroups.withLock { _ = $0.insert(group) }
+        keychain.removeEntitlement(accessGroup: group)
+    }
+
+    /// Whether the app and its extension are entitled to the App Group `group`.
+    public func isEntitled(toAppGroup group: String) -> Bool { !unentitledGroups.current.contains(group) }
+
+    /// The container directory a process gets for `group` (`nil`: its own, `own`).
+    func containerDirectory(_ group: String?, own: URL) -> URL? {
+        guard let group else { return own }
+        return isEntitled(toAppGroup: group) ? containers.appGroup(group) : nil
+    }
+
     func recordViolation(_ text: String) { state.withLock { $0.violations.append(text) } }
 
     /// iOS kills the app: the process ends, for `reason`.
@@ -143,7 +163,11 @@ public final class SimulatedDevice: @unchecked Sendable {
         }
         return PNPlatform(
             store: defaults.store(suite: SimulatedDefaults.standardSuite),
-            sharedStore: { defaults.store(suite: $0) },
+            sharedStore: { [weak self] group in
+                // Without the entitlement the suite is the process's own: nothing is shared.
+                self?.isEntitled(toAppGroup: group) == false
+                    ? defaults.store(suite: "\(process.name) private \(group)") : defaults.store(suite: group)
+            },
             secureStore: { keychain.store(accessGroup: $0) },
             transport: network,
             clock: clock,

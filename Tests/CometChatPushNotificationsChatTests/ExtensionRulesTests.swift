@@ -67,3 +67,28 @@ struct ExtensionRulesTests {
         #expect(ext.violations == ["content handed over after serviceExtensionTimeWillExpire was ignored"])
     }
 }
+
+/// Rule 17: the app and its extension share data only through an App Group they are entitled
+/// to. Without the entitlement nothing is shared, and the SDK must neither lose the receipt nor
+/// send it twice.
+@Suite("App Group entitlement")
+struct AppGroupEntitlementTests {
+    let device = SimulatedDevice()
+
+    @Test("Without the App Group entitlement the extension sees no session, the app sends the one receipt, and the diagnostics say why")
+    func missingEntitlement() async {
+        device.removeAppGroupEntitlement(appGroup)
+        let app = await device.launchChatApp(delegate: RecordingChatDelegate())
+        #expect((app.sdk.getDiagnostics()["keychainError"] as? String)?.contains("-34018") == true)
+        #expect(device.defaults.allValues[appGroup] == nil, "the shared suite received nothing")
+
+        let ext = device.installNotificationServiceExtension(appGroupID: appGroup)
+        let payload = chatPayload(messageId: "m7")
+        let run = await ext.receive(payload)
+        #expect(run.receipt != .sent, "the extension has no shared session")
+        device.deliver(payload)
+        #expect(await device.settle())
+        #expect(device.service.requests(.userDelivered).count == 1)
+        #expect(device.violations == [])
+    }
+}

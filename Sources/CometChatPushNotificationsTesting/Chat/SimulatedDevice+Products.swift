@@ -12,10 +12,10 @@ extension SimulatedDevice {
 
     /// The app's Chat ports: its own container and the App Groups' shared containers.
     func installChatPorts() {
-        let containers = self.containers
+        let own = containers.app
         let ports = PNChatPorts(
             downloader: PNURLSessionDownloader(),
-            containerDirectory: { group in group.map { containers.appGroup($0) } ?? containers.app })
+            containerDirectory: { [weak self] group in self?.containerDirectory(group, own: own) })
         productPorts.withLock { $0[PNChatPorts.moduleName] = ports }
     }
 }

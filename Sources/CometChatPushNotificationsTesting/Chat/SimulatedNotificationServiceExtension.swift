@@ -58,20 +58,23 @@ public final class SimulatedNotificationServiceExtension: @unchecked Sendable {
         let clock = device.clock
         let start = clock.now()
         let application = SimulatedApplication(backgroundModes: [], badge: 0)
+        let process = device.makeProcess("extension")
         var platform = device.makePlatform(
-            application: application, permissions: SimulatedPermissions(permission: .authorized, answer: .authorized))
+            application: application, permissions: SimulatedPermissions(permission: .authorized, answer: .authorized),
+            process: process)
         platform.store = device.defaults.store(suite: "extension.standard")
         platform.notificationCenter = PNNoNotificationCenter()
-        let containers = device.containers
+        let own = device.containers.appExtension
         platform.productPorts[PNChatPorts.moduleName] = PNChatPorts(
             downloader: media, temporaryDirectory: directory,
-            containerDirectory: { group in group.map { containers.appGroup($0) } ?? containers.appExtension })
+            containerDirectory: { [weak device] group in device?.containerDirectory(group, own: own) })
         let sdk = CometChatPushNotifications(platform: platform)
         device.otherProcesses.withLock { $0.append(sdk) }
         sdk.beginWork()
         defer {
             sdk.endWork()
             device.otherProcesses.withLock { list in list.removeAll { $0 === sdk } }
+            process.end()
         }
 
         var userInfo: [AnyHashable: Any] = [:]
