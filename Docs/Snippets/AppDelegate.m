@@ -32,8 +32,9 @@
 
 - (void)application:(UIApplication *)application didReceiveRemoteNotification:(NSDictionary *)userInfo
     fetchCompletionHandler:(void (^)(UIBackgroundFetchResult))completionHandler {
-    [CometChatPushNotifications.shared handleBackgroundNotificationWithUserInfo:userInfo];
-    completionHandler(UIBackgroundFetchResultNewData);
+    // Complete only when the SDK is done: iOS may suspend the app as soon as this runs.
+    [CometChatPushNotifications.shared handleBackgroundNotificationWithUserInfo:userInfo
+        completion:^(PNBackgroundFetchResult result) { completionHandler((UIBackgroundFetchResult)result); }];
 }
 
 @end

@@ -65,8 +65,13 @@ extension SimulatedDevice {
     /// the payload has `aps.content-available: 1` and the app declares the `remote-notification`
     /// background mode. Returns `false` when it was not delivered (also when the app is not
     /// running).
+    ///
+    /// The app plays the guide's `didReceiveRemoteNotification`: it calls the fetch completion
+    /// handler when the SDK's completion runs. With `completesAtOnce` it plays the older
+    /// pattern that calls it right after handing the push over, which lets iOS suspend a
+    /// background app before its receipt goes out.
     @discardableResult
-    public func deliverSilent(_ payload: [String: Any]) -> Bool {
+    public func deliverSilent(_ payload: [String: Any], completesAtOnce: Bool = false) -> Bool {
         guard let app else { return false }
         let aps = payload["aps"] as? [String: Any]
         let flag = aps?["content-available"]
@@ -80,8 +85,18 @@ extension SimulatedDevice {
         }
         var userInfo: [AnyHashable: Any] = [:]
         for (key, value) in payload { userInfo[key] = value }
-        app.sdk.handleBackgroundNotification(userInfo: userInfo)
+        if completesAtOnce {
+            app.sdk.handleBackgroundNotification(userInfo: userInfo)
+            fetchCompleted(app)
+        } else {
+            app.sdk.handleBackgroundNotification(userInfo: userInfo) { [weak self] _ in self?.fetchCompleted(app) }
+        }
         return true
+    }
+
+    /// The fetch completion handler ran: a background app is suspended at once (rule 26).
+    private func fetchCompleted(_ app: SimulatedApp) {
+        if app.state == .background { app.process.suspend() }
     }
 
     /// The user taps a notification. A running app comes to the foreground; an app that is not

@@ -357,6 +357,7 @@ public final class SimulatedApp: @unchecked Sendable {
 
     /// The user opens the app.
     public func bringToForeground() {
+        process.resume()
         application.state.withLock { $0.appState = .active }
         sdk.refreshSession()
     }

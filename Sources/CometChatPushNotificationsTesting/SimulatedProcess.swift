@@ -11,14 +11,24 @@ public final class SimulatedProcess: @unchecked Sendable {
     /// `app #2`, `extension #1`: what a violation names.
     public let name: String
     private let alive = PNLocked(true)
+    private let suspended = PNLocked(false)
 
     init(name: String) { self.name = name }
 
     /// Whether iOS has not ended it yet.
     public var isAlive: Bool { alive.current }
 
+    /// Whether iOS has suspended it (a background app after its fetch completion handler ran).
+    public var isSuspended: Bool { suspended.current }
+
     /// iOS ends the process.
     func end() { alive.withLock { $0 = false } }
+
+    /// iOS suspends the process: its network requests do not go out until it runs again.
+    func suspend() { suspended.withLock { $0 = true } }
+
+    /// The process runs again.
+    func resume() { suspended.withLock { $0 = false } }
 }
 
 /// The network as one process sees it: requests of a dead process are refused and recorded.
@@ -32,6 +42,7 @@ struct SimulatedProcessTransport: PNHTTPTransport {
             violations("\(process.name) sent \(request.method) \(request.url.path) after iOS ended it")
             throw PNTransportError("The process has ended.")
         }
+        guard !process.isSuspended else { throw PNTransportError("The app is suspended.") }
         return try await base.send(request)
     }
 }

@@ -53,8 +53,9 @@ final class FakeChatProduct: PNProductModule, @unchecked Sendable {
         DispatchQueue.main.async { completion() }  // later, as after a request; settle() drains it
         return true
     }
-    func handleDelivery(_ info: CometChatNotificationInfo, inForeground: Bool) {
+    func handleDelivery(_ info: CometChatNotificationInfo, inForeground: Bool, completion: @escaping @Sendable () -> Void) {
         log.withLock { $0.append("delivered:\(info.kind.name):\(inForeground ? "foreground" : "background")") }
+        DispatchQueue.main.async { completion() }  // later, as after a request
     }
 }
 

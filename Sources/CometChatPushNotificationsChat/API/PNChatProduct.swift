@@ -54,8 +54,10 @@ public final class PNChatProduct: NSObject, PNProductModule {
     }
 
     /// Sends the delivered receipt of a chat message or campaign push the app saw first.
-    public func handleDelivery(_ info: CometChatNotificationInfo, inForeground: Bool) {
-        runReceipt { sender, deadline in _ = await sender.delivered(info, deadline: deadline) }
+    public func handleDelivery(
+        _ info: CometChatNotificationInfo, inForeground: Bool, completion: @escaping @Sendable () -> Void
+    ) {
+        runReceipt(completion: completion) { sender, deadline in _ = await sender.delivered(info, deadline: deadline) }
     }
 
     // MARK: Quick reply
@@ -72,9 +74,11 @@ public final class PNChatProduct: NSObject, PNProductModule {
 
     // MARK: Receipts
 
-    private func runReceipt(_ body: @escaping @Sendable (ReceiptSender, Date) async -> Void) {
+    private func runReceipt(
+        completion: @escaping @Sendable () -> Void = {}, _ body: @escaping @Sendable (ReceiptSender, Date) async -> Void
+    ) {
         let (sdk, group) = state.withLock { ($0.sdk, $0.appGroupID) }
-        guard let sdk else { return }
+        guard let sdk else { return completion() }
         let platform = sdk.runtimePlatform
         let ports = PNChatPorts.from(platform)
         // The App Group's container, shared with the extension; the app's own without one (or
@@ -84,7 +88,7 @@ public final class PNChatProduct: NSObject, PNProductModule {
                 ?? ports.receiptDirectory(appGroupID: nil)
         else {
             platform.logger.log(.error, "No container directory for the receipt ledger; no receipt was sent.")
-            return
+            return completion()
         }
         let clock = platform.clock
         let sender = ReceiptSender(
@@ -93,6 +97,7 @@ public final class PNChatProduct: NSObject, PNProductModule {
         sdk.beginWork()
         Task {
             await body(sender, clock.now().addingTimeInterval(25))
+            completion()
             sdk.endWork()
         }
     }

@@ -27,25 +27,13 @@ struct QuickReply: Sendable {
         }
         // The background task ends exactly once: when the reply is done, or synchronously inside
         // the expiration handler (rule 27: iOS kills an app whose handler returns first).
-        let backgroundTask = PNLocked<Int?>(nil)
-        let endBackgroundTask: @Sendable () -> Void = {
-            if let id = backgroundTask.withLock({ id -> Int? in
-                defer { id = nil }
-                return id
-            }) {
-                platform.application.endBackgroundTask(id)
-            }
-        }
+        let time = PNBackgroundTime(application: platform.application)
         sdk.beginWork()
         let task = Task { [self] in
-            let id = await platform.application.beginBackgroundTask(name: "CometChat quick reply") {
-                work.withLock { $0 }?.cancel()
-                endBackgroundTask()
-            }
-            backgroundTask.withLock { $0 = id }
+            await time.begin(name: "CometChat quick reply") { work.withLock { $0 }?.cancel() }
             let result = await sender.send(text, to: info)
             if case .failure(let error) = result { await reportFailure(error) }
-            endBackgroundTask()
+            time.end()
             finish()
         }
         work.withLock { $0 = task }

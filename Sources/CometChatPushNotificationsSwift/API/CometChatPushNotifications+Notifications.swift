@@ -76,13 +76,68 @@ extension CometChatPushNotifications {
     /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`: the badge follows
     /// its `unreadMessageCount` (with `enableBadgeCount` on), and the Chat product marks chat
     /// messages and campaign pushes delivered.
+    ///
+    /// Prefer ``handleBackgroundNotification(userInfo:completion:)``: iOS may suspend the app as
+    /// soon as the fetch completion handler runs (rule 26), and this form cannot tell you when
+    /// the receipt has been sent.
     #if canImport(ObjectiveC)
     @objc(handleBackgroundNotificationWithUserInfo:)
     #endif
     public func handleBackgroundNotification(userInfo: [AnyHashable: Any]) {
+        handleBackgroundNotification(userInfo: userInfo) { _ in }
+    }
+
+    /// Hands over a silent push and calls `completion` (on the main queue) once the badge is set
+    /// and the delivered receipt has been sent or given up (within about 25 s), holding a
+    /// background task meanwhile. Pass the result to iOS's fetch completion handler:
+    ///
+    /// ```swift
+    /// func application(_ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any],
+    ///                  fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void) {
+    ///     CometChatPushNotifications.shared.handleBackgroundNotification(userInfo: userInfo) { result in
+    ///         completionHandler(UIBackgroundFetchResult(rawValue: UInt(result.rawValue)) ?? .newData)
+    ///     }
+    /// }
+    /// ```
+    #if canImport(ObjectiveC)
+    @objc(handleBackgroundNotificationWithUserInfo:completion:)
+    #endif
+    public func handleBackgroundNotification(
+        userInfo: [AnyHashable: Any], completion: @escaping @Sendable (PNBackgroundFetchResult) -> Void
+    ) {
         let info = CometChatNotificationInfo(rawPayload: userInfo)
+        guard configuration != nil else {
+            onCallbackQueue { completion(.failed) }
+            return
+        }
+        guard info.kind == .chat || info.kind == .campaign else {
+            onCallbackQueue { completion(.noData) }
+            return
+        }
         applyBadge(deliveryBadge(info))
-        handDelivery(info, inForeground: false)
+        let products = state.withLock { $0.products }
+        let time = PNBackgroundTime(application: platform.application)
+        let done = PNLocked(false)
+        let finish: @Sendable () -> Void = { [weak self, tracker] in
+            guard done.withLock({ done in defer { done = true }; return !done }) else { return }
+            time.end()
+            if let self { self.onCallbackQueue { completion(.newData) } } else { completion(.newData) }
+            tracker.end()
+        }
+        tracker.begin()
+        Task {
+            await time.begin(name: "CometChat silent push") { finish() }
+            await withTaskGroup(of: Void.self) { group in
+                for product in products {
+                    group.addTask {
+                        await withCheckedContinuation { (resume: CheckedContinuation<Void, Never>) in
+                            product.handleDelivery(info, inForeground: false) { resume.resume() }
+                        }
+                    }
+                }
+            }
+            finish()
+        }
     }
 
     /// The policy for the current configuration and active conversation.
@@ -111,7 +166,7 @@ extension CometChatPushNotifications {
     /// Lets the products see a delivered chat or campaign push (delivered receipts).
     func handDelivery(_ info: CometChatNotificationInfo, inForeground: Bool) {
         guard info.kind == .chat || info.kind == .campaign else { return }
-        for product in state.withLock({ $0.products }) { product.handleDelivery(info, inForeground: inForeground) }
+        for product in state.withLock({ $0.products }) { product.handleDelivery(info, inForeground: inForeground) {} }
     }
 }
 

@@ -37,8 +37,9 @@ public protocol PNProductModule: AnyObject, Sendable {
         completion: @escaping @Sendable () -> Void
     ) -> Bool
     /// A chat or campaign push was delivered: shown in the foreground (`inForeground`), or handed
-    /// over silently through `handleBackgroundNotification(userInfo:)`. For delivered receipts.
-    func handleDelivery(_ info: CometChatNotificationInfo, inForeground: Bool)
+    /// over silently through `handleBackgroundNotification(userInfo:)`. For delivered receipts;
+    /// `completion` runs once the product's work for it is done (or abandoned).
+    func handleDelivery(_ info: CometChatNotificationInfo, inForeground: Bool, completion: @escaping @Sendable () -> Void)
 }
 
 @_spi(PNProducts)
@@ -63,7 +64,11 @@ extension PNProductModule {
         false
     }
     /// No receipt.
-    public func handleDelivery(_ info: CometChatNotificationInfo, inForeground: Bool) {}
+    public func handleDelivery(
+        _ info: CometChatNotificationInfo, inForeground: Bool, completion: @escaping @Sendable () -> Void
+    ) {
+        completion()
+    }
 }
 
 /// The class names Core looks for, in installation order.

@@ -37,8 +37,10 @@ final class AppDelegate: NSObject, UIApplicationDelegate {
         _ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any],
         fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
     ) {
-        // Silent pushes: campaign receipts and badge updates.
-        CometChatPushNotifications.shared.handleBackgroundNotification(userInfo: userInfo)
-        completionHandler(.newData)
+        // Silent pushes: campaign receipts and badge updates. Complete only when the SDK is done:
+        // iOS may suspend the app as soon as the completion handler runs.
+        CometChatPushNotifications.shared.handleBackgroundNotification(userInfo: userInfo) { result in
+            completionHandler(UIBackgroundFetchResult(rawValue: UInt(result.rawValue)) ?? .newData)
+        }
     }
 }
