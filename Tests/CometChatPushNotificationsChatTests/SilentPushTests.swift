@@ -23,7 +23,9 @@ import CometChatPushNotificationsTesting
         #expect(app.application.openBackgroundTasks.isEmpty, "the background task ended")
     }
 
-    @Test("The device suspends a background app when its fetch handler completes: the guide's form keeps the receipt, completing at once loses it")
+    @Test(
+        "The device suspends a background app when its fetch handler completes: the guide's form keeps the receipt, completing at once loses it"
+    )
     func suspendedAtCompletion() async {
         let app = await device.launchChatApp(chatConfig(appGroup: nil), delegate: RecordingChatDelegate())
         app.sendToBackground()

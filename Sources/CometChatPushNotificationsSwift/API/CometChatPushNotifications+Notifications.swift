@@ -119,7 +119,11 @@ extension CometChatPushNotifications {
         let time = PNBackgroundTime(application: platform.application)
         let done = PNLocked(false)
         let finish: @Sendable () -> Void = { [weak self, tracker] in
-            guard done.withLock({ done in defer { done = true }; return !done }) else { return }
+            guard
+                done.withLock({ done in
+                    defer { done = true }; return !done
+                })
+            else { return }
             time.end()
             if let self { self.onCallbackQueue { completion(.newData) } } else { completion(.newData) }
             tracker.end()
