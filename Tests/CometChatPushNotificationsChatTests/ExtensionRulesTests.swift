@@ -92,3 +92,30 @@ struct AppGroupEntitlementTests {
         #expect(device.violations == [])
     }
 }
+
+/// The guide: `enableBadgeCount: false` means no badge from the SDK, the extension included.
+@Suite struct ExtensionBadgeSettingTests {
+    let device = SimulatedDevice()
+
+    @Test("The extension reads the configuration the app saved and sets no badge when badges are off")
+    func badgeOff() async {
+        let config = PNConfiguration(
+            appId: "app1", region: "us", providerId: "apns-provider", extensionGroupID: appGroup, enableBadgeCount: false)
+        await device.launchChatApp(config, delegate: RecordingChatDelegate())
+        device.terminate()
+        let ext = device.installNotificationServiceExtension(appGroupID: appGroup)
+        let run = await ext.receive(chatPayload(unread: 5))
+        #expect(run.content?.badge == nil)
+        #expect(device.badge == 0)
+    }
+
+    @Test("With badges on (the default) the extension sets it")
+    func badgeOn() async {
+        await device.launchChatApp(delegate: RecordingChatDelegate())
+        device.terminate()
+        let ext = device.installNotificationServiceExtension(appGroupID: appGroup)
+        let run = await ext.receive(chatPayload(unread: 5))
+        #expect(run.content?.badge == 5)
+        #expect(device.badge == 5)
+    }
+}

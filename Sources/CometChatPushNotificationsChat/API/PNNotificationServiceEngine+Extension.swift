@@ -28,6 +28,10 @@ extension PNNotificationServiceEngine {
         let environment = PNExtensionEnvironment(
             client: client, receiptDirectory: directory, downloader: ports.downloader,
             temporaryDirectory: ports.temporaryDirectory, clock: platform.clock, logger: platform.logger)
+        // The app's own configuration, saved by `initialize` in the App Group: the extension never
+        // sets a badge the app turned off.
+        var options = options
+        if let group = usable, sdk.sharedBadgeSetting(appGroupID: group) == false { options.setsBadge = false }
         return PNNotificationServiceEngine(payload: payload, title: title, body: body, options: options, environment: environment)
     }
 }

@@ -10,6 +10,9 @@ public struct PNExtensionOptions: Sendable, Equatable {
     /// The largest attachment downloaded, in bytes (default 50 MB, iOS's limit for video); each
     /// type is then held to its own limit (``PNMediaType/maxBytes``: images 10 MB, audio 5 MB).
     public var maxAttachmentBytes: Int
+    /// Set the badge from the payload's `unreadMessageCount`. Default `true`; off when the app's
+    /// `enableBadgeCount` is off (read from the configuration the app saved in the App Group).
+    public var setsBadge: Bool = true
     /// How long the engine may work before it delivers what it has. iOS gives an extension
     /// about 30 s (rule 15); the rest is a margin.
     public var timeBudget: TimeInterval

@@ -74,7 +74,7 @@ public final class PNNotificationServiceEngine: Sendable {
     public func run() async -> PNExtensionContent {
         let deadline = environment.clock.now().addingTimeInterval(options.timeBudget)
         applyText()
-        if let count = info.unreadMessageCount { update { $0.badge = count } }
+        if options.setsBadge, let count = info.unreadMessageCount { update { $0.badge = count } }
         async let receipt: Void = sendReceipt(deadline: deadline)
         async let media: Void = attachMedia(deadline: deadline)
         _ = await (receipt, media)

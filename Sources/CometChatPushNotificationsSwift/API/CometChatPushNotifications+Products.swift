@@ -16,6 +16,14 @@ extension CometChatPushNotifications {
         return await api.call(method, path, json: body, authToken: active.session.authToken)
     }
 
+    /// Whether the app's configuration, as `initialize` saved it in the App Group, turns badges
+    /// on: `nil` when the app saved none there (an app that never ran `initialize` with this
+    /// App Group). The extension reads it so that it never sets a badge the app turned off.
+    @_spi(PNProducts)
+    public func sharedBadgeSetting(appGroupID: String) -> Bool? {
+        TokenStore(store: platform.sharedStore(appGroupID)).savedConfiguration?.enableBadgeCount
+    }
+
     /// Whether the app shared a session with its extension through `appGroupID`.
     @_spi(PNProducts)
     public func hasSharedSession(appGroupID: String) -> Bool {
