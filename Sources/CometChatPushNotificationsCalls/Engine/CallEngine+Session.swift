@@ -30,6 +30,11 @@ extension CallEngine {
             return
         }
         let branding = config.callKit
+        if let name = branding.name, !name.isEmpty {
+            logger.log(
+                .warning,
+                "CallKitBranding.name has no effect: since iOS 14 CallKit shows the app's display name (CFBundleDisplayName).")
+        }
         ports.callKit.configure(
             PNCallKitConfiguration(
                 iconTemplateImageName: branding.iconTemplateImageName, ringtone: branding.ringtone,

@@ -5,7 +5,10 @@ import Foundation
 @objc(PNCallKitBranding) @objcMembers
 #endif
 public final class CallKitBranding: NSObject, Sendable, Codable {
-    /// The name CallKit shows for the app; `nil` uses the app's display name.
+    /// The name CallKit shows for the app. Since iOS 14 CallKit takes no name from the app: it
+    /// shows the app's display name (`CFBundleDisplayName`) whatever this says, and the SDK, which
+    /// supports iOS 15.1 and later, logs a warning when it is set to anything else. Set the
+    /// display name in the app target instead.
     public let name: String?
     /// An image in the app's asset catalog, drawn as a template on the call screen.
     public let iconTemplateImageName: String?
