@@ -103,8 +103,11 @@ extension CometChatPushNotifications {
     @objc(handleBackgroundNotificationWithUserInfo:completion:)
     #endif
     public func handleBackgroundNotification(
-        userInfo: [AnyHashable: Any], completion: @escaping @Sendable (PNBackgroundFetchResult) -> Void
+        userInfo: [AnyHashable: Any], completion: @escaping (PNBackgroundFetchResult) -> Void
     ) {
+        // Not @Sendable, so iOS's fetch completion handler can be called from it as it is; the SDK
+        // calls it once, on the callback queue.
+        let completion = FetchCompletion(completion).call
         let info = CometChatNotificationInfo(rawPayload: userInfo)
         guard configuration != nil else {
             onCallbackQueue { completion(.failed) }
@@ -192,4 +195,12 @@ extension CometChatPushNotifications {
             )
         }
     }
+}
+
+/// iOS's fetch completion handler, carried to the callback queue (it may be called from any
+/// thread, and is called exactly once).
+private struct FetchCompletion: @unchecked Sendable {
+    let body: (PNBackgroundFetchResult) -> Void
+    init(_ body: @escaping (PNBackgroundFetchResult) -> Void) { self.body = body }
+    var call: @Sendable (PNBackgroundFetchResult) -> Void { { [self] in body($0) } }
 }
