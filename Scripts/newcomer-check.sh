@@ -1,0 +1,243 @@
+#!/usr/bin/env bash
+# Proves the README's two commands the way a newcomer would: in a minimal Debian 12 (bookworm)
+# root made with debootstrap, holding only the Swift toolchain (this machine's, bind-mounted
+# read-only) and the toolchain's own run-time dependencies (none of this repository's packages,
+# no pip), on a fresh `git clone` of HEAD, it
+#   1. checks that the main command, run as a user who is not root, stops with the exact
+#      `sudo apt-get install -y ...` line,
+#   2. runs the main command as root (`bash Scripts/push-server.sh --port 0 ...`): it installs
+#      what is missing, builds and starts push-server; waits until it answers on /healthz; stops it,
+#   3. runs the test command (`bash Scripts/test.sh`).
+# The prepared root is cached as a tarball (keyed by the package list below) and unpacked fresh for
+# every run, so nothing an earlier run installed survives. The Debian mirror is read from this
+# machine's apt sources. Needs root, debootstrap, zstd; Scripts/test.sh runs it in CI.
+#
+#   bash Scripts/newcomer-check.sh
+#
+# Environment (all optional):
+#   PUSH_NEWCOMER_MODE      reduced (default): the test command with SERVER_CI_CONFIGS=debug (the
+#                           service built and tested in debug only; the host's CI run covers release)
+#                           full: the test command exactly as the README says
+#   PUSH_NEWCOMER_CACHE     where the prepared root is cached (default /var/cache/push-newcomer)
+#   PUSH_NEWCOMER_LOGS      where the logs of a run are kept (default /var/tmp/push-newcomer-logs)
+#   PUSH_NEWCOMER_KEEP=1    keep the unpacked root after the run (for debugging; mounts are removed)
+set -euo pipefail
+
+if [ -n "${PUSH_NEWCOMER_INSIDE:-}" ]; then
+    echo "newcomer-check: already inside a newcomer root; not starting another"
+    exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+    echo "newcomer-check: needs root (debootstrap, chroot and bind mounts)" >&2
+    exit 1
+fi
+# Every mount below lives in a private mount namespace: none reaches this machine's, and all go
+# when the namespace does (the trap also unmounts them explicitly).
+if [ -z "${PUSH_NEWCOMER_NAMESPACE:-}" ]; then
+    exec env PUSH_NEWCOMER_NAMESPACE=1 unshare --mount --propagation private bash "$0" "$@"
+fi
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+suite=bookworm
+# What the Swift toolchain itself needs at run time on Debian 12 (its binaries' shared libraries,
+# the C library headers and start files, the linker, git for SwiftPM, certificates, time zones),
+# checked by building this repository in the root. Nothing of ours: the README's commands install
+# those (Scripts/debian-packages.txt).
+toolchain_packages=(
+    binutils libc6-dev libgcc-12-dev libstdc++-12-dev
+    libcurl4 libxml2 libsqlite3-0 libncurses6 libuuid1 zlib1g
+    git ca-certificates tzdata
+)
+mode=${PUSH_NEWCOMER_MODE:-reduced}
+case "$mode" in
+    reduced) inside_env=(SERVER_CI_CONFIGS=debug) ;;
+    full) inside_env=() ;;
+    *) echo "newcomer-check: PUSH_NEWCOMER_MODE is reduced or full, not $mode" >&2; exit 64 ;;
+esac
+cache_dir=${PUSH_NEWCOMER_CACHE:-/var/cache/push-newcomer}
+started=$(date +%s)
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+logs=${PUSH_NEWCOMER_LOGS:-/var/tmp/push-newcomer-logs}/$stamp
+mkdir -p "$logs"
+say() { printf 'newcomer-check: %s\n' "$*"; }
+fail() { say "FAILED: $*" >&2; exit 1; }
+
+for tool in debootstrap zstd chroot curl git; do
+    command -v "$tool" >/dev/null || fail "$tool is missing (apt-get install -y debootstrap zstd curl git)"
+done
+
+# The toolchain: the directory above the `usr/bin` that holds the real `swift`.
+swift_path=$(command -v swift) || fail "no swift on PATH"
+toolchain_usr=$(dirname "$(dirname "$(readlink -f "$swift_path")")")
+toolchain=$(dirname "$toolchain_usr")
+[ "$toolchain" != / ] && [ -x "$toolchain/usr/bin/swift-build" ] \
+    || fail "the Swift toolchain must live in its own directory (found $toolchain_usr)"
+
+# The Debian mirror this machine uses (deb822 sources, else the one-line format).
+mirror=""
+if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+    mirror=$(awk -v RS= -v suite="$suite" '
+        $0 ~ ("Suites:[^\n]*(^|[ \t])" suite "([ \t\n]|$)") {
+            if (match($0, /URIs:[ \t]*[^ \t\n]+/)) {
+                uri = substr($0, RSTART, RLENGTH); sub(/URIs:[ \t]*/, "", uri); print uri; exit
+            }
+        }' /etc/apt/sources.list.d/debian.sources)
+fi
+if [ -z "$mirror" ] && [ -f /etc/apt/sources.list ]; then
+    mirror=$(awk -v suite="$suite" '$1 == "deb" && $3 == suite { print $2; exit }' /etc/apt/sources.list)
+fi
+[ -n "$mirror" ] || fail "no Debian $suite mirror in /etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list"
+
+key=$(printf '%s\n' "format 1" "$suite" "${toolchain_packages[@]}" | sha256sum | cut -c1-16)
+tarball="$cache_dir/debian-$suite-$key.tar.zst"
+
+run=""
+build=""
+main_pid=""
+cleanup() {
+    local status=$?
+    if [ -n "$main_pid" ] && kill -0 "$main_pid" 2>/dev/null; then
+        kill -KILL -- "-$main_pid" 2>/dev/null || true
+        wait "$main_pid" 2>/dev/null || true
+    fi
+    for dir in "$run" "$build"; do
+        [ -n "$dir" ] && [ -d "$dir" ] || continue
+        # Deepest mounts first.
+        findmnt -rn -o TARGET | grep -E "^$dir(/|$)" | sort -r | while read -r target; do
+            umount "$target" 2>/dev/null || umount -l "$target" || true
+        done
+        if findmnt -rn -o TARGET | grep -qE "^$dir(/|$)"; then
+            say "mounts remain under $dir; not deleting it" >&2
+        elif [ "$dir" = "$run" ] && [ "${PUSH_NEWCOMER_KEEP:-0}" = 1 ]; then
+            say "kept the root at $run"
+        else
+            rm -rf --one-file-system "$dir"
+        fi
+    done
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# 1. The prepared root: debootstrap once, then from the cache.
+prepare_started=$(date +%s)
+if [ -f "$tarball" ]; then
+    say "using the cached root $tarball"
+    cold=0
+else
+    say "preparing a Debian $suite root (debootstrap; toolchain dependencies: ${toolchain_packages[*]})"
+    cold=1
+    mkdir -p "$cache_dir"
+    build=$(mktemp -d /var/tmp/push-newcomer-build.XXXXXX)
+    include=$(IFS=,; echo "${toolchain_packages[*]}")
+    debootstrap --variant=minbase --include="$include" "$suite" "$build" "$mirror" >"$logs/debootstrap.log" 2>&1 \
+        || { tail -30 "$logs/debootstrap.log"; fail "debootstrap (log: $logs/debootstrap.log)"; }
+    # The same sources as this machine (updates and security too), as an installed system has.
+    if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+        rm -f "$build/etc/apt/sources.list"
+        cp /etc/apt/sources.list.d/debian.sources "$build/etc/apt/sources.list.d/debian.sources"
+    fi
+    cp -L /etc/resolv.conf "$build/etc/resolv.conf"
+    chroot "$build" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
+        sh -c 'apt-get -q update && apt-get -q -y dist-upgrade && apt-get clean && rm -rf /var/lib/apt/lists/*' \
+        >>"$logs/debootstrap.log" 2>&1 || { tail -30 "$logs/debootstrap.log"; fail "upgrading the root"; }
+    rm -f "$cache_dir"/debian-"$suite"-*.tar.zst
+    tar -C "$build" --numeric-owner -cf - . | zstd -q -T0 -o "$tarball.partial"
+    mv "$tarball.partial" "$tarball"
+    rm -rf --one-file-system "$build"
+    build=""
+fi
+run=$(mktemp -d /var/tmp/push-newcomer.XXXXXX)
+zstd -q -dc "$tarball" | tar -C "$run" --numeric-owner -xf -
+prepare_seconds=$(($(date +%s) - prepare_started))
+say "root ready in ${prepare_seconds}s ($([ $cold = 1 ] && echo "cold: debootstrap" || echo "warm: unpacked from the cache")) at $run"
+
+# What the newcomer's machine must not have yet.
+ours=$(chroot "$run" dpkg-query -W -f='${Package} ${Status}\n' \
+    pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libcurl4-openssl-dev libnghttp2-dev \
+    nghttp2-client python3-venv python3-pip 2>/dev/null | awk '/install ok installed/ { print $1 }' || true)
+[ -z "$ours" ] || fail "the fresh root already has $ours"
+
+mount -t proc proc "$run/proc"
+mount --rbind /sys "$run/sys"
+mount --rbind /dev "$run/dev"
+mkdir -p "$run$toolchain"
+mount --bind -o ro "$toolchain" "$run$toolchain"
+touch "$run$toolchain/.newcomer-write-test" 2>/dev/null && fail "the toolchain is writable inside the root"
+shared="$repo/../shared"
+if [ -d "$shared" ]; then
+    mkdir -p "$run/work/shared"
+    mount --bind -o ro "$shared" "$run/work/shared"
+fi
+cp -L /etc/resolv.conf "$run/etc/resolv.conf"
+cp -L /etc/hosts "$run/etc/hosts"
+
+head=$(git -C "$repo" rev-parse HEAD)
+git clone -q "$repo" "$run/work/push"
+git -C "$run/work/push" checkout -q --detach "$head"
+say "fresh clone of $head at /work/push (root: $run)"
+
+# Runs a command in the clone inside the root, with a newcomer's environment: the toolchain on
+# PATH and nothing else of this machine's.
+inside() {
+    local user=$1
+    shift
+    local userspec=() home=/root
+    [ "$user" = root ] || { userspec=(--userspec=65534:65534); home=/tmp; }
+    chroot "${userspec[@]}" "$run" /usr/bin/env -i HOME="$home" LANG=C.UTF-8 TERM=dumb \
+        PATH="$toolchain/usr/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
+        PUSH_NEWCOMER_INSIDE=1 "$@"
+}
+
+# 2. The main command as a user who cannot install: the exact line, and a stop.
+set +e
+inside nobody bash -c 'cd /work/push && bash Scripts/push-server.sh --port 0' >"$logs/main-command-user.log" 2>&1
+user_status=$?
+set -e
+cat "$logs/main-command-user.log"
+[ "$user_status" -ne 0 ] || fail "the main command ran as a user without the packages"
+install_line=$(grep -E '^ +sudo apt-get install -y ' "$logs/main-command-user.log" | sed 's/^ *//') \
+    || fail "the main command, as a user, printed no install line"
+say "as a user, the main command stops with: $install_line"
+
+# 3. The main command as root: installs, builds, starts; it must answer on /healthz.
+main_started=$(date +%s)
+setsid chroot "$run" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+    PATH="$toolchain/usr/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" PUSH_NEWCOMER_INSIDE=1 \
+    bash -c 'cd /work/push && exec bash Scripts/push-server.sh --port 0 --data-dir /tmp/newcomer-data' \
+    >"$logs/main-command.log" 2>&1 &
+main_pid=$!
+deadline=$(($(date +%s) + ${PUSH_NEWCOMER_MAIN_TIMEOUT:-2400}))
+url=""
+while [ "$(date +%s)" -lt "$deadline" ]; do
+    kill -0 "$main_pid" 2>/dev/null || { tail -40 "$logs/main-command.log"; fail "the main command exited before answering"; }
+    url=$(grep -o 'listening on http://127\.0\.0\.1:[0-9]*' "$logs/main-command.log" | head -1 | sed 's/^listening on //') || true
+    if [ -n "$url" ] && health=$(curl -fsS --max-time 5 "$url/healthz" 2>/dev/null); then
+        break
+    fi
+    url=""
+    sleep 1
+done
+[ -n "$url" ] || { tail -40 "$logs/main-command.log"; fail "the main command did not answer on /healthz in time"; }
+main_seconds=$(($(date +%s) - main_started))
+kill -TERM -- "-$main_pid" 2>/dev/null || true
+stop_deadline=$(($(date +%s) + 30))
+while kill -0 "$main_pid" 2>/dev/null && [ "$(date +%s)" -lt "$stop_deadline" ]; do sleep 0.2; done
+kill -KILL -- "-$main_pid" 2>/dev/null || true
+wait "$main_pid" 2>/dev/null || true
+main_pid=""
+grep -E '^install-deps:' "$logs/main-command.log" || true
+say "the main command installed, built and answered $url/healthz after ${main_seconds}s: $health"
+
+# 4. The test command.
+test_started=$(date +%s)
+say "running the test command ($mode mode${inside_env[*]:+: ${inside_env[*]}})"
+set +e
+inside root "${inside_env[@]}" bash -c 'cd /work/push && bash Scripts/test.sh' 2>&1 | tee "$logs/test-command.log"
+test_status=${PIPESTATUS[0]}
+set -e
+test_seconds=$(($(date +%s) - test_started))
+[ "$test_status" -eq 0 ] || fail "the test command failed after ${test_seconds}s (log: $logs/test-command.log)"
+grep -E '^install-deps:' "$logs/test-command.log" || true
+
+say "passed in $(($(date +%s) - started))s: root ${prepare_seconds}s ($([ $cold = 1 ] && echo cold || echo warm)), main command ${main_seconds}s, test command ${test_seconds}s ($mode); logs in $logs"
