@@ -129,6 +129,7 @@ else
     cold=1
     mkdir -p "$cache_dir"
     build=$(mktemp -d /var/tmp/push-newcomer-build.XXXXXX)
+    chmod 755 "$build"   # a root directory, traversable by apt's and the test's unprivileged users
     include=$(IFS=,; echo "${toolchain_packages[*]}")
     debootstrap --variant=minbase --include="$include" "$suite" "$build" "$mirror" >"$logs/debootstrap.log" 2>&1 \
         || { tail -30 "$logs/debootstrap.log"; fail "debootstrap (log: $logs/debootstrap.log)"; }
@@ -149,6 +150,7 @@ else
 fi
 run=$(mktemp -d /var/tmp/push-newcomer.XXXXXX)
 zstd -q -dc "$tarball" | tar -C "$run" --numeric-owner -xf -
+chmod 755 "$run"
 prepare_seconds=$(($(date +%s) - prepare_started))
 say "root ready in ${prepare_seconds}s ($([ $cold = 1 ] && echo "cold: debootstrap" || echo "warm: unpacked from the cache")) at $run"
 
