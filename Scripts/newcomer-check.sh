@@ -173,6 +173,12 @@ if [ -d "$shared" ]; then
 fi
 cp -L /etc/resolv.conf "$run/etc/resolv.conf"
 cp -L /etc/hosts "$run/etc/hosts"
+# The certificate authorities this machine adds to Debian's (a TLS-inspecting egress proxy's, say)
+# belong to its network, like resolv.conf: without them the root could not reach a package index.
+if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+    cp /usr/local/share/ca-certificates/*.crt "$run/usr/local/share/ca-certificates/"
+    chroot "$run" /usr/sbin/update-ca-certificates >/dev/null 2>&1 || fail "update-ca-certificates in the root"
+fi
 
 head=$(git -C "$repo" rev-parse HEAD)
 git clone -q "$repo" "$run/work/push"
