@@ -29,7 +29,9 @@ for arg in "$@"; do
     esac
 done
 [ -n "${PUSH_NEWCOMER_INSIDE:-}" ] && newcomer=0
-step() { printf '\n== %s ==\n' "$1"; }
+started=$(date +%s)
+step() { printf '\n== %s (at %ss) ==\n' "$1" "$(($(date +%s) - started))"; }
+trap 'status=$?; printf "\ntest.sh: %s after %ss\n" "$([ $status = 0 ] && echo passed || echo FAILED)" "$(($(date +%s) - started))"' EXIT
 
 step "Dependencies (Scripts/install-deps.sh test)"
 bash Scripts/install-deps.sh test

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and tests the push service (Server/) in debug and release.
 # Installs what it needs first (Scripts/install-deps.sh: Debian packages when missing, the Python venv).
-# Usage: Server/Scripts/ci.sh            (from anywhere; the lead's .ci/run calls it)
+# Usage: Server/Scripts/ci.sh            (from anywhere; Scripts/test.sh calls it)
 #        SERVER_CI_CONFIGS="release" Server/Scripts/ci.sh   (one configuration only)
 set -euo pipefail
 
