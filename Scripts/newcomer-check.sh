@@ -161,11 +161,17 @@ exec 9>&-
 prepare_seconds=$(($(date +%s) - prepare_started))
 say "root ready in ${prepare_seconds}s ($([ $cold = 1 ] && echo "cold: debootstrap" || echo "warm: unpacked from the cache")) at $run"
 
-# What the newcomer's machine must not have yet.
-ours=$(chroot "$run" dpkg-query -W -f='${Package} ${Status}\n' \
-    pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libcurl4-openssl-dev libnghttp2-dev \
-    nghttp2-client python3-venv python3-pip 2>/dev/null | awk '/install ok installed/ { print $1 }' || true)
-[ -z "$ours" ] || fail "the fresh root already has $ours"
+# What the newcomer's machine must not have yet: no package of Scripts/debian-packages.txt but
+# openssl (ca-certificates, which git needs, depends on it), and no pip.
+ours=()
+while read -r package _; do
+    case "$package" in '' | '#'* | openssl) continue ;; esac
+    ours+=("$package")
+done <"$repo/Scripts/debian-packages.txt"
+present=$(chroot "$run" dpkg-query -W -f='${Package} ${Status}\n' "${ours[@]}" python3-pip 2>/dev/null \
+    | awk '/install ok installed/ { print $1 }' | tr '\n' ' ' || true)
+[ -z "$present" ] || fail "the fresh root already has $present"
+say "the root has none of: ${ours[*]} python3-pip"
 
 mount -t proc proc "$run/proc"
 mount --rbind /sys "$run/sys"
