@@ -41,10 +41,12 @@ fi
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 suite=bookworm
-# What the Swift toolchain itself needs at run time on Debian 12 (its binaries' shared libraries,
-# the C library headers and start files, the linker, git for SwiftPM, certificates, time zones),
-# checked by building this repository in the root. Nothing of ours: the README's commands install
-# those (Scripts/debian-packages.txt).
+# What the Swift toolchain itself needs at run time on Debian 12: its binaries' shared libraries
+# (swift-build and docc: libcurl4, libxml2, libsqlite3-0, libncurses6; the compiler: libuuid1,
+# zlib1g), the C library's headers and start files (libc6-dev, libgcc-12-dev), the gold linker
+# (binutils), libstdc++-12-dev (linking with --static-swift-stdlib fails without it), git for
+# SwiftPM and the clone, certificates, time zones. Checked by building this repository in the
+# root. Nothing of ours: the README's commands install those (Scripts/debian-packages.txt).
 toolchain_packages=(
     binutils libc6-dev libgcc-12-dev libstdc++-12-dev
     libcurl4 libxml2 libsqlite3-0 libncurses6 libuuid1 zlib1g
