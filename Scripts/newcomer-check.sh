@@ -98,12 +98,14 @@ tarball="$cache_dir/debian-$suite-$key.tar.zst"
 run=""
 build=""
 main_pid=""
+test_pid=""
 cleanup() {
-    local status=$?
-    if [ -n "$main_pid" ] && kill -0 "$main_pid" 2>/dev/null; then
-        kill -KILL -- "-$main_pid" 2>/dev/null || true
-        wait "$main_pid" 2>/dev/null || true
-    fi
+    local status=$? pid
+    # The commands run in their own process groups: stop whatever is left of them.
+    for pid in $main_pid $test_pid; do
+        kill -KILL -- "-$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
     for dir in "$run" "$build"; do
         [ -n "$dir" ] && [ -d "$dir" ] || continue
         # Deepest mounts first.
@@ -200,21 +202,14 @@ git clone -q "$repo" "$run/work/push"
 git -C "$run/work/push" checkout -q --detach "$head"
 say "fresh clone of $head at /work/push (root: $run)"
 
-# Runs a command in the clone inside the root, with a newcomer's environment: the toolchain on
-# PATH and nothing else of this machine's.
-inside() {
-    local user=$1
-    shift
-    local userspec=() home=/root
-    [ "$user" = root ] || { userspec=(--userspec=65534:65534); home=/tmp; }
-    chroot "${userspec[@]}" "$run" /usr/bin/env -i HOME="$home" LANG=C.UTF-8 TERM=dumb \
-        PATH="$toolchain/usr/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
-        PUSH_NEWCOMER_INSIDE=1 "$@"
-}
+# A newcomer's environment inside the root: the toolchain on PATH and nothing else of this machine's.
+newcomer_env=(/usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb PUSH_NEWCOMER_INSIDE=1
+    PATH="$toolchain/usr/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")
 
 # 2. The main command as a user who cannot install: the exact line, and a stop.
 set +e
-inside nobody bash -c 'cd /work/push && bash Scripts/push-server.sh --port 0' >"$logs/main-command-user.log" 2>&1
+chroot --userspec=65534:65534 "$run" "${newcomer_env[@]}" HOME=/tmp \
+    bash -c 'cd /work/push && bash Scripts/push-server.sh --port 0' >"$logs/main-command-user.log" 2>&1
 user_status=$?
 set -e
 cat "$logs/main-command-user.log"
@@ -225,8 +220,8 @@ say "as a user, the main command stops with: $install_line"
 
 # 3. The main command as root: installs, builds, starts; it must answer on /healthz.
 main_started=$(date +%s)
-setsid chroot "$run" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
-    PATH="$toolchain/usr/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" PUSH_NEWCOMER_INSIDE=1 \
+# In its own process group, so that stopping it stops everything it started.
+setsid chroot "$run" "${newcomer_env[@]}" \
     bash -c 'cd /work/push && exec bash Scripts/push-server.sh --port 0 --data-dir /tmp/newcomer-data' \
     >"$logs/main-command.log" 2>&1 &
 main_pid=$!
@@ -255,10 +250,17 @@ say "the main command installed, built and answered $url/healthz after ${main_se
 # 4. The test command.
 test_started=$(date +%s)
 say "running the test command ($mode mode${inside_env[*]:+: ${inside_env[*]}})"
+setsid chroot "$run" "${newcomer_env[@]}" "${inside_env[@]}" bash -c 'cd /work/push && bash Scripts/test.sh' \
+    >"$logs/test-command.log" 2>&1 &
+test_pid=$!
+tail -n +1 -f --pid="$test_pid" "$logs/test-command.log" &
+tail_pid=$!
 set +e
-inside root "${inside_env[@]}" bash -c 'cd /work/push && bash Scripts/test.sh' 2>&1 | tee "$logs/test-command.log"
-test_status=${PIPESTATUS[0]}
+wait "$test_pid"
+test_status=$?
 set -e
+test_pid=""
+wait "$tail_pid" || true
 test_seconds=$(($(date +%s) - test_started))
 [ "$test_status" -eq 0 ] || fail "the test command failed after ${test_seconds}s (log: $logs/test-command.log)"
 
