@@ -12,7 +12,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-swift build --package-path Server --product push-server
+# The same flags as the test command's builds (Scripts/test.sh, Server/Scripts/ci.sh), so that
+# after them nothing is rebuilt.
+swift build --package-path Server --product push-server -Xswiftc -warnings-as-errors
 binary="$(swift build --package-path Server --show-bin-path)/push-server"
 export PUSH_ADMIN_KEY="e2e-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 "$binary" --port 0 --data-dir "$data" --seed-dev --sender log >"$data/server.log" 2>&1 &
@@ -24,4 +26,4 @@ for _ in $(seq 1 100); do
 done
 [ -s "$data/dev-seed.json" ] || { cat "$data/server.log"; echo "e2e: no dev seed"; exit 1; }
 
-PUSH_E2E_SEED="$data/dev-seed.json" PUSH_E2E_ADMIN_KEY="$PUSH_ADMIN_KEY" swift test --filter EndToEndTests
+PUSH_E2E_SEED="$data/dev-seed.json" PUSH_E2E_ADMIN_KEY="$PUSH_ADMIN_KEY" swift test -Xswiftc -warnings-as-errors --filter EndToEndTests
