@@ -22,6 +22,8 @@
 #                           should CI time ever need it
 #   PUSH_NEWCOMER_CACHE     where the prepared root is cached (default /var/cache/push-newcomer)
 #   PUSH_NEWCOMER_LOGS      where the logs of a run are kept (default /var/tmp/push-newcomer-logs)
+#   PUSH_NEWCOMER_MAIN_TIMEOUT, PUSH_NEWCOMER_TEST_TIMEOUT   seconds the main command may take to
+#                           answer (2400) and the test command to finish (3600)
 #   PUSH_NEWCOMER_KEEP=1    keep the unpacked root after the run (for debugging; mounts are removed)
 set -euo pipefail
 
@@ -95,15 +97,36 @@ fi
 key=$(printf '%s\n' "format 1" "$suite" "${toolchain_packages[@]}" | sha256sum | cut -c1-16)
 tarball="$cache_dir/debian-$suite-$key.tar.zst"
 
+# Kills (by id) every process whose root directory is $1, that is, everything started in it.
+stop_processes_in() {
+    local dir=$1 proc pids tries
+    for tries in 1 2 3 4 5 6 7 8 9 10; do
+        pids=()
+        for proc in /proc/[0-9]*; do
+            case "$(readlink "$proc/root" 2>/dev/null)" in
+                "$dir" | "$dir (deleted)") pids+=("${proc#/proc/}") ;;
+            esac
+        done
+        [ "${#pids[@]}" -gt 0 ] || return 0
+        kill -KILL "${pids[@]}" 2>/dev/null || true
+        sleep 0.5
+    done
+    say "processes remain in $dir: ${pids[*]}" >&2
+}
+
 run=""
 build=""
 main_pid=""
 test_pid=""
 cleanup() {
     local status=$? pid
-    # The commands run in their own process groups: stop whatever is left of them.
+    # The commands run in their own process groups: stop whatever is left of them, and of what
+    # they started in groups of its own (swift test does), that is, every process in the root.
     for pid in $main_pid $test_pid; do
         kill -KILL -- "-$pid" 2>/dev/null || true
+    done
+    [ -n "$run" ] && stop_processes_in "$run"
+    for pid in $main_pid $test_pid; do
         wait "$pid" 2>/dev/null || true
     done
     for dir in "$run" "$build"; do
@@ -255,6 +278,10 @@ setsid chroot "$run" "${newcomer_env[@]}" "${inside_env[@]}" bash -c 'cd /work/p
 test_pid=$!
 tail -n +1 -f --pid="$test_pid" "$logs/test-command.log" &
 tail_pid=$!
+test_deadline=$(($(date +%s) + ${PUSH_NEWCOMER_TEST_TIMEOUT:-3600}))
+while kill -0 "$test_pid" 2>/dev/null && [ "$(date +%s)" -lt "$test_deadline" ]; do sleep 2; done
+kill -0 "$test_pid" 2>/dev/null \
+    && fail "the test command did not finish in ${PUSH_NEWCOMER_TEST_TIMEOUT:-3600}s (log: $logs/test-command.log)"
 set +e
 wait "$test_pid"
 test_status=$?
