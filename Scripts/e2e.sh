@@ -13,7 +13,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-swift build --package-path Server --product push-server
+# The same flags as the test command's builds (Scripts/test.sh, Server/Scripts/ci.sh), so that
+# after them nothing is rebuilt.
+swift build --package-path Server --product push-server -Xswiftc -warnings-as-errors
 binary="$(swift build --package-path Server --show-bin-path)/push-server"
 export PUSH_ADMIN_KEY="e2e-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 "$binary" --port 0 --data-dir "$data" --seed-dev --sender log >"$data/server.log" 2>&1 &
@@ -27,7 +29,7 @@ done
 
 # swift test passes a suite whose tests were all skipped: count the tests that really passed.
 set +e
-PUSH_E2E_SEED="$data/dev-seed.json" PUSH_E2E_ADMIN_KEY="$PUSH_ADMIN_KEY" swift test --filter EndToEndTests 2>&1 \
+PUSH_E2E_SEED="$data/dev-seed.json" PUSH_E2E_ADMIN_KEY="$PUSH_ADMIN_KEY" swift test -Xswiftc -warnings-as-errors --filter EndToEndTests 2>&1 \
     | tee "$data/test.log"
 status=${PIPESTATUS[0]}
 set -e

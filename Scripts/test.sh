@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
-# Runs every check of the repository. Exits non-zero on the first failure.
-# Needs the Debian packages that .ci/run installs.
+# The README's test command: installs what is missing (Scripts/install-deps.sh test: the Debian
+# packages of Scripts/debian-packages.txt when run as root, else it prints the install line and
+# stops; the Python packages in the venv of Scripts/pyenv.sh), then runs every check of the
+# repository. Exits non-zero on the first failure.
+#
+#   bash Scripts/test.sh                     every check below
+#   bash Scripts/test.sh --newcomer-check    and then the newcomer check (also when CI=true)
 #
 #   SDK        build (warnings are errors) and tests on Linux; the receipt and VoIP-rule suites
 #              5 more times
@@ -12,9 +17,29 @@
 #   Dashboard  the web dashboard driven by headless Chromium (screenshots in .build/dashboard-screenshots)
 #   API fuzz   schemathesis against the running service, checked against Server/openapi.json
 #   E2E        the SDK's Core engine against the running service
+#   Newcomer   (CI) both README commands on a fresh clone in a minimal Debian 12 root
+#              (Scripts/newcomer-check.sh); never inside that root (PUSH_NEWCOMER_INSIDE=1)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-step() { printf '\n== %s ==\n' "$1"; }
+newcomer=0
+[ "${CI:-}" = true ] && newcomer=1
+for arg in "$@"; do
+    case "$arg" in
+        --newcomer-check) newcomer=1 ;;
+        --no-newcomer-check) newcomer=0 ;;
+        *) echo "usage: bash Scripts/test.sh [--newcomer-check|--no-newcomer-check]" >&2; exit 64 ;;
+    esac
+done
+[ -n "${PUSH_NEWCOMER_INSIDE:-}" ] && newcomer=0
+started=$(date +%s)
+step() { printf '\n== %s (at %ss) ==\n' "$1" "$(($(date +%s) - started))"; }
+trap 'status=$?; printf "\ntest.sh: %s after %ss\n" "$([ $status = 0 ] && echo passed || echo FAILED)" "$(($(date +%s) - started))"' EXIT
+
+step "Dependencies (Scripts/install-deps.sh test)"
+bash Scripts/install-deps.sh test
+# Every step's `python3` is the venv's, which has Scripts/python-requirements.txt.
+PATH="$(dirname "$(Scripts/pyenv.sh)"):$PATH"
+export PATH
 # A check that is missing or not executable fails the run: a skipped check proves nothing.
 run() {
     local script="$1"
@@ -57,3 +82,8 @@ bash Server/Scripts/fuzz-api.sh
 
 step "End to end: SDK against the running service"
 run Scripts/e2e.sh
+
+if [ "$newcomer" = 1 ]; then
+    step "Newcomer: both README commands on a fresh clone in a minimal Debian 12 root"
+    bash Scripts/newcomer-check.sh
+fi

@@ -13,7 +13,8 @@ Prints pushes/s for both. A script that prints numbers, not a test.
 
 usage: python3 Server/Benchmarks/bench.py [-n 20000] [--latency 0 50] [--build-dir DIR]
 Needs: release builds of push-server and apns-mock-native (the script runs `swift build`
-unless --no-build), `pip install aioapns`, openssl.
+unless --no-build), openssl, and `aioapns`: run with any python3, the script re-runs itself
+with the repository's virtual environment (Scripts/pyenv.sh, which installs aioapns).
 """
 import argparse
 import asyncio
@@ -269,5 +270,15 @@ def main():
                 "under" if rss < 64 else "NOT under"))
         print("targets: " + "; ".join(verdicts))
 
+def use_repository_venv():
+    """Re-runs this script with the venv python of Scripts/pyenv.sh (which has aioapns) unless
+    this already is that python."""
+    pyenv = os.path.join(os.path.dirname(SERVER), "Scripts", "pyenv.sh")
+    python = subprocess.run([pyenv], check=True, capture_output=True, text=True).stdout.strip()
+    if os.path.realpath(sys.prefix) != os.path.realpath(os.path.dirname(os.path.dirname(python))):
+        os.execv(python, [python, os.path.abspath(__file__)] + sys.argv[1:])
+
+
 if __name__ == "__main__":
+    use_repository_venv()
     main()

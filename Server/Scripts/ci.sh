@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and tests the push service (Server/) in debug and release.
-# Installs the Debian packages it needs first (apt-get update only when one is missing).
-# Usage: Server/Scripts/ci.sh            (from anywhere; the lead's .ci/run calls it)
+# Installs what it needs first (Scripts/install-deps.sh: Debian packages when missing, the Python venv).
+# Usage: Server/Scripts/ci.sh            (from anywhere; Scripts/test.sh calls it)
 #        SERVER_CI_CONFIGS="release" Server/Scripts/ci.sh   (one configuration only)
 set -euo pipefail
 
@@ -10,18 +10,8 @@ server="$(cd "$here/.." && pwd)"
 scratch="${SERVER_CI_SCRATCH:-$server/.build}"
 configs="${SERVER_CI_CONFIGS:-debug release}"
 
-packages=(pkg-config libmicrohttpd-dev libsqlite3-dev libssl-dev libcurl4-openssl-dev libnghttp2-dev)
-missing=()
-for package in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if [ "${#missing[@]}" -gt 0 ]; then
-    echo "ci.sh: installing ${missing[*]}"
-    sudo_cmd=""
-    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-    $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get update -q
-    $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
-fi
+# The Debian and Python packages (one list for the repository: Scripts/debian-packages.txt).
+bash "$server/../Scripts/install-deps.sh" test
 # Part 2's delivery tests start the Python mocks in Server/Mocks (h2 over TLS) and verify JWTs
 # with Python's cryptography; the test CA and keys are made by the tests with openssl.
 command -v openssl >/dev/null || { echo "ci.sh: openssl is needed"; exit 1; }

@@ -13,21 +13,9 @@ root="$(cd "$server/.." && pwd)"
 build="${DASHBOARD_BUILD:-debug}"
 shots="${DASHBOARD_SCREENSHOTS:-$root/.build/dashboard-screenshots}"
 
-# The browser and its driver come from Debian (installed here when we are root).
-missing=()
-for package in chromium chromium-driver; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if [ "${#missing[@]}" -gt 0 ]; then
-    if [ "$(id -u)" -eq 0 ]; then
-        echo "dashboard-test: installing ${missing[*]}"
-        env DEBIAN_FRONTEND=noninteractive apt-get update -q
-        env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
-    else
-        echo "dashboard-test: needs ${missing[*]}; install them with: sudo apt-get install -y ${missing[*]}" >&2
-        exit 1
-    fi
-fi
+# The browser and its driver come from Debian: Scripts/install-deps.sh test installs them
+# (Scripts/debian-packages.txt), as the test command does before this step.
+bash "$root/Scripts/install-deps.sh" test
 command -v openssl >/dev/null || { echo "dashboard-test: openssl is needed (the mock's test CA)" >&2; exit 1; }
 
 python="$("$root/Scripts/pyenv.sh")"
