@@ -65,6 +65,8 @@ public final class SimulatedDevice: @unchecked Sendable {
     ///   - transport: a real HTTP transport (for example `PNPlatform.live.transport`) to talk to a
     ///     running push service instead of the simulated one.
     ///   - containers: the containers' directories (default: a fresh temporary directory).
+    ///   - apnsEnvironment: the APNs environment of the app's provisioning profile (`"sandbox"`,
+    ///     `"production"`), or `nil` when the app cannot tell (the default).
     public init(
         apns: SimulatedAPNsBehaviour = .issue(SimulatedDevice.token(1)),
         permission: PNNotificationPermission = .notDetermined,
@@ -72,8 +74,10 @@ public final class SimulatedDevice: @unchecked Sendable {
         backgroundModes: Set<String> = ["remote-notification"],
         clock: SimulatedClock = SimulatedClock(),
         transport: PNHTTPTransport? = nil,
-        containers: SimulatedContainers = SimulatedContainers()
+        containers: SimulatedContainers = SimulatedContainers(),
+        apnsEnvironment: String? = nil
     ) {
+        self.apnsEnvironment = apnsEnvironment
         self.clock = clock
         self.containers = containers
         service = SimulatedPushService(clock: clock)
@@ -82,6 +86,9 @@ public final class SimulatedDevice: @unchecked Sendable {
         installIdleCallsPorts()
         installChatPorts()
     }
+
+    /// The APNs environment the app's profile names, if any.
+    public let apnsEnvironment: String?
 
     /// A 32-byte APNs token made of `seed`.
     public static func token(_ seed: UInt8) -> Data { Data((0..<32).map { seed &+ UInt8($0) }) }
@@ -178,7 +185,8 @@ public final class SimulatedDevice: @unchecked Sendable {
             callbackQueue: .main,
             timeZoneIdentifier: { "Europe/Berlin" },
             productPorts: productPorts.current,
-            notificationCenter: notificationCenter)
+            notificationCenter: notificationCenter,
+            apnsEnvironment: { [apnsEnvironment] in apnsEnvironment })
     }
 
     /// Launches the app: a new process with a new SDK instance on the device's storage.

@@ -111,7 +111,11 @@ public enum WireContract {
             requireString("platform", in: json, oneOf: platforms)
             requireString("providerId", in: json)
             requireString("timezone", in: json)
-            requireKeys(["fcmToken", "platform", "providerId", "timezone"], in: json)
+            if json["environment"] != nil {
+                requireString("environment", in: json, oneOf: ["sandbox", "production"])
+                if json["platform"] as? String == "fcm_ios" { problems.append("an FCM token has no APNs environment") }
+            }
+            requireKeys(["fcmToken", "platform", "providerId", "timezone", "environment"], in: json)
             if let token = json["fcmToken"] as? String, token.count > 4096 { problems.append("the token is over 4,096 characters") }
         case .userDelivered, .groupDelivered:
             guard let json else { return problems + ["a delivered receipt needs a body"] }

@@ -142,6 +142,20 @@ struct TokenLifecycleTests {
         #expect(device.keychain.allItems["group.example"] == nil)
     }
 
+    @Test("APNs and VoIP registrations say which APNs environment the token belongs to; FCM ones do not")
+    func apnsEnvironmentSent() async {
+        let sandbox = SimulatedDevice(apnsEnvironment: "sandbox")
+        sandbox.logInToChatSDK(uid: "alice", authToken: "alice-token")
+        let app = await sandbox.launchAndSettle(delegate: delegate)
+        app.sdk.registerFCMToken("fcm-1")
+        #expect(await sandbox.settle())
+        let bodies = sandbox.service.requests(.registerToken).map { ($0.json["platform"] ?? "", $0.json["environment"]) }
+        #expect(bodies.map(\.0) == ["apns_ios_device", "fcm_ios"])
+        #expect(bodies.map(\.1) == ["sandbox", nil])
+        #expect(sandbox.service.contractViolations.isEmpty)
+        #expect(device.service.contractViolations.isEmpty)
+    }
+
     @Test("A network failure is retried with back-off, then registered")
     func networkFailureRetried() async {
         device.service.fail(.registerToken, with: [.network, .network])

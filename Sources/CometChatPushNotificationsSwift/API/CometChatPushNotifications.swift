@@ -54,7 +54,7 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
         state = PNLocked(State(vault: vault, appSession: vault.appSession))
         lifecycle = TokenLifecycle(
             tokenStore: tokenStore, vault: vault, clock: platform.clock, logger: platform.logger, tracker: tracker,
-            timeZone: platform.timeZoneIdentifier,
+            timeZone: platform.timeZoneIdentifier, apnsEnvironment: platform.apnsEnvironment,
             events: TokenLifecycleEvents(
                 registered: { platform in box.sdk?.notifyDelegate { $0.pnOnPushTokenRegistered(platform) } },
                 registrationFailed: { platform, error in

@@ -29,6 +29,7 @@ actor TokenLifecycle {
     private let logger: PNLogger
     private let tracker: WorkTracker
     private let timeZone: @Sendable () -> String
+    private let apnsEnvironment: @Sendable () -> String?
     private let events: TokenLifecycleEvents
     var retryPolicy = RetryPolicy()
 
@@ -52,7 +53,8 @@ actor TokenLifecycle {
 
     init(
         tokenStore: TokenStore, vault: SessionVault, clock: PNClock, logger: PNLogger, tracker: WorkTracker,
-        timeZone: @escaping @Sendable () -> String, events: TokenLifecycleEvents
+        timeZone: @escaping @Sendable () -> String, apnsEnvironment: @escaping @Sendable () -> String? = { nil },
+        events: TokenLifecycleEvents
     ) {
         self.tokenStore = tokenStore
         self.vault = vault
@@ -60,6 +62,7 @@ actor TokenLifecycle {
         self.logger = logger
         self.tracker = tracker
         self.timeZone = timeZone
+        self.apnsEnvironment = apnsEnvironment
         self.events = events
     }
 
@@ -290,9 +293,12 @@ actor TokenLifecycle {
         var attempt = 0
         var reportedFailure = false
         while !Task.isCancelled {
-            let body: [String: Any] = [
+            var body: [String: Any] = [
                 "fcmToken": token, "platform": platform.wireValue, "providerId": providerId, "timezone": timeZone(),
             ]
+            // An APNs token belongs to one environment: saying which keeps a provider set to the
+            // other from deleting it as BadDeviceToken (the service may ignore it).
+            if platform != .fcm, let environment = apnsEnvironment() { body["environment"] = environment }
             let result = await api.call("POST", "/notifications/push/v1/tokens", json: body, authToken: session.authToken)
             guard !Task.isCancelled, generation == myGeneration, self.session == session else { return }
             switch result {

@@ -31,6 +31,10 @@ public struct PNPlatform: Sendable {
     public var productPorts: [String: any Sendable]
     /// The notification center: categories, foreground presentation, taps, local notifications.
     public var notificationCenter: PNNotificationCenter
+    /// The APNs environment this build's tokens belong to (`"sandbox"` or `"production"`), sent
+    /// with APNs and VoIP token registrations so the service never has to guess it; `nil` when
+    /// it cannot be told.
+    public var apnsEnvironment: @Sendable () -> String?
 
     /// Creates a platform from its ports.
     public init(
@@ -46,7 +50,8 @@ public struct PNPlatform: Sendable {
         callbackQueue: DispatchQueue = .main,
         timeZoneIdentifier: @escaping @Sendable () -> String = { TimeZone.current.identifier },
         productPorts: [String: any Sendable] = [:],
-        notificationCenter: PNNotificationCenter = PNNoNotificationCenter()
+        notificationCenter: PNNotificationCenter = PNNoNotificationCenter(),
+        apnsEnvironment: @escaping @Sendable () -> String? = { nil }
     ) {
         self.store = store
         self.sharedStore = sharedStore
@@ -61,5 +66,6 @@ public struct PNPlatform: Sendable {
         self.timeZoneIdentifier = timeZoneIdentifier
         self.productPorts = productPorts
         self.notificationCenter = notificationCenter
+        self.apnsEnvironment = apnsEnvironment
     }
 }

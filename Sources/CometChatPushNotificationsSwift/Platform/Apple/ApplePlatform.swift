@@ -28,7 +28,8 @@ extension PNPlatform {
             permissions: NotificationPermissionsAdapter(),
             sessionBridge: sessionBridge,
             logger: OSLogLogger(),
-            notificationCenter: UserNotificationCenterAdapter())
+            notificationCenter: UserNotificationCenterAdapter(),
+            apnsEnvironment: { ProvisioningProfile.apnsEnvironment })
     }
 
     private static var liveSessionBridge: PNSessionBridge {
