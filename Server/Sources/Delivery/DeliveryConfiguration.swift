@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PushCore
 
 /// Where and how the delivery engine connects to APNs and FCM.
 public struct DeliveryConfiguration: Sendable {

@@ -1,9 +1,11 @@
+import PushCrypto
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 import HTTPServer
+import ServerSupport
 import PushStore
 
 /// Routes requests, authenticates them, rate-limits sessions, and turns every failure into
@@ -14,9 +16,7 @@ final class APIHandler: Sendable {
 
     init(service: ServiceContext) {
         self.service = service
-        routes =
-            ClientAPI(service: service).routes + AdminAPI(service: service).routes
-            + [Route("GET", "health", .none) { _ in ["status": "ok"] }]
+        routes = ClientAPI(service: service).routes + AdminAPI(service: service).routes
     }
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
@@ -28,7 +28,7 @@ final class APIHandler: Sendable {
     }
 
     private func route(_ request: HTTPRequest) -> HTTPResponse {
-        if let extra = ExtraEndpoints.response(method: request.method, path: request.path) { return extra }
+        if request.method == "GET", let response = operatorEndpoint(request.path) { return response }
         if let page = Dashboard.response(method: request.method, path: request.path) { return page }
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         var pathMatched = false
@@ -52,6 +52,22 @@ final class APIHandler: Sendable {
             }
         }
         return (pathMatched ? APIError.methodNotAllowed : APIError.notFound).response
+    }
+
+    /// `GET /healthz` (and its alias `/health`): the engine's state and the outbox depth as
+    /// JSON, 200 when ok, 503 when degraded; `GET /metrics`: Prometheus text. No auth.
+    private func operatorEndpoint(_ path: String) -> HTTPResponse? {
+        guard path == "/healthz" || path == "/health" || path == "/metrics",
+            let delivery = service.delivery.withLock({ $0 })
+        else { return nil }
+        if path == "/metrics" {
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: Data(delivery.metricsText().utf8))
+        }
+        let body = delivery.health()
+        let data = (try? JSONCodec.encodeData(body)) ?? Data("{}".utf8)
+        return HTTPResponse(
+            status: body["status"] as? String == "ok" ? 200 : 503, headers: [("Content-Type", "application/json")], body: data)
     }
 
     private func authenticate(_ request: HTTPRequest, route: Route, parameters: [String: String]) throws -> Call {

@@ -1,3 +1,4 @@
+import PushCrypto
 import ServerSupport
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -53,7 +54,7 @@ struct AdminAPI {
                         "pending": counts.pending, "inFlight": counts.inFlight, "delivered": counts.delivered, "failed": counts.failed,
                     ],
                     "webhookJobsPending": try service.store.pendingWebhookJobCount(),
-                    "deliveryEngine": service.deliveryStatus.withLock { $0 } == nil ? service.configuration.sender : "delivery",
+                    "deliveryEngine": service.configuration.sender.rawValue,
                 ]
             },
         ] + providerRoutes + tokenRoutes + sendRoutes + deliveryLogRoutes + healthRoutes
