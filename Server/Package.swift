@@ -44,6 +44,7 @@ let package = Package(
             name: "PushServerTests",
             dependencies: [
                 "PushService", "PushStore", "PushCore", "PushCrypto", "HTTPServer", "CurlHTTP", "PushMocks", "PushTestSupport",
+                "apns-mock-native",
                 "push-server",
             ]),
 

@@ -6,6 +6,8 @@ import FoundationEssentials
 import Foundation
 #endif
 import PushCore
+import PushCrypto
+import ServerSupport
 
 /// The real `PushSender`: delivers jobs to APNs (HTTP/2, token auth) or FCM HTTP v1 with
 /// the job's provider credentials, and maps every answer to a `JobOutcome`.
@@ -98,7 +100,7 @@ public final class DeliverySender: PushSender {
             deviceToken: job.token, bundleID: credentials.bundleId + job.headers.topicSuffix,
             pushType: APNsNotification.PushType(rawValue: job.headers.pushType.rawValue) ?? .alert,
             priority: job.headers.priority, expiration: job.headers.expiration,
-            collapseID: job.headers.collapseId, apnsID: UUID(uuidString: job.id).map { $0.uuidString.lowercased() },
+            collapseID: job.headers.collapseId, apnsID: Self.apnsID(forJob: job.id),
             payload: Array(job.payload))
         let mapping = self.mapping
         let lastRegistration = self.lastRegistration
@@ -111,6 +113,21 @@ public final class DeliverySender: PushSender {
             }
             completion(mapping.outcome(for: response, attempt: job.attempts, registeredAt: registeredAt, now: now()))
         }
+    }
+
+    /// The `apns-id` of a job: the job id when it is a UUID (the service's ids are), else a
+    /// UUID made from the SHA-256 of the id. Every attempt of a job carries the same one, so
+    /// duplicates after a crash are identifiable at the receiver.
+    public static func apnsID(forJob id: String) -> String {
+        if let uuid = UUID(uuidString: id) { return uuid.uuidString.lowercased() }
+        var bytes = Array(Crypto.sha256(Data(id.utf8)).prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x50  // version 5 style: name-based (SHA)
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = bytes.hexString
+        let parts = [
+            hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20),
+        ]
+        return parts.joined(separator: "-")
     }
 
     private func sendFCM(_ job: PushJob, credentials: FCMCredentials) async -> JobOutcome {

@@ -17,4 +17,7 @@ public enum JobOutcome: Sendable, Hashable {
     /// `DeviceTokenNotForTopic`; FCM `UNREGISTERED`): the job fails and the store deletes
     /// the token so no later send uses it.
     case tokenInvalid(reason: String)
+    /// The push's moment passed before it could be sent: an alert past its `apns-expiration`,
+    /// a call push past its ring deadline. It is recorded as expired and never sent.
+    case expired(reason: String)
 }

@@ -27,9 +27,17 @@ public protocol OutboxStore: Sendable {
     /// Records the outcomes of many claimed jobs at once (one transaction where the store
     /// can), with the same meaning as ``finishPushJob(id:outcome:now:)`` for each.
     func finishPushJobs(_ results: [(id: String, outcome: JobOutcome)], now: Date) throws
+
+    /// Makes jobs leased by processes that no longer run claimable at once; returns how many.
+    /// The engine calls it when it starts, so a restarted service resends its predecessor's
+    /// jobs in flight without waiting for their leases to run out.
+    func releaseAbandonedLeases(now: Date) throws -> Int
 }
 
 extension OutboxStore {
+    /// Default: nothing is released (leases expire on their own).
+    public func releaseAbandonedLeases(now: Date) throws -> Int { 0 }
+
     /// Default: one ``finishPushJob(id:outcome:now:)`` per job.
     public func finishPushJobs(_ results: [(id: String, outcome: JobOutcome)], now: Date) throws {
         for result in results {
@@ -48,12 +56,15 @@ public struct OutboxCounts: Sendable, Hashable, Codable {
     public var delivered: Int
     /// Ended without delivery (`failed` or `tokenInvalid`).
     public var failed: Int
+    /// Never sent because their moment had passed (`expired`).
+    public var expired: Int
 
     /// Creates counts.
-    public init(pending: Int, inFlight: Int, delivered: Int, failed: Int) {
+    public init(pending: Int, inFlight: Int, delivered: Int, failed: Int, expired: Int = 0) {
         self.pending = pending
         self.inFlight = inFlight
         self.delivered = delivered
         self.failed = failed
+        self.expired = expired
     }
 }

@@ -71,13 +71,14 @@ final class DeliveryHarness: Sendable {
     @discardableResult
     func enqueue(
         _ token: String, platform: TokenPlatform = .apnsDevice, kind: PushKind = .chat,
-        payload: String = #"{"aps":{"alert":{"title":"Hi","body":"there"}},"type":"chat","sender":"u2","unreadMessageCount":3}"#
+        payload: String = #"{"aps":{"alert":{"title":"Hi","body":"there"}},"type":"chat","sender":"u2","unreadMessageCount":3}"#,
+        expiration: Int64 = 0, id: String = UUID().uuidString
     ) throws -> PushJob {
         let job = PushJob(
-            id: UUID().uuidString, appId: Self.app, requestId: "req-1", uid: Self.user, token: token, platform: platform,
+            id: id, appId: Self.app, requestId: "req-1", uid: Self.user, token: token, platform: platform,
             kind: kind, providerId: platform == .fcm ? "fcm-1" : "apns-1", payload: Data(payload.utf8),
             headers: PushHeaders(
-                pushType: platform == .apnsVoIP ? .voip : .alert, priority: 10, expiration: 0,
+                pushType: platform == .apnsVoIP ? .voip : .alert, priority: 10, expiration: expiration,
                 topicSuffix: platform == .apnsVoIP ? ".voip" : ""),
             notBefore: Date(), createdAt: Date())
         try store.enqueue(webhooks: [], pushJobs: [job])

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PushCore
+import ServerSupport
 
 /// Job states in `push_jobs.state` and `webhook_jobs.state`.
 enum JobState {
@@ -11,6 +12,7 @@ enum JobState {
     static let leased = "leased"
     static let delivered = "delivered"
     static let failed = "failed"
+    static let expired = "expired"
 }
 
 extension SQLiteStore {
@@ -79,9 +81,10 @@ extension SQLiteStore {
                 let returning = Self.jobColumns.replacing("SELECT ", with: "RETURNING ")
                     .replacing(" FROM push_jobs", with: "")
                 let jobs = try connection.query(
-                    "UPDATE push_jobs SET state = ?, lease_until = ?, attempts = attempts + 1 WHERE id IN (\(placeholders)) "
-                        + returning,
-                    [.text(JobState.leased), .date(now.addingTimeInterval(lease))] + ids.map { .text($0) }, Self.jobRow)
+                    "UPDATE push_jobs SET state = ?, lease_until = ?, lease_owner = ?, attempts = attempts + 1 "
+                        + "WHERE id IN (\(placeholders)) " + returning,
+                    [.text(JobState.leased), .date(now.addingTimeInterval(lease)), .text(ProcessIdentity.current)]
+                        + ids.map { .text($0) }, Self.jobRow)
                 return jobs.sorted { ($0.kind == .call ? 0 : 1, $0.notBefore) < ($1.kind == .call ? 0 : 1, $1.notBefore) }
             }
         }
@@ -118,6 +121,10 @@ extension SQLiteStore {
                         try connection.run(
                             "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = ? WHERE id = ?",
                             [.text(JobState.failed), .date(now), .text(reason), .text(id)])
+                    case .expired(let reason):
+                        try connection.run(
+                            "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = ? WHERE id = ?",
+                            [.text(JobState.expired), .date(now), .text(reason), .text(id)])
                     case .tokenInvalid(let reason):
                         try connection.run(
                             "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = ? WHERE id = ?",
@@ -138,7 +145,33 @@ extension SQLiteStore {
         let counts = Dictionary(uniqueKeysWithValues: rows)
         return OutboxCounts(
             pending: counts[JobState.pending] ?? 0, inFlight: counts[JobState.leased] ?? 0,
-            delivered: counts[JobState.delivered] ?? 0, failed: counts[JobState.failed] ?? 0)
+            delivered: counts[JobState.delivered] ?? 0, failed: counts[JobState.failed] ?? 0,
+            expired: counts[JobState.expired] ?? 0)
+    }
+
+    /// Makes the push and webhook jobs leased by processes that no longer run claimable at
+    /// once (a restarted service takes over its predecessor's leases instead of waiting for
+    /// them to expire). Leases of running processes, this one included, are left alone.
+    /// Returns how many jobs were released.
+    public func releaseAbandonedLeases(now: Date) throws -> Int {
+        try withConnection { connection in
+            try connection.transaction {
+                var released = 0
+                for table in ["push_jobs", "webhook_jobs"] {
+                    let owners = try connection.query(
+                        "SELECT DISTINCT lease_owner FROM \(table) WHERE state = ? AND lease_owner IS NOT NULL",
+                        [.text(JobState.leased)]
+                    ) { $0.text(0) }
+                    for owner in owners where !ProcessIdentity.isRunning(owner) {
+                        released += try connection.run(
+                            "UPDATE \(table) SET state = ?, lease_until = NULL, lease_owner = NULL, not_before = MIN(not_before, ?) "
+                                + "WHERE state = ? AND lease_owner = ?",
+                            [.text(JobState.pending), .date(now), .text(JobState.leased), .text(owner)])
+                    }
+                }
+                return released
+            }
+        }
     }
 
     /// Every push job of one send request, oldest first (for the admin API and tests).

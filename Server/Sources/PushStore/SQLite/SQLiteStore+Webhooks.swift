@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ServerSupport
 
 extension SQLiteStore {
     public func claimWebhookJobs(limit: Int, lease: TimeInterval, now: Date) throws -> [WebhookJob] {
@@ -23,8 +24,8 @@ extension SQLiteStore {
                 let leaseUntil = now.addingTimeInterval(lease)
                 return try jobs.map { job in
                     try connection.run(
-                        "UPDATE webhook_jobs SET state = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?",
-                        [.text(JobState.leased), .date(leaseUntil), .text(job.id)])
+                        "UPDATE webhook_jobs SET state = ?, lease_until = ?, lease_owner = ?, attempts = attempts + 1 WHERE id = ?",
+                        [.text(JobState.leased), .date(leaseUntil), .text(ProcessIdentity.current), .text(job.id)])
                     var claimed = job
                     claimed.attempts += 1
                     return claimed
