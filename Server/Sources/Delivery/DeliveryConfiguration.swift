@@ -21,6 +21,8 @@ public struct DeliveryConfiguration: Sendable {
     public var providerCacheSeconds: TimeInterval
     /// HTTP/2 connections per APNs pool (environment, key id), each driven by its own thread.
     public var apnsConnections: Int = 4
+    /// The per-provider circuit breaker's tuning.
+    public var breaker = ProviderBreakers.Settings()
 
     /// Creates a configuration.
     public init(

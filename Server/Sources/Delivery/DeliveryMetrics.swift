@@ -122,7 +122,7 @@ public final class DeliveryMetrics: Sendable {
 
     /// A short label for a reason: its first word, without characters Prometheus labels
     /// would need escaped (reasons may carry messages).
-    static func label(_ reason: String) -> String {
+    public static func label(_ reason: String) -> String {
         let word = reason.split(whereSeparator: { $0 == " " || $0 == ":" }).first.map(String.init) ?? reason
         return String(word.filter { $0.isLetter || $0.isNumber || $0 == "_" }.prefix(40))
     }

@@ -25,8 +25,32 @@ public final class DeliveryService: DeliveryStatus {
         lastRegistration: @escaping @Sendable (_ appId: String, _ token: String) -> Date?,
         log: @escaping @Sendable (String) -> Void
     ) {
-        let sender = DeliverySender(directory: directory, configuration: configuration, lastRegistration: lastRegistration)
+        let wake = Locked<DeliveryEngine?>(nil)
+        let events = DeliverySender.Events(
+            learnedEnvironment: { appId, token, environment in
+                do {
+                    try store.recordTokenEnvironment(appId: appId, token: token, environment: environment)
+                } catch {
+                    log("delivery: storing a token's environment failed: \(error)")
+                }
+            },
+            providerRecovered: { appId, providerId in
+                let released = (try? store.releaseWaitingJobs(appId: appId, providerId: providerId, now: Date())) ?? 0
+                if released > 0 { log("delivery: \(released) waiting jobs of \(appId)/\(providerId) are due now") }
+                wake.withLock { $0 }?.wake()
+            },
+            log: log)
+        let sender = DeliverySender(
+            directory: directory, configuration: configuration, lastRegistration: lastRegistration, events: events)
         self.init(store: store, sender: sender, engine: engine, log: log)
+        wake.withLock { $0 = self.engine }
+    }
+
+    /// A provider was created, changed or deleted through the admin API: its credentials
+    /// are read again, its circuit breaker closes and its waiting jobs are retried now.
+    public func providerUpdated(appId: String, providerId: String) {
+        sender?.providerUpdated(appId: appId, providerId: providerId)
+        engine.wake()
     }
 
     /// Builds the engine over `store` with any sender (`LogSender`, `NoneSender`, a test double).
@@ -55,7 +79,16 @@ public final class DeliveryService: DeliveryStatus {
 
     /// The Prometheus text for `/metrics`.
     public func metricsText() -> String {
-        engine.metrics.prometheusText(queue: outboxDepth())
+        var text = engine.metrics.prometheusText(queue: outboxDepth())
+        let open = sender?.breakers.open() ?? []
+        text += "# HELP push_provider_misconfigured Providers whose circuit breaker is open (jobs wait, no token is deleted).\n"
+        text += "# TYPE push_provider_misconfigured gauge\n"
+        text += "push_provider_misconfigured \(open.count)\n"
+        for entry in open {
+            let label = DeliveryMetrics.label(entry.appId + "_" + entry.providerId)
+            text += "push_provider_misconfigured_info{provider=\"\(label)\"} 1\n"
+        }
+        return text
     }
 
     /// The JSON object for `/healthz`: engine state and totals (live), outbox depth (at most
@@ -70,6 +103,13 @@ public final class DeliveryService: DeliveryStatus {
             body["outbox"] = ["pending": counts.pending, "inFlight": counts.inFlight]
         } else {
             body["status"] = "degraded"
+            body["reason"] = "the outbox cannot be read"
+        }
+        let open = sender?.breakers.open() ?? []
+        if !open.isEmpty {
+            body["status"] = "degraded"
+            body["reason"] = "misconfigured providers: " + open.map { "\($0.appId)/\($0.providerId)" }.joined(separator: ", ")
+            body["misconfiguredProviders"] = open.map { ["appId": $0.appId, "providerId": $0.providerId, "reason": $0.reason] }
         }
         return body
     }

@@ -20,4 +20,8 @@ public enum JobOutcome: Sendable, Hashable {
     /// The push's moment passed before it could be sent: an alert past its `apns-expiration`,
     /// a call push past its ring deadline. It is recorded as expired and never sent.
     case expired(reason: String)
+
+    /// The start of the reason of a job that waits for its provider to be fixed (a
+    /// ``retry(notBefore:reason:)`` that never gives up).
+    public static let waitingPrefix = "provider misconfigured"
 }

@@ -32,11 +32,23 @@ public protocol OutboxStore: Sendable {
     /// The engine calls it when it starts, so a restarted service resends its predecessor's
     /// jobs in flight without waiting for their leases to run out.
     func releaseAbandonedLeases(now: Date) throws -> Int
+
+    /// Makes the jobs of a provider that wait for it to be fixed due now; returns how many.
+    func releaseWaitingJobs(appId: String, providerId: String, now: Date) throws -> Int
+
+    /// Stores the APNs environment a send found a token to work in.
+    func recordTokenEnvironment(appId: String, token: String, environment: TokenEnvironment) throws
 }
 
 extension OutboxStore {
     /// Default: nothing is released (leases expire on their own).
     public func releaseAbandonedLeases(now: Date) throws -> Int { 0 }
+
+    /// Default: nothing (jobs wait for their next retry).
+    public func releaseWaitingJobs(appId: String, providerId: String, now: Date) throws -> Int { 0 }
+
+    /// Default: nothing is stored (the fallback is tried again on the next send).
+    public func recordTokenEnvironment(appId: String, token: String, environment: TokenEnvironment) throws {}
 
     /// Default: one ``finishPushJob(id:outcome:now:)`` per job.
     public func finishPushJobs(_ results: [(id: String, outcome: JobOutcome)], now: Date) throws {

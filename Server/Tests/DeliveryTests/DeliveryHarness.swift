@@ -45,7 +45,14 @@ final class DeliveryHarness: Sendable {
                 requestTimeoutMilliseconds: 3_000),
             lastRegistration: { app, token in
                 (try? store.tokens(appId: app, uid: nil))?.first { $0.token == token }?.updatedAt
-            })
+            },
+            events: DeliverySender.Events(
+                learnedEnvironment: { app, token, environment in
+                    try? store.recordTokenEnvironment(appId: app, token: token, environment: environment)
+                },
+                providerRecovered: { app, provider in
+                    _ = try? store.releaseWaitingJobs(appId: app, providerId: provider, now: Date())
+                }))
         engine = DeliveryEngine(
             store: store, sender: sender,
             configuration: DeliveryEngine.Configuration(batchSize: 100, maxInFlight: 400, lease: 30, idleWait: 0.02))
@@ -72,7 +79,7 @@ final class DeliveryHarness: Sendable {
     func enqueue(
         _ token: String, platform: TokenPlatform = .apnsDevice, kind: PushKind = .chat,
         payload: String = #"{"aps":{"alert":{"title":"Hi","body":"there"}},"type":"chat","sender":"u2","unreadMessageCount":3}"#,
-        expiration: Int64 = 0, id: String = UUID().uuidString
+        expiration: Int64 = 0, id: String = UUID().uuidString, environment: TokenEnvironment? = nil
     ) throws -> PushJob {
         let job = PushJob(
             id: id, appId: Self.app, requestId: "req-1", uid: Self.user, token: token, platform: platform,
@@ -80,7 +87,7 @@ final class DeliveryHarness: Sendable {
             headers: PushHeaders(
                 pushType: platform == .apnsVoIP ? .voip : .alert, priority: 10, expiration: expiration,
                 topicSuffix: platform == .apnsVoIP ? ".voip" : ""),
-            notBefore: Date(), createdAt: Date())
+            notBefore: Date(), createdAt: Date(), environment: environment)
         try store.enqueue(webhooks: [], pushJobs: [job])
         engine.wake()
         return job

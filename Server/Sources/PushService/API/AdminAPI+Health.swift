@@ -42,6 +42,7 @@ extension AdminAPI {
         value["connectionsUp"] = health.connectionsUp
         value["inFlight"] = health.inFlight
         value["circuitBreaker"] = health.circuitBreaker ?? "n/a"
+        value["circuitBreakerReason"] = health.circuitBreakerReason ?? JSONNull()
         return value
     }
 }

@@ -57,6 +57,7 @@ enum Migrations {
         ALTER TABLE push_jobs ADD COLUMN lease_owner TEXT;
         ALTER TABLE webhook_jobs ADD COLUMN lease_owner TEXT;
         ALTER TABLE push_tokens ADD COLUMN environment TEXT;
+        ALTER TABLE push_jobs ADD COLUMN environment TEXT;
         """,
     ]
 }

@@ -149,6 +149,16 @@ extension SQLiteStore {
             expired: counts[JobState.expired] ?? 0)
     }
 
+    /// Makes the jobs of a provider that were waiting for it to be fixed (recorded with a
+    /// "provider misconfigured" reason) due now; returns how many.
+    public func releaseWaitingJobs(appId: String, providerId: String, now: Date) throws -> Int {
+        try withConnection {
+            try $0.run(
+                "UPDATE push_jobs SET not_before = ? WHERE state = ? AND app_id = ? AND provider_id = ? AND last_error LIKE ?",
+                [.date(now), .text(JobState.pending), .text(appId), .text(providerId), .text(JobOutcome.waitingPrefix + "%")])
+        }
+    }
+
     /// Makes the push and webhook jobs leased by processes that no longer run claimable at
     /// once (a restarted service takes over its predecessor's leases instead of waiting for
     /// them to expire). Leases of running processes, this one included, are left alone.
@@ -192,15 +202,15 @@ extension SQLiteStore {
         try connection.run(
             """
             INSERT INTO push_jobs (id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type,
-                priority, expiration, collapse_id, topic_suffix, state, attempts, not_before, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                priority, expiration, collapse_id, topic_suffix, state, attempts, not_before, created_at, environment)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(job.id), .text(job.appId), .text(job.requestId), .text(job.uid), .text(job.token), .text(job.platform.rawValue),
                 .text(job.kind.rawValue), .text(job.providerId), .blob(job.payload), .text(job.headers.pushType.rawValue),
                 .int(Int64(job.headers.priority)), .int(job.headers.expiration), .optionalText(job.headers.collapseId),
                 .text(job.headers.topicSuffix), .text(JobState.pending), .int(Int64(job.attempts)), .date(job.notBefore),
-                .date(job.createdAt),
+                .date(job.createdAt), .optionalText(job.environment?.rawValue),
             ])
     }
 
@@ -218,7 +228,7 @@ extension SQLiteStore {
 
     static let jobColumns = """
         SELECT id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type, priority, expiration,
-            collapse_id, topic_suffix, attempts, not_before, created_at FROM push_jobs
+            collapse_id, topic_suffix, attempts, not_before, created_at, environment FROM push_jobs
         """
 
     static func jobRow(_ row: SQLiteStatement) -> PushJob {
@@ -229,6 +239,7 @@ extension SQLiteStore {
             headers: PushHeaders(
                 pushType: PushHeaders.PushType(rawValue: row.text(9)) ?? .alert, priority: Int(row.int(10)), expiration: row.int(11),
                 collapseId: row.optionalText(12), topicSuffix: row.text(13)),
-            attempts: Int(row.int(14)), notBefore: row.date(15), createdAt: row.date(16))
+            attempts: Int(row.int(14)), notBefore: row.date(15), createdAt: row.date(16),
+            environment: row.optionalText(17).flatMap(TokenEnvironment.init(rawValue:)))
     }
 }

@@ -20,7 +20,8 @@ final class Harness: @unchecked Sendable {
     /// Starts a service. `sender`: `.recording` has the delivery engine deliver into a
     /// RecordingSender, `.none` leaves the engine stopped so jobs stay in the outbox (to
     /// inspect them).
-    enum SenderChoice { case recording, none }
+    /// `.delivery` runs the real delivery engine (point it at a mock with `configure`).
+    enum SenderChoice { case recording, none, delivery }
 
     init(
         sender: SenderChoice = .none, configure: (inout ServiceConfiguration) -> Void = { _ in },
@@ -32,7 +33,7 @@ final class Harness: @unchecked Sendable {
         configuration.dataDirectory = directory
         configuration.adminKey = Self.adminKey
         configuration.secretKey = Data(repeating: 7, count: 32).base64EncodedString()
-        configuration.sender = .none
+        configuration.sender = sender == .delivery ? .delivery : .none
         configuration.pollInterval = 0.02
         configuration.webhookRetryBase = 0.05
         configuration.webhookRetryMax = 0.2
@@ -41,7 +42,7 @@ final class Harness: @unchecked Sendable {
         self.recorder = recorder
         let serviceLogger = logger.map { ServiceLogger(minimum: configuration.logLevel, sink: $0) } ?? .silent
         app = try PushServiceApp(
-            configuration: configuration, logger: serviceLogger, sender: recorder, startDelivery: sender == .recording)
+            configuration: configuration, logger: serviceLogger, sender: recorder, startDelivery: sender != .none)
     }
 
     deinit {
