@@ -98,7 +98,12 @@ final class WebhookDispatcher: Sendable {
             ("X-Push-Event-Id", job.id),
             ("X-Push-Attempt", String(job.attempts)),
         ]
-        if let sealed = app.sealedWebhookSecret, let secret = try? service.secrets.open(sealed, context: "webhook:\(app.id)") {
+        if let sealed = app.sealedWebhookSecret {
+            // Never unsigned: a secret that cannot be opened (the secret key changed) keeps the
+            // event queued, retried, until the key is restored or the secret is set again.
+            guard let secret = try? service.secrets.open(sealed, context: "webhook:\(app.id)") else {
+                return done("the webhook secret cannot be decrypted with the current secret key; not sending it unsigned")
+            }
             let timestamp = Int64(service.now.timeIntervalSince1970)
             headers.append(("X-Push-Signature", WebhookSignature.header(secret: secret, timestamp: timestamp, body: job.body)))
         }
