@@ -19,7 +19,10 @@ final class DeliveryHarness: Sendable {
     static let app = "app1"
     static let user = "u1"
 
-    init(latencyMilliseconds: Int = 0, retry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: 0.05, maxDelay: 5)) throws {
+    init(
+        latencyMilliseconds: Int = 0, retry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: 0.05, maxDelay: 5),
+        apnsURL: ((MockPushServer) throws -> String)? = nil, requestTimeoutMilliseconds: Int = 3_000
+    ) throws {
         mock = try MockPushServer(latencyMilliseconds: latencyMilliseconds)
         let dir = NSTemporaryDirectory() + "delivery-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -41,8 +44,8 @@ final class DeliveryHarness: Sendable {
         sender = DeliverySender(
             directory: directory,
             configuration: DeliveryConfiguration(
-                apnsBaseURL: mock.baseURL, fcmBaseURL: mock.baseURL, caFile: credentials.caFile, retry: retry,
-                requestTimeoutMilliseconds: 3_000),
+                apnsBaseURL: try apnsURL?(mock) ?? mock.baseURL, fcmBaseURL: mock.baseURL, caFile: credentials.caFile, retry: retry,
+                requestTimeoutMilliseconds: requestTimeoutMilliseconds),
             lastRegistration: { app, token in
                 (try? store.tokens(appId: app, uid: nil))?.first { $0.token == token }?.updatedAt
             },
