@@ -36,7 +36,7 @@ public final class NativeMockAPNs: @unchecked Sendable {
             text += String(decoding: chunk, as: UTF8.self)
         }
         guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5).prefix { $0.isNumber }) else {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             throw MockError("apns-mock-native did not start")
         }
         self.port = port
@@ -62,7 +62,7 @@ public final class NativeMockAPNs: @unchecked Sendable {
     /// Stops the mock.
     public func stop() {
         if process.isRunning {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
     }
