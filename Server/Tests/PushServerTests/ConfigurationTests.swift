@@ -34,6 +34,10 @@ import Testing
         #expect(parsed.engine.maxInFlight == 50)
         #expect(parsed.engine.batchSize == 50)
         #expect(try ServiceConfiguration.parse(arguments: [], environment: ["PUSH_SENDER": "none"]).sender == .none)
+        let breaker = try ServiceConfiguration.parse(
+            arguments: ["--breaker-window", "20"], environment: ["PUSH_BREAKER_HEALTHY_WITHIN": "120"]
+        ).delivery.breaker
+        #expect(breaker.window == 20 && breaker.healthyWithin == 120)
     }
 
     @Test(arguments: [

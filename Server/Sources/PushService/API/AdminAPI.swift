@@ -52,6 +52,7 @@ struct AdminAPI {
                 return [
                     "pushJobs": [
                         "pending": counts.pending, "inFlight": counts.inFlight, "delivered": counts.delivered, "failed": counts.failed,
+                        "expired": counts.expired,
                     ],
                     "webhookJobsPending": try service.store.pendingWebhookJobCount(),
                     "deliveryEngine": service.configuration.sender.rawValue,

@@ -138,6 +138,18 @@ extension ServiceConfiguration {
         Option(flag: "--apns-connections", placeholder: "n", help: "HTTP/2 connections per APNs key (default 4).") {
             $0.delivery.apnsConnections = try number($1, "--apns-connections", 1...64)
         },
+        Option(
+            flag: "--breaker-window", placeholder: "n",
+            help: "A provider is healthy while a 200 is among its last n answers (default 50)."
+        ) {
+            $0.delivery.breaker.window = try number($1, "--breaker-window", 1...100_000)
+        },
+        Option(
+            flag: "--breaker-healthy-within", placeholder: "seconds",
+            help: "...or while its last 200 is this recent (default 600)."
+        ) {
+            $0.delivery.breaker.healthyWithin = try number($1, "--breaker-healthy-within", 1...86_400)
+        },
         Option(flag: "--max-body-bytes", placeholder: "bytes", help: "Largest request body (default 65536).") {
             $0.maxBodyBytes = try number($1, "--max-body-bytes", 1024...16_777_216)
         },
