@@ -80,7 +80,7 @@ let package = Package(
         .target(name: "PushMocks"),
         /// Test doubles (a recording sender) shared by the test targets; never linked into the service.
         .target(name: "PushTestSupport", dependencies: ["PushCore"]),
-        .testTarget(name: "APNsTests", dependencies: ["APNs", "CurlHTTP", "PushCrypto", "PushMocks"]),
+        .testTarget(name: "APNsTests", dependencies: ["APNs", "CurlHTTP", "PushCrypto", "PushMocks", "ServerSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

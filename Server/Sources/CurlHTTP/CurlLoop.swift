@@ -41,8 +41,18 @@ final class CurlLoop: @unchecked Sendable {
     private var lastPing = ContinuousClock.now
     private var authenticated = false
 
-    init(configuration: HTTP2Client.Configuration) {
+    init(configuration: HTTP2Client.Configuration, faults: HTTP2Client.Faults = HTTP2Client.Faults()) {
         self.configuration = configuration
+        if faults.easyInitFails {
+            makeEasyHandle = { nil }
+        } else {
+            makeEasyHandle = { curl_easy_init() }
+        }
+        if faults.addHandleFails {
+            addHandle = { _, _ in CURLM_OUT_OF_MEMORY }
+        } else {
+            addHandle = { multi, easy in curl_multi_add_handle(multi, easy) }
+        }
         multi = curl_multi_init()
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_PIPELINING, ccurl_pipe_multiplex())
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
@@ -158,10 +168,10 @@ final class CurlLoop: @unchecked Sendable {
         running.insert(easy)
     }
 
-    /// `curl_easy_init`, replaceable by tests that make it fail.
-    var makeEasyHandle: () -> UnsafeMutableRawPointer? = { curl_easy_init() }
-    /// `curl_multi_add_handle`, replaceable by tests that make it fail.
-    var addHandle: (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> CURLMcode = { curl_multi_add_handle($0, $1) }
+    /// `curl_easy_init` (tests make it fail through ``HTTP2Client/init(configuration:name:faults:)``).
+    private let makeEasyHandle: @Sendable () -> UnsafeMutableRawPointer?
+    /// `curl_multi_add_handle` (tests make it fail).
+    private let addHandle: @Sendable (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> CURLMcode
 
     /// Answers a transfer that could not be started, freeing its in-flight slot.
     private func failToStart(_ transfer: Transfer, message: String) {
