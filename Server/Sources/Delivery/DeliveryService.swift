@@ -117,7 +117,7 @@ public final class DeliveryService: DeliveryStatus {
     private func outboxDepth() -> OutboxCounts? {
         let now = ContinuousClock.now
         if let cached = depth.withLock({ $0 }), now - cached.at < .seconds(1) { return cached.counts }
-        let counts = try? store.pushJobCounts()
+        let counts = try? store.activePushJobCounts()
         depth.withLock { $0 = (now, counts) }
         return counts
     }

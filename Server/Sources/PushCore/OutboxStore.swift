@@ -24,6 +24,11 @@ public protocol OutboxStore: Sendable {
     /// Counts jobs by state, for health checks and tests.
     func pushJobCounts() throws -> OutboxCounts
 
+    /// Counts only the jobs still to do (pending and in flight; the other counts are 0):
+    /// what `/healthz` and `/metrics` show. Stores answer it from an index without reading
+    /// the finished jobs, however many there are.
+    func activePushJobCounts() throws -> OutboxCounts
+
     /// Records the outcomes of many claimed jobs at once (one transaction where the store
     /// can), with the same meaning as ``finishPushJob(id:outcome:now:)`` for each.
     func finishPushJobs(_ results: [(id: String, outcome: JobOutcome)], now: Date) throws
@@ -41,6 +46,9 @@ public protocol OutboxStore: Sendable {
 }
 
 extension OutboxStore {
+    /// Default: ``pushJobCounts()``.
+    public func activePushJobCounts() throws -> OutboxCounts { try pushJobCounts() }
+
     /// Default: nothing is released (leases expire on their own).
     public func releaseAbandonedLeases(now: Date) throws -> Int { 0 }
 

@@ -149,6 +149,19 @@ extension SQLiteStore {
             expired: counts[JobState.expired] ?? 0)
     }
 
+    /// Pending and leased jobs, counted on the `(state, not_before)` index: finished jobs (never
+    /// purged, so they pile up) are not read.
+    public func activePushJobCounts() throws -> OutboxCounts {
+        let rows = try withConnection {
+            try $0.query(
+                "SELECT state, COUNT(*) FROM push_jobs WHERE state IN (?, ?) GROUP BY state",
+                [.text(JobState.pending), .text(JobState.leased)]
+            ) { ($0.text(0), Int($0.int(1))) }
+        }
+        let counts = Dictionary(uniqueKeysWithValues: rows)
+        return OutboxCounts(pending: counts[JobState.pending] ?? 0, inFlight: counts[JobState.leased] ?? 0, delivered: 0, failed: 0)
+    }
+
     /// Makes the jobs of a provider that were waiting for it to be fixed (recorded with a
     /// "provider misconfigured" reason) due now; returns how many.
     public func releaseWaitingJobs(appId: String, providerId: String, now: Date) throws -> Int {
