@@ -18,6 +18,8 @@ trap cleanup EXIT
 swift build --package-path Server --product push-server -Xswiftc -warnings-as-errors
 binary="$(swift build --package-path Server --show-bin-path)/push-server"
 export PUSH_ADMIN_KEY="e2e-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+# --sender log: the delivery engine (claims, leases, batched finishing) drives the log sender,
+# which sends nothing and records each push delivered.
 "$binary" --port 0 --data-dir "$data" --seed-dev --sender log >"$data/server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 1 100); do

@@ -35,12 +35,18 @@ let package = Package(
         /// A small HTTP/1.1 server on libmicrohttpd.
         .target(name: "HTTPServer", dependencies: ["CMHD", "ServerSupport"]),
         /// Client and admin API, payload builder, webhooks, configuration, workers.
-        .target(name: "PushService", dependencies: ["PushCore", "PushStore", "HTTPServer", "CCrypto", "CurlHTTP", "ServerSupport"]),
+        .target(
+            name: "PushService",
+            dependencies: ["PushCore", "PushStore", "HTTPServer", "PushCrypto", "CurlHTTP", "Delivery", "ServerSupport"]),
         .systemLibrary(name: "CSystem", path: "Sources/CSystem"),
         .executableTarget(name: "push-server", dependencies: ["PushService", "Delivery", "CSystem", "ServerSupport"]),
         .testTarget(
             name: "PushServerTests",
-            dependencies: ["PushService", "PushStore", "PushCore", "HTTPServer", "CurlHTTP", "PushMocks", "push-server"]),
+            dependencies: [
+                "PushService", "PushStore", "PushCore", "PushCrypto", "HTTPServer", "CurlHTTP", "PushMocks", "PushTestSupport",
+                "apns-mock-native",
+                "push-server",
+            ]),
 
         // MARK: Delivery (part 2)
         // The issue 8 engineer adds their targets here: CCurl, PushCrypto, APNs, FCM,
@@ -51,7 +57,9 @@ let package = Package(
             name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
         /// ES256 / RS256 JWT signing and the APNs provider-token cache.
-        .target(name: "PushCrypto", dependencies: ["CCrypto"]),
+        /// All of the service's cryptography: JWT signing, hashes and MACs, random bytes, the
+        /// sealing of stored secrets and webhook signatures.
+        .target(name: "PushCrypto", dependencies: ["CCrypto", "ServerSupport"]),
         .testTarget(name: "PushCryptoTests", dependencies: ["PushCrypto"]),
         /// An HTTP/2 client on libcurl's multi interface (connection pool, multiplexing).
         .target(name: "CurlHTTP", dependencies: ["CCurl", "ServerSupport"]),
@@ -63,14 +71,16 @@ let package = Package(
         .target(name: "Delivery", dependencies: ["PushCore", "APNs", "FCM", "CurlHTTP", "PushCrypto", "ServerSupport"]),
         .testTarget(
             name: "DeliveryTests",
-            dependencies: ["Delivery", "APNs", "FCM", "PushCore", "PushStore", "PushMocks", "CurlHTTP", "PushCrypto"]),
+            dependencies: ["Delivery", "APNs", "FCM", "PushCore", "PushStore", "PushMocks", "PushTestSupport", "CurlHTTP", "PushCrypto"]),
         /// A fast mock APNs (HTTP/2 over TLS on libnghttp2 + OpenSSL) for the benchmark.
         .executableTarget(
             name: "apns-mock-native", path: "Sources/apns-mock-native",
             linkerSettings: [.linkedLibrary("nghttp2"), .linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         /// Test support: starts the protocol-speaking mocks of `Mocks/` with a test CA.
         .target(name: "PushMocks"),
-        .testTarget(name: "APNsTests", dependencies: ["APNs", "CurlHTTP", "PushCrypto", "PushMocks"]),
+        /// Test doubles (a recording sender) shared by the test targets; never linked into the service.
+        .target(name: "PushTestSupport", dependencies: ["PushCore"]),
+        .testTarget(name: "APNsTests", dependencies: ["APNs", "CurlHTTP", "PushCrypto", "PushMocks", "ServerSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -19,6 +19,12 @@ Answers per device token come from --script (JSON file, re-read when it changes)
                 "retry_after": 2, "delay_ms": 0, "fcm_error": "UNREGISTERED"}, ...]}
 Each request for a token consumes the next answer; the last one repeats. Tokens not in the
 script get 200. Every request is appended as a JSON line to --log.
+Faults (an answer with "fault", for fault-injection tests; logged like any request):
+  "close"          drop the TCP connection without answering (mid-stream)
+  "goaway"         GOAWAY (NO_ERROR, no debug data) naming the stream before this one as the
+                   last processed, then close: this and later streams were not processed
+  "goaway_reason"  the same with APNs-style debug data {"reason": "Shutdown"}
+  "hang"           never answer the stream (the client's per-request deadline must end it)
 The chosen port is printed on stdout as `PORT <n>` once listening.
 """
 import argparse
@@ -102,8 +108,12 @@ class Server:
             answer = {"status": 400, "reason": "DeviceTokenNotForTopic"}
         if answer is None:
             answer = self.script.next(token)
-        entry["status"] = answer["status"]
+        entry["status"] = answer.get("status", 0)
         entry["reason"] = answer.get("reason")
+        if answer.get("fault"):
+            entry["fault"] = answer["fault"]
+            self.record(entry)
+            return answer["fault"], None, 0, False
         self.record(entry)
         out = [(":status", str(answer["status"])), ("apns-id", entry["apns_id"] or str(uuid.uuid4()))]
         if answer.get("retry_after") is not None:
@@ -223,6 +233,9 @@ class Connection(asyncio.Protocol):
         path = headers.get(":path", "")
         if path.startswith("/3/device/"):
             out, payload, delay, authenticated = self.server.apns_answer(headers, path, body)
+            if isinstance(out, str):
+                self.fault(out, stream_id)
+                return
             if authenticated and not self.authenticated:
                 self.authenticated = True
                 self.conn.update_settings({
@@ -241,6 +254,22 @@ class Connection(asyncio.Protocol):
             asyncio.get_running_loop().call_later(delay / 1000, self.respond, stream_id, out, payload)
         else:
             self.respond(stream_id, out, payload)
+
+    def fault(self, kind, stream_id):
+        if kind == "hang":
+            return
+        if kind in ("goaway", "goaway_reason"):
+            data = json.dumps({"reason": "Shutdown"}).encode() if kind == "goaway_reason" else None
+            self.conn.close_connection(error_code=h2.errors.ErrorCodes.NO_ERROR, additional_data=data,
+                                       last_stream_id=max(stream_id - 2, 0))
+            self.flush()
+            asyncio.get_running_loop().call_later(0.05, self.close)
+            return
+        self.transport.abort()
+
+    def close(self):
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.close()
 
     def respond(self, stream_id, headers, payload):
         if self.transport is None or self.transport.is_closing():

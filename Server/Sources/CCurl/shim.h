@@ -26,6 +26,8 @@ static inline long ccurl_http_version_2_prior_knowledge(void) { return CURL_HTTP
 static inline long ccurl_http_version_2tls(void) { return CURL_HTTP_VERSION_2TLS; }
 static inline long ccurl_pipe_multiplex(void) { return CURLPIPE_MULTIPLEX; }
 static inline long ccurl_global_default(void) { return CURL_GLOBAL_DEFAULT; }
+/* The running libcurl's version as 0xXXYYZZ (CURLVERSION_NOW is a macro Swift cannot see). */
+static inline unsigned int ccurl_version_number(void) { return curl_version_info(CURLVERSION_NOW)->version_num; }
 
 /* The message a finished transfer leaves in the multi handle: easy handle and result. */
 static inline int ccurl_msg_done(CURLMsg *msg, CURL **easy, CURLcode *result) {

@@ -41,8 +41,18 @@ final class CurlLoop: @unchecked Sendable {
     private var lastPing = ContinuousClock.now
     private var authenticated = false
 
-    init(configuration: HTTP2Client.Configuration) {
+    init(configuration: HTTP2Client.Configuration, faults: HTTP2Client.Faults = HTTP2Client.Faults()) {
         self.configuration = configuration
+        if faults.easyInitFails {
+            makeEasyHandle = { nil }
+        } else {
+            makeEasyHandle = { curl_easy_init() }
+        }
+        if faults.addHandleFails {
+            addHandle = { _, _ in CURLM_OUT_OF_MEMORY }
+        } else {
+            addHandle = { multi, easy in curl_multi_add_handle(multi, easy) }
+        }
         multi = curl_multi_init()
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_PIPELINING, ccurl_pipe_multiplex())
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
@@ -51,25 +61,30 @@ final class CurlLoop: @unchecked Sendable {
 
     func submit(_ transfer: Transfer) {
         inFlight.add(1, ordering: .relaxed)
+        transfer.responseLimit = configuration.maxResponseBytes
+        // The wake-up happens under the lock: the loop thread cleans the multi handle up only
+        // after it saw `stopped` under this lock, so it cannot be freed under the call.
         let accepted = queue.withLock { queue -> Bool in
             guard !queue.stopped else { return false }
             queue.transfers.append(transfer)
+            if sleeping.exchange(false, ordering: .acquiringAndReleasing) { curl_multi_wakeup(multi) }
             return true
         }
-        if accepted {
-            if sleeping.exchange(false, ordering: .acquiringAndReleasing) { curl_multi_wakeup(multi) }
-        } else {
+        if !accepted {
             inFlight.subtract(1, ordering: .relaxed)
             transfer.completion(.failure(HTTPTransportError(code: -1, message: "client stopped", isConnectFailure: true)))
         }
     }
 
     func stop() {
-        let wasRunning = queue.withLock { queue -> Bool in
-            defer { queue.stopped = true }
-            return !queue.stopped
+        // Wakes the loop while holding the lock: after `stopped` is set, the loop thread may
+        // run `curl_multi_cleanup` as soon as it can take the lock, so waking it after
+        // releasing the lock could touch a freed multi handle.
+        queue.withLock { queue in
+            guard !queue.stopped else { return }
+            queue.stopped = true
+            curl_multi_wakeup(multi)
         }
-        if wasRunning { curl_multi_wakeup(multi) }
     }
 
     /// The loop: start submitted transfers, drive libcurl, finish completed transfers, wait.
@@ -134,14 +149,40 @@ final class CurlLoop: @unchecked Sendable {
         if let reused = idle.popLast() {
             easy = reused
         } else {
-            easy = curl_easy_init()!
+            guard let fresh = makeEasyHandle() else {
+                return failToStart(transfer, message: "libcurl could not create a handle (out of memory)")
+            }
+            easy = fresh
             EasyHandle.configure(easy, configuration: configuration)
         }
         EasyHandle.prepare(easy, for: transfer)
-        if let body = transfer.request.body { uploading[easy] = Int64(body.count) }
+        let added = addHandle(multi, easy)
+        guard added == CURLM_OK else {
+            // Not added: take the transfer back, keep the handle for later, answer the caller.
+            _ = EasyHandle.takeTransfer(easy)
+            transfer.release()
+            idle.append(easy)
+            return failToStart(transfer, message: "libcurl refused the transfer: \(String(cString: curl_multi_strerror(added)))")
+        }
+        if let body = transfer.request.body, Self.releasesUploadBuffers { uploading[easy] = Int64(body.count) }
         running.insert(easy)
-        _ = curl_multi_add_handle(multi, easy)
     }
+
+    /// `curl_easy_init` (tests make it fail through ``HTTP2Client/init(configuration:name:faults:)``).
+    private let makeEasyHandle: @Sendable () -> UnsafeMutableRawPointer?
+    /// `curl_multi_add_handle` (tests make it fail).
+    private let addHandle: @Sendable (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> CURLMcode
+
+    /// Answers a transfer that could not be started, freeing its in-flight slot.
+    private func failToStart(_ transfer: Transfer, message: String) {
+        inFlight.subtract(1, ordering: .relaxed)
+        transfer.completion(.failure(HTTPTransportError(code: -1, message: message, isConnectFailure: false)))
+    }
+
+    /// Whether the upload-buffer release below is safe with the running libcurl: it relies on
+    /// how 7.88 manages the buffer (freed and reallocated by the option, never read again
+    /// once the body was sent), so it is done on 7.88.x only.
+    static let releasesUploadBuffers = HTTP2Client.uploadBufferReleaseApplies(versionNumber: ccurl_version_number())
 
     /// Frees the upload buffer of every transfer whose body has been sent in full.
     ///
@@ -177,6 +218,17 @@ final class CurlLoop: @unchecked Sendable {
         running.remove(easy)
         uploading[easy] = nil
         guard let transfer = EasyHandle.takeTransfer(easy) else { return }
+        if transfer.tooLarge {
+            idle.append(easy)
+            transfer.release()
+            inFlight.subtract(1, ordering: .relaxed)
+            transfer.completion(
+                .failure(
+                    HTTPTransportError(
+                        code: Int(result.rawValue), message: "response larger than \(configuration.maxResponseBytes) bytes",
+                        isConnectFailure: false)))
+            return
+        }
         var status = 0
         _ = ccurl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         if idle.count < configuration.maxConcurrentStreams {

@@ -27,8 +27,8 @@ enum EasyHandle {
             let length = size * count
             guard let context, let data else { return length }
             let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-            transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
-            return length
+            // Returning less than `length` makes libcurl end the transfer (CURLE_WRITE_ERROR).
+            return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: length), limit: transfer.responseLimit) ? length : 0
         }
         _ = ccurl_setopt_datacb(easy, CURLOPT_HEADERFUNCTION) { data, size, count, context in
             let length = size * count

@@ -1,4 +1,16 @@
+import CCurl
+
 extension HTTP2Client {
+    /// Whether the client frees each request's upload buffer once its body was sent (saves
+    /// ~16 KB per request awaiting its answer). It relies on libcurl 7.88's internals, so it
+    /// is done only when a libcurl of this version (0xXXYYZZ) runs: 7.88.x.
+    public static func uploadBufferReleaseApplies(versionNumber: UInt32) -> Bool {
+        versionNumber >> 8 == 0x0758
+    }
+
+    /// The running libcurl's version (0xXXYYZZ).
+    public static var libcurlVersionNumber: UInt32 { ccurl_version_number() }
+
     /// How an `HTTP2Client` connects.
     public struct Configuration: Sendable {
         /// A PEM file of CA certificates to trust instead of the system store (test CAs).
@@ -19,6 +31,9 @@ extension HTTP2Client {
         /// (APNs allows one stream per connection until a request with a valid token
         /// succeeded). Applies again after a connection failure.
         public var singleStreamUntilAuthenticated: Bool
+        /// The largest response body kept; a longer one ends the request with an error
+        /// (webhook URLs are app-controlled: a huge answer must not grow memory without bound).
+        public var maxResponseBytes: Int = 1 << 20
 
         /// Creates a configuration.
         public init(

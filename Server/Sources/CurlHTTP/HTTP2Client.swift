@@ -21,10 +21,23 @@ import Synchronization
 public final class HTTP2Client: Sendable {
     private let loop: CurlLoop
 
+    /// libcurl failures a test can force (never set in the service).
+    struct Faults {
+        /// `curl_easy_init` returns NULL.
+        var easyInitFails = false
+        /// `curl_multi_add_handle` refuses every transfer.
+        var addHandleFails = false
+    }
+
     /// Creates a client and starts its loop thread.
-    public init(configuration: Configuration = Configuration(), name: String = "http2") {
+    public convenience init(configuration: Configuration = Configuration(), name: String = "http2") {
+        self.init(configuration: configuration, name: name, faults: Faults())
+    }
+
+    /// Creates a client whose libcurl calls fail as `faults` says (tests).
+    init(configuration: Configuration, name: String, faults: Faults) {
         CurlGlobal.initialize()
-        loop = CurlLoop(configuration: configuration)
+        loop = CurlLoop(configuration: configuration, faults: faults)
         let loop = self.loop
         ServerThread.start(name: name) { loop.run() }
     }

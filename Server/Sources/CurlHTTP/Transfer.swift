@@ -7,15 +7,29 @@ import CCurl
 /// client's loop thread (libcurl calls the write and header callbacks on it).
 final class Transfer: @unchecked Sendable {
     let request: HTTPRequest
+    /// The client's `maxResponseBytes`.
+    var responseLimit = Int.max
     let completion: @Sendable (Result<HTTPResponse, HTTPTransportError>) -> Void
     var headers: [String: String] = [:]
     var body: [UInt8] = []
+    /// Set when the response body passed the client's `maxResponseBytes` (the transfer was aborted).
+    var tooLarge = false
     var headerList: UnsafeMutablePointer<curl_slist>?
     var postData: UnsafeMutableBufferPointer<UInt8>?
 
     init(request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, HTTPTransportError>) -> Void) {
         self.request = request
         self.completion = completion
+    }
+
+    /// Appends received body bytes; false (abort the transfer) past `limit` bytes.
+    func receiveBody(_ bytes: UnsafeRawBufferPointer, limit: Int) -> Bool {
+        guard body.count + bytes.count <= limit else {
+            tooLarge = true
+            return false
+        }
+        body.append(contentsOf: bytes)
+        return true
     }
 
     /// Frees the C resources the easy handle pointed at; call after it left the multi handle.

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PushCore
 
 /// Where and how the delivery engine connects to APNs and FCM.
 public struct DeliveryConfiguration: Sendable {
@@ -20,6 +21,8 @@ public struct DeliveryConfiguration: Sendable {
     public var providerCacheSeconds: TimeInterval
     /// HTTP/2 connections per APNs pool (environment, key id), each driven by its own thread.
     public var apnsConnections: Int = 4
+    /// The per-provider circuit breaker's tuning.
+    public var breaker = ProviderBreakers.Settings()
 
     /// Creates a configuration.
     public init(

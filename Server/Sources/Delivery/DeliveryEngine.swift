@@ -24,9 +24,12 @@ public final class DeliveryEngine: Sendable {
         public var lease: TimeInterval
         /// How long to sleep when the outbox has nothing due (`wake()` cuts it short).
         public var idleWait: TimeInterval
+        /// How long a call rings: a call push not sent within this time of its `sentAt` is
+        /// recorded expired instead of ringing a device late.
+        public var ringTimeout: TimeInterval = 45
 
         /// Creates a configuration.
-        public init(batchSize: Int = 500, maxInFlight: Int = 1400, lease: TimeInterval = 120, idleWait: TimeInterval = 0.02) {
+        public init(batchSize: Int = 500, maxInFlight: Int = 1400, lease: TimeInterval = 60, idleWait: TimeInterval = 0.02) {
             self.batchSize = batchSize
             self.maxInFlight = maxInFlight
             self.lease = lease
@@ -77,8 +80,16 @@ public final class DeliveryEngine: Sendable {
         self.now = now
     }
 
-    /// Starts the claiming and finishing threads.
+    /// Starts the claiming and finishing threads, after taking over the leases of jobs that
+    /// a process which no longer runs (this service's predecessor) held: they are sent again
+    /// at once instead of after their lease.
     public func start() {
+        do {
+            let released = try store.releaseAbandonedLeases(now: now())
+            if released > 0 { log("delivery: took over \(released) jobs in flight of a process that no longer runs") }
+        } catch {
+            log("delivery: releasing abandoned leases failed: \(error)")
+        }
         shared.condition.withLock { shared.threadsRunning = 2 }
         ServerThread.start(name: "delivery-claim") { [self] in claimLoop() }
         ServerThread.start(name: "delivery-finish") { [self] in finishLoop() }
@@ -149,9 +160,40 @@ public final class DeliveryEngine: Sendable {
         }
     }
 
+    /// Why the job must not be sent any more, or nil while its moment lasts: an alert past
+    /// its `apns-expiration`, a call push past its ring deadline (`sentAt` + `ringTimeout`).
+    static func expiry(of job: PushJob, now: Date, ringTimeout: TimeInterval) -> String? {
+        if job.headers.expiration > 0, now.timeIntervalSince1970 > Double(job.headers.expiration) {
+            return "Expired (apns-expiration passed before it could be sent)"
+        }
+        if job.kind == .call {
+            let sentAt = callSentAt(job.payload) ?? job.createdAt
+            if now.timeIntervalSince(sentAt) > ringTimeout {
+                return "Expired (the call stopped ringing before it could be sent)"
+            }
+        }
+        return nil
+    }
+
+    /// The call's `sentAt` (milliseconds, a string or a number at the payload's top level).
+    static func callSentAt(_ payload: Data) -> Date? {
+        guard let object = try? JSONCodec.parse(payload) as? [String: Any] else { return nil }
+        let milliseconds: Double?
+        switch object["sentAt"] {
+        case let text as String: milliseconds = Double(text)
+        case let number as Int: milliseconds = Double(number)
+        case let number as Int64: milliseconds = Double(number)
+        case let number as Double: milliseconds = number
+        default: milliseconds = nil
+        }
+        return milliseconds.map { Date(timeIntervalSince1970: $0 / 1000) }
+    }
+
     private func dispatch(_ job: PushJob) {
         let shared = self.shared
         let claimAt = self.claimAt
+        let sender: any PushSender =
+            Self.expiry(of: job, now: now(), ringTimeout: configuration.ringTimeout).map { ExpiredAnswer(reason: $0) } ?? self.sender
         sender.send(job) { outcome in
             let answeredAt = Date()
             shared.condition.withLock {
@@ -211,4 +253,11 @@ public final class DeliveryEngine: Sendable {
             shared.condition.broadcast()
         }
     }
+}
+
+/// Answers a job whose moment passed with `expired`, without sending it.
+private struct ExpiredAnswer: PushSender {
+    let reason: String
+    func send(_ job: PushJob) async -> JobOutcome { .expired(reason: reason) }
+    func send(_ job: PushJob, completion: @escaping @Sendable (JobOutcome) -> Void) { completion(.expired(reason: reason)) }
 }

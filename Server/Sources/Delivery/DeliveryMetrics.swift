@@ -17,6 +17,7 @@ public final class DeliveryMetrics: Sendable {
         var failed: [String: Int] = [:]
         var retried: [String: Int] = [:]
         var tokensRemoved = 0
+        var expired = 0
         var bucketCounts = [Int](repeating: 0, count: DeliveryMetrics.buckets.count)
         var latencyCount = 0
         var latencySum = 0.0
@@ -44,6 +45,9 @@ public final class DeliveryMetrics: Sendable {
             case .tokenInvalid(let reason):
                 state.failed[Self.label(reason), default: 0] += 1
                 state.tokensRemoved += 1
+            case .expired:
+                state.expired += 1
+                return
             }
             if let bucket = Self.buckets.firstIndex(where: { latency <= $0 }) { state.bucketCounts[bucket] += 1 }
             state.latencyCount += 1
@@ -59,6 +63,9 @@ public final class DeliveryMetrics: Sendable {
 
     /// Pushes that ended without delivery so far (dead tokens included).
     public var failed: Int { state.withLock { $0.failed.values.reduce(0, +) } }
+
+    /// Pushes recorded expired (never sent: their moment had passed).
+    public var expired: Int { state.withLock { $0.expired } }
 
     /// Tokens deleted after a dead-token answer.
     public var tokensRemoved: Int { state.withLock { $0.tokensRemoved } }
@@ -88,6 +95,8 @@ public final class DeliveryMetrics: Sendable {
         }
         out += "# HELP push_tokens_removed_total Tokens deleted after a dead-token answer.\n"
         out += "# TYPE push_tokens_removed_total counter\npush_tokens_removed_total \(snapshot.tokensRemoved)\n"
+        out += "# HELP push_expired_total Pushes never sent because their moment had passed (alert expiration, ring deadline).\n"
+        out += "# TYPE push_expired_total counter\npush_expired_total \(snapshot.expired)\n"
         if let queue {
             out += "# HELP push_queue_depth Jobs in the outbox by state.\n# TYPE push_queue_depth gauge\n"
             out += "push_queue_depth{state=\"pending\"} \(queue.pending)\n"
@@ -113,7 +122,7 @@ public final class DeliveryMetrics: Sendable {
 
     /// A short label for a reason: its first word, without characters Prometheus labels
     /// would need escaped (reasons may carry messages).
-    static func label(_ reason: String) -> String {
+    public static func label(_ reason: String) -> String {
         let word = reason.split(whereSeparator: { $0 == " " || $0 == ":" }).first.map(String.init) ?? reason
         return String(word.filter { $0.isLetter || $0.isNumber || $0 == "_" }.prefix(40))
     }

@@ -6,6 +6,8 @@ import FoundationEssentials
 import Foundation
 #endif
 import PushCore
+import PushCrypto
+import ServerSupport
 
 /// The real `PushSender`: delivers jobs to APNs (HTTP/2, token auth) or FCM HTTP v1 with
 /// the job's provider credentials, and maps every answer to a `JobOutcome`.
@@ -15,6 +17,31 @@ public final class DeliverySender: PushSender {
     private let mapping: OutcomeMapping
     private let lastRegistration: @Sendable (_ appId: String, _ token: String) -> Date?
     private let now: @Sendable () -> Date
+    /// The per-provider circuit breakers (consulted before any token is deleted).
+    public let breakers: ProviderBreakers
+    private let events: Events
+
+    /// What the sender tells its owner: a token's environment found by a fallback send, a
+    /// provider that answers again after being misconfigured, log lines.
+    public struct Events: Sendable {
+        /// A token without a known environment worked in `environment`: store it.
+        public var learnedEnvironment: @Sendable (_ appId: String, _ token: String, _ environment: TokenEnvironment) -> Void
+        /// A misconfigured provider answered 200 again: retry its waiting jobs now.
+        public var providerRecovered: @Sendable (_ appId: String, _ providerId: String) -> Void
+        /// A log line (never a token or a secret).
+        public var log: @Sendable (String) -> Void
+
+        /// Creates the hooks (all do nothing by default).
+        public init(
+            learnedEnvironment: @escaping @Sendable (String, String, TokenEnvironment) -> Void = { _, _, _ in },
+            providerRecovered: @escaping @Sendable (String, String) -> Void = { _, _ in },
+            log: @escaping @Sendable (String) -> Void = { _ in }
+        ) {
+            self.learnedEnvironment = learnedEnvironment
+            self.providerRecovered = providerRecovered
+            self.log = log
+        }
+    }
 
     /// Creates a sender.
     /// - Parameters:
@@ -26,12 +53,23 @@ public final class DeliverySender: PushSender {
     public init(
         directory: any ProviderDirectory, configuration: DeliveryConfiguration = DeliveryConfiguration(),
         lastRegistration: @escaping @Sendable (_ appId: String, _ token: String) -> Date? = { _, _ in nil },
-        now: @escaping @Sendable () -> Date = Date.init
+        events: Events = Events(), now: @escaping @Sendable () -> Date = Date.init
     ) {
         clients = ProviderClients(directory: directory, configuration: configuration)
         mapping = OutcomeMapping(retry: configuration.retry)
+        breakers = ProviderBreakers(settings: configuration.breaker)
+        self.events = events
         self.lastRegistration = lastRegistration
         self.now = now
+    }
+
+    /// The provider was changed through the admin API: its credentials are read again, its
+    /// breaker closes, and (through `Events.providerRecovered`) its waiting jobs are retried now.
+    public func providerUpdated(appId: String, providerId: String) {
+        clients.forget(appId: appId, providerId: providerId)
+        let wasOpen = breakers.reset(appId: appId, providerId: providerId)
+        if wasOpen { events.log("delivery: provider \(appId)/\(providerId) was updated; retrying its waiting jobs") }
+        events.providerRecovered(appId, providerId)
     }
 
     /// Requests in flight on the APNs connections.
@@ -59,6 +97,9 @@ public final class DeliverySender: PushSender {
     public func providerHealth(appId: String, providerId: String) -> ProviderHealth {
         var health = book.health(appId: appId, providerId: providerId)
         clients.describe(appId: appId, providerId: providerId, into: &health)
+        let reason = breakers.openReason(appId: appId, providerId: providerId)
+        health.circuitBreaker = reason == nil ? "closed" : "open"
+        health.circuitBreakerReason = reason
         return health
     }
 
@@ -88,29 +129,103 @@ public final class DeliverySender: PushSender {
     private func sendAPNs(
         _ job: PushJob, credentials: APNsCredentials, completion: @escaping @Sendable (JobOutcome) -> Void
     ) {
+        let admission = breakers.admit(appId: job.appId, providerId: job.providerId, at: now())
+        guard admission.admitted else {
+            // Misconfigured: the job waits (never fails) until a probe or an update fixes it.
+            let until = max(admission.waitUntil, now().addingTimeInterval(mapping.retry.delay(attempt: job.attempts)))
+            return completion(.retry(notBefore: until, reason: "\(JobOutcome.waitingPrefix): \(admission.reason ?? "")"))
+        }
+        let first = job.environment ?? (credentials.production ? .production : .sandbox)
+        send(job, credentials: credentials, environment: first) { [self] response in
+            // A token of unknown environment refused as BadDeviceToken is tried once on the
+            // other one; where it works, that environment is stored for it.
+            guard job.environment == nil, case .answered(let answer) = response, answer.status == 400,
+                answer.reason == "BadDeviceToken"
+            else {
+                return finishAPNs(job, response: response, completion: completion)
+            }
+            send(job, credentials: credentials, environment: first.other) { [self] second in
+                if case .answered(let answer) = second, answer.status == 200 {
+                    events.learnedEnvironment(job.appId, job.token, first.other)
+                }
+                finishAPNs(job, response: second, completion: completion)
+            }
+        }
+    }
+
+    private func send(
+        _ job: PushJob, credentials: APNsCredentials, environment: TokenEnvironment,
+        completion: @escaping @Sendable (APNsResponse) -> Void
+    ) {
+        var credentials = credentials
+        credentials.production = environment == .production
         let client: APNsClient
         do {
             client = try clients.apnsClient(for: credentials)
         } catch {
-            return completion(.failed(reason: "InvalidProviderToken (the .p8 key cannot be used)"))
+            return completion(.answered(APNsAnswer(status: 403, reason: "InvalidProviderToken")))
         }
         let notification = APNsNotification(
             deviceToken: job.token, bundleID: credentials.bundleId + job.headers.topicSuffix,
             pushType: APNsNotification.PushType(rawValue: job.headers.pushType.rawValue) ?? .alert,
             priority: job.headers.priority, expiration: job.headers.expiration,
-            collapseID: job.headers.collapseId, apnsID: UUID(uuidString: job.id).map { $0.uuidString.lowercased() },
+            collapseID: job.headers.collapseId, apnsID: Self.apnsID(forJob: job.id),
             payload: Array(job.payload))
-        let mapping = self.mapping
-        let lastRegistration = self.lastRegistration
-        let now = self.now
-        client.send(notification) { response in
-            var registeredAt: Date?
-            if case .answered(let answer) = response, answer.status == 410, answer.unregisteredAt != nil {
-                // Rare (a dead token with a timestamp): one indexed read on the loop thread.
-                registeredAt = lastRegistration(job.appId, job.token)
+        client.send(notification, completion: completion)
+    }
+
+    /// Maps the final answer, through the provider's breaker: a dead-token answer deletes the
+    /// token only while the provider is healthy; configuration answers otherwise make the
+    /// job wait.
+    private func finishAPNs(_ job: PushJob, response: APNsResponse, completion: @escaping @Sendable (JobOutcome) -> Void) {
+        let time = now()
+        var answer = ProviderBreakers.Answer.other
+        if case .answered(let reply) = response {
+            if reply.status == 200 {
+                answer = .accepted
+            } else if ProviderBreakers.isConfigurationAnswer(status: reply.status, reason: reply.reason) {
+                answer = .configuration(reply.reason ?? "HTTP \(reply.status)")
             }
-            completion(mapping.outcome(for: response, attempt: job.attempts, registeredAt: registeredAt, now: now()))
         }
+        switch breakers.record(answer, appId: job.appId, providerId: job.providerId, at: time) {
+        case .opened(let reason):
+            events.log(
+                "delivery: provider \(job.appId)/\(job.providerId) is misconfigured (\(reason)): its jobs wait and no token "
+                    + "is deleted until it answers again or is updated")
+        case .closed:
+            events.log("delivery: provider \(job.appId)/\(job.providerId) answers again; retrying its waiting jobs")
+            events.providerRecovered(job.appId, job.providerId)
+        case nil:
+            break
+        }
+        if case .configuration(let reason) = answer {
+            let tokenReason = reason == "BadDeviceToken" || reason == "DeviceTokenNotForTopic"
+            if !(tokenReason && breakers.isHealthy(appId: job.appId, providerId: job.providerId, at: time)) {
+                let until = time.addingTimeInterval(mapping.retry.delay(attempt: job.attempts))
+                return completion(.retry(notBefore: until, reason: "\(JobOutcome.waitingPrefix): \(reason)"))
+            }
+        }
+        var registeredAt: Date?
+        if case .answered(let reply) = response, reply.status == 410, reply.unregisteredAt != nil {
+            // Rare (a dead token with a timestamp): one indexed read on the loop thread.
+            registeredAt = lastRegistration(job.appId, job.token)
+        }
+        completion(mapping.outcome(for: response, attempt: job.attempts, registeredAt: registeredAt, now: time))
+    }
+
+    /// The `apns-id` of a job: the job id when it is a UUID (the service's ids are), else a
+    /// UUID made from the SHA-256 of the id. Every attempt of a job carries the same one, so
+    /// duplicates after a crash are identifiable at the receiver.
+    public static func apnsID(forJob id: String) -> String {
+        if let uuid = UUID(uuidString: id) { return uuid.uuidString.lowercased() }
+        var bytes = Array(Crypto.sha256(Data(id.utf8)).prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x50  // version 5 style: name-based (SHA)
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = bytes.hexString
+        let parts = [
+            hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20),
+        ]
+        return parts.joined(separator: "-")
     }
 
     private func sendFCM(_ job: PushJob, credentials: FCMCredentials) async -> JobOutcome {

@@ -6,27 +6,61 @@ import Foundation
 import PushCore
 
 /// The delivery engine as the running service uses it: engine, sender and the text of the
-/// `/metrics` and `/healthz` endpoints.
+/// `/metrics` and `/healthz` endpoints. Each service owns one (nothing is process-global).
 public final class DeliveryService: DeliveryStatus {
     /// The outbox workers.
     public let engine: DeliveryEngine
-    /// The APNs/FCM sender.
-    public let sender: DeliverySender
+    /// The APNs/FCM sender, when the service delivers (`--sender delivery`).
+    public let sender: DeliverySender?
     private let store: any OutboxStore
     /// The outbox depth, counted at most once a second: counting scans the jobs' index and
     /// holds the store, so frequent health checks must not pay it each time.
     private let depth = Locked<(at: ContinuousClock.Instant, counts: OutboxCounts?)?>(nil)
 
-    /// Builds the engine over `store`, with credentials from `directory`.
+    /// Builds the engine over `store`, delivering to APNs/FCM with credentials from `directory`.
     /// - Parameter lastRegistration: when a token was last registered (for the 410 rule).
-    public init(
-        store: any OutboxStore, directory: any ProviderDirectory, options: DeliveryOptions,
+    public convenience init(
+        store: any OutboxStore, directory: any ProviderDirectory, configuration: DeliveryConfiguration,
+        engine: DeliveryEngine.Configuration = DeliveryEngine.Configuration(),
         lastRegistration: @escaping @Sendable (_ appId: String, _ token: String) -> Date?,
         log: @escaping @Sendable (String) -> Void
     ) {
+        let wake = Locked<DeliveryEngine?>(nil)
+        let events = DeliverySender.Events(
+            learnedEnvironment: { appId, token, environment in
+                do {
+                    try store.recordTokenEnvironment(appId: appId, token: token, environment: environment)
+                } catch {
+                    log("delivery: storing a token's environment failed: \(error)")
+                }
+            },
+            providerRecovered: { appId, providerId in
+                let released = (try? store.releaseWaitingJobs(appId: appId, providerId: providerId, now: Date())) ?? 0
+                if released > 0 { log("delivery: \(released) waiting jobs of \(appId)/\(providerId) are due now") }
+                wake.withLock { $0 }?.wake()
+            },
+            log: log)
+        let sender = DeliverySender(
+            directory: directory, configuration: configuration, lastRegistration: lastRegistration, events: events)
+        self.init(store: store, sender: sender, engine: engine, log: log)
+        wake.withLock { $0 = self.engine }
+    }
+
+    /// A provider was created, changed or deleted through the admin API: its credentials
+    /// are read again, its circuit breaker closes and its waiting jobs are retried now.
+    public func providerUpdated(appId: String, providerId: String) {
+        sender?.providerUpdated(appId: appId, providerId: providerId)
+        engine.wake()
+    }
+
+    /// Builds the engine over `store` with any sender (`LogSender`, `NoneSender`, a test double).
+    public init(
+        store: any OutboxStore, sender: any PushSender, engine: DeliveryEngine.Configuration = DeliveryEngine.Configuration(),
+        log: @escaping @Sendable (String) -> Void
+    ) {
         self.store = store
-        sender = DeliverySender(directory: directory, configuration: options.configuration, lastRegistration: lastRegistration)
-        engine = DeliveryEngine(store: store, sender: sender, configuration: options.engine, log: log)
+        self.sender = sender as? DeliverySender
+        self.engine = DeliveryEngine(store: store, sender: sender, configuration: engine, log: log)
     }
 
     /// Starts the workers.
@@ -35,17 +69,26 @@ public final class DeliveryService: DeliveryStatus {
     /// Stops the workers (waiting briefly for sends in flight) and closes connections.
     public func stop() {
         engine.stop(timeout: 10)
-        sender.shutdown()
+        sender?.shutdown()
     }
 
     /// What the sender recorded about a provider (for `GET /admin/providers/health`).
     public func providerHealth(appId: String, providerId: String) -> ProviderHealth {
-        sender.providerHealth(appId: appId, providerId: providerId)
+        sender?.providerHealth(appId: appId, providerId: providerId) ?? ProviderHealth()
     }
 
     /// The Prometheus text for `/metrics`.
     public func metricsText() -> String {
-        engine.metrics.prometheusText(queue: outboxDepth())
+        var text = engine.metrics.prometheusText(queue: outboxDepth())
+        let open = sender?.breakers.open() ?? []
+        text += "# HELP push_provider_misconfigured Providers whose circuit breaker is open (jobs wait, no token is deleted).\n"
+        text += "# TYPE push_provider_misconfigured gauge\n"
+        text += "push_provider_misconfigured \(open.count)\n"
+        for entry in open {
+            let label = DeliveryMetrics.label(entry.appId + "_" + entry.providerId)
+            text += "push_provider_misconfigured_info{provider=\"\(label)\"} 1\n"
+        }
+        return text
     }
 
     /// The JSON object for `/healthz`: engine state and totals (live), outbox depth (at most
@@ -60,6 +103,13 @@ public final class DeliveryService: DeliveryStatus {
             body["outbox"] = ["pending": counts.pending, "inFlight": counts.inFlight]
         } else {
             body["status"] = "degraded"
+            body["reason"] = "the outbox cannot be read"
+        }
+        let open = sender?.breakers.open() ?? []
+        if !open.isEmpty {
+            body["status"] = "degraded"
+            body["reason"] = "misconfigured providers: " + open.map { "\($0.appId)/\($0.providerId)" }.joined(separator: ", ")
+            body["misconfiguredProviders"] = open.map { ["appId": $0.appId, "providerId": $0.providerId, "reason": $0.reason] }
         }
         return body
     }
@@ -67,7 +117,7 @@ public final class DeliveryService: DeliveryStatus {
     private func outboxDepth() -> OutboxCounts? {
         let now = ContinuousClock.now
         if let cached = depth.withLock({ $0 }), now - cached.at < .seconds(1) { return cached.counts }
-        let counts = try? store.pushJobCounts()
+        let counts = try? store.activePushJobCounts()
         depth.withLock { $0 = (now, counts) }
         return counts
     }

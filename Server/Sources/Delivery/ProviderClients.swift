@@ -57,6 +57,11 @@ final class ProviderClients: Sendable {
         return fresh
     }
 
+    /// Drops the cached credentials of a provider (it was updated): the next send reads them again.
+    func forget(appId: String, providerId: String) {
+        _ = credentials.withLock { $0.removeValue(forKey: appId + "\u{0}" + providerId) }
+    }
+
     private func environment(for credentials: APNsCredentials) -> APNsEnvironment {
         configuration.apnsBaseURL.map { .custom(baseURL: $0) } ?? (credentials.production ? .production : .sandbox)
     }

@@ -25,6 +25,8 @@ final class ProviderHealthBook: Sendable {
             case .delivered:
                 health.lastSuccessAt = time
                 health.delivered += 1
+            case .expired:
+                return
             case .retry(_, let reason), .failed(let reason), .tokenInvalid(let reason):
                 health.lastErrorAt = time
                 health.lastErrorReason = String(reason.prefix(200))

@@ -17,4 +17,11 @@ public enum JobOutcome: Sendable, Hashable {
     /// `DeviceTokenNotForTopic`; FCM `UNREGISTERED`): the job fails and the store deletes
     /// the token so no later send uses it.
     case tokenInvalid(reason: String)
+    /// The push's moment passed before it could be sent: an alert past its `apns-expiration`,
+    /// a call push past its ring deadline. It is recorded as expired and never sent.
+    case expired(reason: String)
+
+    /// The start of the reason of a job that waits for its provider to be fixed (a
+    /// ``retry(notBefore:reason:)`` that never gives up).
+    public static let waitingPrefix = "provider misconfigured"
 }

@@ -24,12 +24,40 @@ public protocol OutboxStore: Sendable {
     /// Counts jobs by state, for health checks and tests.
     func pushJobCounts() throws -> OutboxCounts
 
+    /// Counts only the jobs still to do (pending and in flight; the other counts are 0):
+    /// what `/healthz` and `/metrics` show. Stores answer it from an index without reading
+    /// the finished jobs, however many there are.
+    func activePushJobCounts() throws -> OutboxCounts
+
     /// Records the outcomes of many claimed jobs at once (one transaction where the store
     /// can), with the same meaning as ``finishPushJob(id:outcome:now:)`` for each.
     func finishPushJobs(_ results: [(id: String, outcome: JobOutcome)], now: Date) throws
+
+    /// Makes jobs leased by processes that no longer run claimable at once; returns how many.
+    /// The engine calls it when it starts, so a restarted service resends its predecessor's
+    /// jobs in flight without waiting for their leases to run out.
+    func releaseAbandonedLeases(now: Date) throws -> Int
+
+    /// Makes the jobs of a provider that wait for it to be fixed due now; returns how many.
+    func releaseWaitingJobs(appId: String, providerId: String, now: Date) throws -> Int
+
+    /// Stores the APNs environment a send found a token to work in.
+    func recordTokenEnvironment(appId: String, token: String, environment: TokenEnvironment) throws
 }
 
 extension OutboxStore {
+    /// Default: ``pushJobCounts()``.
+    public func activePushJobCounts() throws -> OutboxCounts { try pushJobCounts() }
+
+    /// Default: nothing is released (leases expire on their own).
+    public func releaseAbandonedLeases(now: Date) throws -> Int { 0 }
+
+    /// Default: nothing (jobs wait for their next retry).
+    public func releaseWaitingJobs(appId: String, providerId: String, now: Date) throws -> Int { 0 }
+
+    /// Default: nothing is stored (the fallback is tried again on the next send).
+    public func recordTokenEnvironment(appId: String, token: String, environment: TokenEnvironment) throws {}
+
     /// Default: one ``finishPushJob(id:outcome:now:)`` per job.
     public func finishPushJobs(_ results: [(id: String, outcome: JobOutcome)], now: Date) throws {
         for result in results {
@@ -48,12 +76,15 @@ public struct OutboxCounts: Sendable, Hashable, Codable {
     public var delivered: Int
     /// Ended without delivery (`failed` or `tokenInvalid`).
     public var failed: Int
+    /// Never sent because their moment had passed (`expired`).
+    public var expired: Int
 
     /// Creates counts.
-    public init(pending: Int, inFlight: Int, delivered: Int, failed: Int) {
+    public init(pending: Int, inFlight: Int, delivered: Int, failed: Int, expired: Int = 0) {
         self.pending = pending
         self.inFlight = inFlight
         self.delivered = delivered
         self.failed = failed
+        self.expired = expired
     }
 }

@@ -27,8 +27,11 @@ public struct ProviderHealth: Sendable, Equatable {
     public var connectionsUp = 0
     /// Requests sent and not yet answered.
     public var inFlight = 0
-    /// The circuit breaker's state; nil while the engine has none.
+    /// The circuit breaker's state: `closed` (sending), `open` (misconfigured: jobs wait, no
+    /// token is deleted); nil while the engine has none.
     public var circuitBreaker: String?
+    /// Why the breaker is open (which answers, how many); nil while closed.
+    public var circuitBreakerReason: String?
 
     /// Empty health: nothing sent yet.
     public init() {}

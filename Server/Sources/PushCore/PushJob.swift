@@ -38,13 +38,17 @@ public struct PushJob: Sendable, Hashable, Identifiable {
     public var notBefore: Date
     /// When the job was created.
     public var createdAt: Date
+    /// The APNs environment of the token, when the app told it at registration or a send
+    /// found it; nil means unknown (the provider's environment is tried first, then the other).
+    public var environment: TokenEnvironment?
 
     /// Creates a job.
     public init(
         id: String, appId: String, requestId: String, uid: String, token: String,
         platform: TokenPlatform, kind: PushKind, providerId: String, payload: Data,
-        headers: PushHeaders, attempts: Int = 0, notBefore: Date, createdAt: Date
+        headers: PushHeaders, attempts: Int = 0, notBefore: Date, createdAt: Date, environment: TokenEnvironment? = nil
     ) {
+        self.environment = environment
         self.id = id
         self.appId = appId
         self.requestId = requestId

@@ -1,7 +1,8 @@
-/// Delivers one job to APNs or FCM. Part 2's delivery engine implements it; this package
-/// ships two stand-ins, ``RecordingSender`` (tests) and ``LogSender`` (development).
+/// Delivers one job. The delivery engine drives every sender the same way: `DeliverySender`
+/// (APNs and FCM), and the operator options `LogSender` (`--sender log`) and `NoneSender`
+/// (`--sender none`); tests add doubles in `PushTestSupport`.
 ///
-/// Implementations must be thread-safe: the dispatcher calls `send` concurrently.
+/// Implementations must be thread-safe: the engine calls `send` concurrently.
 /// A sender never throws: every failure becomes a ``JobOutcome``.
 public protocol PushSender: Sendable {
     /// Sends the job and reports the outcome. Never logs the token or secrets in full.

@@ -10,3 +10,16 @@ public enum TokenPlatform: String, Sendable, Codable, CaseIterable, Hashable {
     /// Whether the token is delivered through APNs directly (as opposed to FCM).
     public var isAPNs: Bool { self != .fcm }
 }
+
+/// The APNs environment a device token belongs to: the `aps-environment` of the app's
+/// provisioning profile (development builds get sandbox tokens, App Store and TestFlight
+/// builds production ones). A token only works in its own environment.
+public enum TokenEnvironment: String, Sendable, Codable, CaseIterable, Hashable {
+    /// `api.sandbox.push.apple.com` (development signing).
+    case sandbox
+    /// `api.push.apple.com` (distribution signing).
+    case production
+
+    /// The other environment.
+    public var other: TokenEnvironment { self == .sandbox ? .production : .sandbox }
+}

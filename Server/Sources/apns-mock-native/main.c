@@ -8,7 +8,9 @@
  * `authorization: bearer …` get 403.
  *
  * usage: apns-mock-native --cert server.pem --key server.key [--port 0] [--latency-ms 0]
- *                         [--max-streams 1000]
+ *                         [--max-streams 1000] [--log FILE]
+ * --log appends the apns-id of every request answered 200 to FILE, one a line (flushed
+ * after each batch of answers): tests count deliveries and duplicates per job with it.
  * Prints `PORT <n>` once listening; prints totals on SIGTERM/SIGINT.
  */
 #include <arpa/inet.h>
@@ -56,6 +58,7 @@ static uint32_t max_streams = 1000;
 static volatile sig_atomic_t stopping;
 static unsigned long long answered, refused;
 static int epfd;
+static FILE *answer_log;
 
 /* Per-stream request facts: a bearer token was sent; the apns-id to echo. */
 typedef struct {
@@ -246,6 +249,7 @@ static int answer_due(void) {
         response *r = &queue[q_head % q_cap];
         if (r->due_ns > now) {
             for (size_t i = 0; i < ntouched; i++) flush(touched[i]);
+            if (answer_log) fflush(answer_log);
             uint64_t wait = (r->due_ns - now + 999999) / 1000000;
             return (int)(wait > 1000 ? 1000 : wait);
         }
@@ -270,6 +274,7 @@ static int answer_due(void) {
         if (r->authorized) {
             nghttp2_submit_response(c->session, r->stream_id, ok, 2, NULL);
             answered++;
+            if (answer_log) fprintf(answer_log, "%s\n", id);
         } else {
             nghttp2_submit_response(c->session, r->stream_id, denied, 2, NULL);
             refused++;
@@ -282,6 +287,7 @@ static int answer_due(void) {
         }
     }
     for (size_t i = 0; i < ntouched; i++) flush(touched[i]);
+    if (answer_log) fflush(answer_log);
     return -1;
 }
 
@@ -296,6 +302,10 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--port")) port = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--latency-ms")) latency_ms = atol(argv[i + 1]);
         else if (!strcmp(argv[i], "--max-streams")) max_streams = (uint32_t)atol(argv[i + 1]);
+        else if (!strcmp(argv[i], "--log")) {
+            answer_log = fopen(argv[i + 1], "a");
+            if (!answer_log) { perror("--log"); return 2; }
+        }
     }
     if (!cert || !key) { fprintf(stderr, "usage: %s --cert PEM --key PEM [--port N] [--latency-ms N]\n", argv[0]); return 2; }
     signal(SIGPIPE, SIG_IGN);

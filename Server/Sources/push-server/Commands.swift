@@ -57,7 +57,7 @@ enum Subcommand: Equatable {
           push-server --version               Print the version.
         """
 
-    static var serveHelp: String { ServiceConfiguration.helpText + "\n\n" + DeliveryOptions.helpText }
+    static var serveHelp: String { ServiceConfiguration.helpText }
 
     static let checkProviderHelp = """
         USAGE: push-server check-provider --app <app id> --provider <provider id> [--token <device token>] [options]
@@ -162,13 +162,10 @@ enum CheckProviderCommand {
     /// Runs the check and returns the exit status.
     static func run(_ arguments: [String], environment: [String: String], print: (String) -> Void, fail: (String) -> Void) -> Int32 {
         let options: Options
-        let delivery: DeliveryOptions
         let configuration: ServiceConfiguration
         do {
             options = try parse(arguments)
-            let split = try DeliveryOptions.parse(arguments: options.rest, environment: environment)
-            delivery = split.options
-            configuration = try ServiceConfiguration.parse(arguments: split.arguments, environment: split.environment)
+            configuration = try ServiceConfiguration.parse(arguments: options.rest, environment: environment)
         } catch {
             fail("push-server check-provider: \(error)")
             return 64
@@ -195,7 +192,7 @@ enum CheckProviderCommand {
         print(describe(credentials, app: options.app, provider: options.provider))
         let report: ProviderCheck.Report
         if let token = options.token {
-            var settings = delivery.configuration
+            var settings = configuration.delivery
             settings.requestTimeoutMilliseconds = Int(options.timeout * 1000)
             let result = Locked<ProviderCheck.Report?>(nil)
             let done = DispatchSemaphore(value: 0)

@@ -1,6 +1,5 @@
 import CSystem
 import Dispatch
-import Delivery
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -48,15 +47,10 @@ case .unknown(let name):
     exit(64)
 }
 
-var configuration: ServiceConfiguration
-let deliveryOptions: DeliveryOptions
+let configuration: ServiceConfiguration
 do {
-    // The delivery engine's flags (part 2) first; the service parses the rest.
-    let split = try DeliveryOptions.parse(
-        arguments: serveArguments, environment: ProcessInfo.processInfo.environment)
-    deliveryOptions = split.options
-    configuration = try ServiceConfiguration.parse(arguments: split.arguments, environment: split.environment)
-    if deliveryOptions.enabled { configuration.sender = "none" }
+    // Every flag, `--sender` and the delivery engine's included, is read by one parser.
+    configuration = try ServiceConfiguration.parse(arguments: serveArguments, environment: ProcessInfo.processInfo.environment)
 } catch ConfigurationError.helpRequested {
     say(Subcommand.helpText(nil) ?? "")
     exit(0)
@@ -73,31 +67,8 @@ do {
     exit(1)
 }
 
-// The delivery engine consumes the outbox when `--sender delivery` is given.
-let delivery: DeliveryService? =
-    deliveryOptions.enabled
-    ? DeliveryService(
-        store: app.store, directory: app.providers, options: deliveryOptions,
-        lastRegistration: { appId, token in
-            (try? app.store.tokens(appId: appId, uid: nil))?.first { $0.token == token }?.updatedAt
-        },
-        log: { StandardStream.error($0) })
-    : nil
-if let delivery {
-    ExtraEndpoints.register("GET", "/metrics") {
-        (200, "text/plain; version=0.0.4", Data(delivery.metricsText().utf8))
-    }
-    ExtraEndpoints.register("GET", "/healthz") {
-        let body = delivery.health()
-        let data = (try? JSONCodec.encodeData(body)) ?? Data("{}".utf8)
-        return (body["status"] as? String == "ok" ? 200 : 503, "application/json", data)
-    }
-    app.attach(deliveryStatus: delivery)
-    delivery.start()
-}
-
 say(
-    "push-server listening on \(app.baseURL) (store: SQLite \(configuration.resolvedDatabasePath), sender: \(delivery == nil ? configuration.sender : "delivery"))"
+    "push-server listening on \(app.baseURL) (store: SQLite \(configuration.resolvedDatabasePath), sender: \(configuration.sender.rawValue))"
 )
 if configuration.adminKey != nil {
     say("admin key: from \(app.adminKeySource); send it in the apikey header")
@@ -117,7 +88,6 @@ let sources = [SIGINT, SIGTERM].map { number in
     source.setEventHandler {
         say("push-server: stopping")
         app.stop()
-        delivery?.stop()
         exit(0)
     }
     source.resume()

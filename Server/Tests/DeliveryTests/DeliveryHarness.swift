@@ -19,7 +19,10 @@ final class DeliveryHarness: Sendable {
     static let app = "app1"
     static let user = "u1"
 
-    init(latencyMilliseconds: Int = 0, retry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: 0.05, maxDelay: 5)) throws {
+    init(
+        latencyMilliseconds: Int = 0, retry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: 0.05, maxDelay: 5),
+        apnsURL: ((MockPushServer) throws -> String)? = nil, requestTimeoutMilliseconds: Int = 3_000
+    ) throws {
         mock = try MockPushServer(latencyMilliseconds: latencyMilliseconds)
         let dir = NSTemporaryDirectory() + "delivery-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -41,11 +44,18 @@ final class DeliveryHarness: Sendable {
         sender = DeliverySender(
             directory: directory,
             configuration: DeliveryConfiguration(
-                apnsBaseURL: mock.baseURL, fcmBaseURL: mock.baseURL, caFile: credentials.caFile, retry: retry,
-                requestTimeoutMilliseconds: 3_000),
+                apnsBaseURL: try apnsURL?(mock) ?? mock.baseURL, fcmBaseURL: mock.baseURL, caFile: credentials.caFile, retry: retry,
+                requestTimeoutMilliseconds: requestTimeoutMilliseconds),
             lastRegistration: { app, token in
                 (try? store.tokens(appId: app, uid: nil))?.first { $0.token == token }?.updatedAt
-            })
+            },
+            events: DeliverySender.Events(
+                learnedEnvironment: { app, token, environment in
+                    try? store.recordTokenEnvironment(appId: app, token: token, environment: environment)
+                },
+                providerRecovered: { app, provider in
+                    _ = try? store.releaseWaitingJobs(appId: app, providerId: provider, now: Date())
+                }))
         engine = DeliveryEngine(
             store: store, sender: sender,
             configuration: DeliveryEngine.Configuration(batchSize: 100, maxInFlight: 400, lease: 30, idleWait: 0.02))
@@ -71,15 +81,16 @@ final class DeliveryHarness: Sendable {
     @discardableResult
     func enqueue(
         _ token: String, platform: TokenPlatform = .apnsDevice, kind: PushKind = .chat,
-        payload: String = #"{"aps":{"alert":{"title":"Hi","body":"there"}},"type":"chat","sender":"u2","unreadMessageCount":3}"#
+        payload: String = #"{"aps":{"alert":{"title":"Hi","body":"there"}},"type":"chat","sender":"u2","unreadMessageCount":3}"#,
+        expiration: Int64 = 0, id: String = UUID().uuidString, environment: TokenEnvironment? = nil
     ) throws -> PushJob {
         let job = PushJob(
-            id: UUID().uuidString, appId: Self.app, requestId: "req-1", uid: Self.user, token: token, platform: platform,
+            id: id, appId: Self.app, requestId: "req-1", uid: Self.user, token: token, platform: platform,
             kind: kind, providerId: platform == .fcm ? "fcm-1" : "apns-1", payload: Data(payload.utf8),
             headers: PushHeaders(
-                pushType: platform == .apnsVoIP ? .voip : .alert, priority: 10, expiration: 0,
+                pushType: platform == .apnsVoIP ? .voip : .alert, priority: 10, expiration: expiration,
                 topicSuffix: platform == .apnsVoIP ? ".voip" : ""),
-            notBefore: Date(), createdAt: Date())
+            notBefore: Date(), createdAt: Date(), environment: environment)
         try store.enqueue(webhooks: [], pushJobs: [job])
         engine.wake()
         return job

@@ -14,14 +14,9 @@ import Testing
         func pushJobCounts() throws -> OutboxCounts { throw Broken() }
     }
 
-    /// The options `push-server` would parse from its flags, pointed at the mock.
-    static func options(for harness: DeliveryHarness) throws -> DeliveryOptions {
-        try DeliveryOptions.parse(
-            arguments: [
-                "--sender", "delivery", "--apns-url", harness.mock.baseURL, "--ca-file", harness.mock.credentials.caFile,
-            ],
-            environment: [:]
-        ).options
+    /// The configuration `push-server` would use, pointed at the mock.
+    static func options(for harness: DeliveryHarness) -> DeliveryConfiguration {
+        DeliveryConfiguration(apnsBaseURL: harness.mock.baseURL, caFile: harness.mock.credentials.caFile)
     }
 
     @Test func healthShowsLiveTotalsAndTheOutboxDepth() async throws {
@@ -33,7 +28,7 @@ import Testing
                     privateKeyPEM: harness.mock.credentials.apnsPrivateKeyPEM, production: false))
         ])
         let service = DeliveryService(
-            store: harness.store, directory: directory, options: try Self.options(for: harness),
+            store: harness.store, directory: directory, configuration: Self.options(for: harness),
             lastRegistration: { _, _ in nil }, log: { _ in })
         defer { service.stop() }
         for token in ["dd01", "dd02", "dd03"] {
@@ -63,7 +58,7 @@ import Testing
     @Test func anUnreadableStoreIsDegraded() throws {
         let harness = try DeliveryHarness()
         let service = DeliveryService(
-            store: BrokenStore(), directory: StaticDirectory(providers: [:]), options: try Self.options(for: harness),
+            store: BrokenStore(), directory: StaticDirectory(providers: [:]), configuration: Self.options(for: harness),
             lastRegistration: { _, _ in nil }, log: { _ in })
         defer { service.stop() }
         let health = service.health()

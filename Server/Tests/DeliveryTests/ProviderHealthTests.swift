@@ -10,7 +10,9 @@ import Testing
         let harness = try DeliveryHarness()
         harness.engine.start()
         let app = DeliveryHarness.app
-        #expect(harness.sender.providerHealth(appId: app, providerId: "apns-1") == ProviderHealth(), "nothing before the first send")
+        var fresh = ProviderHealth()
+        fresh.circuitBreaker = "closed"
+        #expect(harness.sender.providerHealth(appId: app, providerId: "apns-1") == fresh, "nothing before the first send")
 
         try harness.register("aa01")
         try harness.enqueue("aa01")
@@ -22,7 +24,7 @@ import Testing
         #expect(delivered.tokenIssuedAt.map { Date().timeIntervalSince($0) < 60 } == true, "the JWT in use was just signed")
         #expect(delivered.connections == DeliveryConfiguration().apnsConnections)
         #expect(delivered.connectionsUp == 1, "one connection answered one push")
-        #expect(delivered.circuitBreaker == nil)
+        #expect(delivered.circuitBreaker == "closed" && delivered.circuitBreakerReason == nil)
 
         try harness.mock.script(["bb02": [["status": 400, "reason": "BadDeviceToken"]]])
         try harness.register("bb02")
@@ -32,8 +34,8 @@ import Testing
         #expect(refused.lastErrorReason == "BadDeviceToken" && refused.lastErrorAt != nil)
         #expect(refused.delivered == 1 && refused.failed == 1)
         #expect(refused.lastSuccessAt == delivered.lastSuccessAt)
-        #expect(harness.sender.providerHealth(appId: app, providerId: "fcm-1") == ProviderHealth(), "another provider is untouched")
-        #expect(harness.sender.providerHealth(appId: "other-app", providerId: "apns-1") == ProviderHealth(), "per app")
+        #expect(harness.sender.providerHealth(appId: app, providerId: "fcm-1") == fresh, "another provider is untouched")
+        #expect(harness.sender.providerHealth(appId: "other-app", providerId: "apns-1") == fresh, "per app")
 
         // APNs unreachable: the reason says so.
         harness.mock.stop()

@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import PushCrypto
 import PushService
 import Testing
 
@@ -22,6 +23,40 @@ import Testing
         let right = try await harness.admin("GET", "/apps")
         #expect(right.status == 200)
         #expect(right.dataArray.map { $0["appId"] as? String } == ["app1"])
+    }
+
+    /// `/healthz` is the health endpoint (`/health` an alias with the same answer), and each
+    /// service renders its own engine's metrics: nothing is shared through process globals.
+    @Test func healthAndMetricsBelongToEachService() async throws {
+        func health(_ path: String) async throws -> (status: Int, body: [String: Any]) {
+            let response = try await RawHTTP.request(port: harness.port, "GET", path)
+            return (response.status, try JSONSerialization.jsonObject(with: response.body) as? [String: Any] ?? [:])
+        }
+        let healthz = try await health("/healthz")
+        #expect(healthz.status == 200)
+        #expect(healthz.body["status"] as? String == "ok")
+        #expect((healthz.body["outbox"] as? [String: Any])?["pending"] as? Int == 0)
+        let alias = try await health("/health")
+        #expect(alias.status == 200 && alias.body["status"] as? String == "ok" && alias.body["delivery"] != nil)
+
+        // A second service in the same process delivers a push; only its metrics count it.
+        let other = try Harness(sender: .recording)
+        try await other.makeApp()
+        let bob = try await other.makeUser("bob")
+        try await other.register("aa11", platform: "apns_ios_device", session: bob)
+        let send: [String: Any] = [
+            "type": "chat", "recipients": [["uid": "bob"]],
+            "message": ["id": "m1", "sender": ["uid": "alice"], "receiver": ["uid": "bob"], "text": "hi"],
+        ]
+        #expect(try await other.admin("POST", "/notifications/push/v1/send", appId: "app1", send).status == 200)
+        #expect(await Harness.eventually { other.recorder?.jobs.count == 1 })
+        func metrics(_ port: Int) async throws -> String {
+            String(decoding: try await RawHTTP.request(port: port, "GET", "/metrics").body, as: UTF8.self)
+        }
+        #expect(await Harness.eventually { other.app.delivery.engine.metrics.delivered == 1 })
+        #expect(try await metrics(other.port).contains("push_sent_total{provider=\"apns\"} 1"))
+        #expect(try await metrics(harness.port).contains("push_sent_total") == true)
+        #expect(try await !metrics(harness.port).contains("push_sent_total{provider"))
     }
 
     @Test func aClientSessionCannotCallTheAdminAPI() async throws {

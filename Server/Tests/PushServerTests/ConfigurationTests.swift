@@ -15,10 +15,34 @@ import Testing
         #expect(configuration.adminKey == "k")
         #expect(configuration.host == "0.0.0.0")
         #expect(configuration.seedDev)
-        #expect(configuration.sender == "none")
+        #expect(configuration.sender == .none)
     }
 
-    @Test(arguments: [["--port", "70000"], ["--nope"], ["--port"], ["--sender", "apns"], ["--sqlite-sync", "off"]])
+    /// `--sender` and the delivery flags are read in one place, the service's parser.
+    @Test func senderAndDeliveryFlagsAreParsedOnce() throws {
+        let defaults = try ServiceConfiguration.parse(arguments: ["--port", "0"], environment: [:])
+        #expect(defaults.sender == .delivery, "with no sender named, the service delivers")
+        #expect(defaults.engine.lease == 60)
+        let parsed = try ServiceConfiguration.parse(
+            arguments: ["--sender=log", "--apns-url", "https://127.0.0.1:1", "--job-lease", "5", "--delivery-max-in-flight", "50"],
+            environment: ["PUSH_APNS_CONNECTIONS": "3", "PUSH_CA_FILE": "/tmp/ca.pem"])
+        #expect(parsed.sender == .log)
+        #expect(parsed.delivery.apnsBaseURL == "https://127.0.0.1:1")
+        #expect(parsed.delivery.apnsConnections == 3)
+        #expect(parsed.delivery.caFile == "/tmp/ca.pem")
+        #expect(parsed.engine.lease == 5, "the engine honours --job-lease")
+        #expect(parsed.engine.maxInFlight == 50)
+        #expect(parsed.engine.batchSize == 50)
+        #expect(try ServiceConfiguration.parse(arguments: [], environment: ["PUSH_SENDER": "none"]).sender == .none)
+        let breaker = try ServiceConfiguration.parse(
+            arguments: ["--breaker-window", "20"], environment: ["PUSH_BREAKER_HEALTHY_WITHIN": "120"]
+        ).delivery.breaker
+        #expect(breaker.window == 20 && breaker.healthyWithin == 120)
+    }
+
+    @Test(arguments: [
+        ["--port", "70000"], ["--nope"], ["--port"], ["--sender", "apns"], ["--sqlite-sync", "off"], ["--apns-connections", "0"],
+    ])
     func badFlagsAreReported(_ arguments: [String]) {
         #expect(throws: ConfigurationError.self) { try ServiceConfiguration.parse(arguments: arguments, environment: [:]) }
     }

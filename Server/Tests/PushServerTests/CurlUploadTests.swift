@@ -42,4 +42,39 @@ struct CurlUploadTests {
             }
         }
     }
+
+    /// A response body larger than `maxResponseBytes` ends the request with an error instead
+    /// of growing memory (webhook URLs are app-controlled); a body within it arrives whole.
+    @Test func responseBodiesAreLimited() async throws {
+        let server = try HTTPServer(
+            configuration: HTTPServerConfiguration(port: 0, maxBodyBytes: 1 << 20, threads: 2), tooLarge: .init(status: 413)
+        ) { request in
+            .init(status: 200, body: Data(repeating: 120, count: request.path == "/big" ? 4 << 20 : 1000))
+        }
+        defer { server.stop() }
+        var configuration = HTTP2Client.Configuration()
+        configuration.maxResponseBytes = 64 * 1024
+        let client = HTTP2Client(configuration: configuration, name: "limit-test")
+        defer { client.shutdown() }
+        let small = await client.send(CurlHTTP.HTTPRequest(url: "http://127.0.0.1:\(server.port)/small", timeoutMilliseconds: 10_000))
+        #expect((try? small.get())?.body.count == 1000)
+        let big = await client.send(CurlHTTP.HTTPRequest(url: "http://127.0.0.1:\(server.port)/big", timeoutMilliseconds: 10_000))
+        guard case .failure(let error) = big else {
+            Issue.record("a 4 MB answer was accepted by a client limited to 64 KB")
+            return
+        }
+        #expect(error.message.contains("larger than"))
+        // The client still works afterwards.
+        #expect(
+            (try? await client.send(CurlHTTP.HTTPRequest(url: "http://127.0.0.1:\(server.port)/small", timeoutMilliseconds: 10_000)).get())?
+                .status == 200)
+    }
+
+    /// The upload-buffer release (libcurl 7.88 internals) is done on 7.88.x only.
+    @Test func theUploadBufferReleaseIsLimitedToLibcurl788() {
+        #expect(HTTP2Client.uploadBufferReleaseApplies(versionNumber: 0x07_58_01))
+        #expect(!HTTP2Client.uploadBufferReleaseApplies(versionNumber: 0x08_05_00))
+        #expect(!HTTP2Client.uploadBufferReleaseApplies(versionNumber: 0x07_4A_00))
+        #expect(HTTP2Client.libcurlVersionNumber > 0)
+    }
 }

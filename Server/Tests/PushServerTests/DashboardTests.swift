@@ -96,12 +96,12 @@ import Testing
         health.connectionsUp = 3
         harness.app.attach(deliveryStatus: FixedStatus(health: health))
         let live = try await harness.admin("GET", "/admin/providers/health", appId: "app1")
-        #expect(live.data["engine"] as? String == "delivery")
+        #expect(live.data["engine"] as? String == "none", "the sender the engine drives")
         let entry = (live.data["providers"] as? [[String: Any]] ?? []).first ?? [:]
         #expect(entry["lastSuccessAt"] as? Int == Int(now.timeIntervalSince1970) - 5)
         #expect(entry["lastErrorReason"] as? String == "BadDeviceToken" && entry["delivered"] as? Int == 7 && entry["failed"] as? Int == 2)
         #expect((124...127).contains(entry["jwtAgeSeconds"] as? Int ?? 0))
         #expect(entry["connections"] as? Int == 4 && entry["connectionsUp"] as? Int == 3)
-        #expect(try await harness.admin("GET", "/admin/outbox").data["deliveryEngine"] as? String == "delivery")
+        #expect(try await harness.admin("GET", "/admin/outbox").data["deliveryEngine"] as? String == "none")
     }
 }

@@ -22,6 +22,25 @@ import Testing
         #expect(reopened.schemaVersion == store.schemaVersion)
     }
 
+    /// SQLite binding: an empty blob is stored as an empty blob (not NULL, which a NOT NULL
+    /// column refuses) and text is bound by its length (an embedded NUL does not cut it).
+    @Test func emptyBlobsAndTextWithNULsRoundTrip() async throws {
+        let store = try SQLiteStore(path: path)
+        try store.createApp(AppRecord(id: "a", name: "App", createdAt: Date()))
+        try store.createUser(UserRecord(appId: "a", uid: "u\u{0}x", name: "Ann\u{0}Lee", createdAt: Date()))
+        #expect(try store.user(appId: "a", uid: "u\u{0}x")?.name == "Ann\u{0}Lee")
+        #expect(try store.user(appId: "a", uid: "u") == nil, "the uid is not cut at its NUL")
+        try store.enqueue(
+            webhooks: [
+                WebhookJob(
+                    id: "w1", appId: "a", event: "e", body: Data(), attempts: 0, notBefore: Date(timeIntervalSince1970: 0),
+                    createdAt: Date())
+            ],
+            pushJobs: [])
+        let claimed = try store.claimWebhookJobs(limit: 1, lease: 30, now: Date())
+        #expect(claimed.first?.body == Data())
+    }
+
     @Test func claimLeasesFinishAndRetry() async throws {
         let store = try SQLiteStore(path: path)
         let now = Date(timeIntervalSince1970: 1_000)

@@ -1,4 +1,5 @@
 import Foundation
+import PushCore
 import Testing
 
 /// Token limits, re-registration, moves between users and unregistering, over HTTP.
@@ -28,6 +29,32 @@ import Testing
         let list = try await tokens("alice")
         #expect(list.count == 1)
         #expect(list.first?["timezone"] as? String == "Asia/Tokyo")
+    }
+
+    /// The optional `environment` field (the SDK reads `aps-environment` from the app's
+    /// provisioning profile) is stored, kept by a later registration without it, shown to the
+    /// admin API, and copied into the token's jobs.
+    @Test func theTokensEnvironmentIsStoredAndReachesItsJobs() async throws {
+        let first = try await harness.client(
+            "POST", "/notifications/push/v1/tokens", session: alice,
+            ["fcmToken": "e0e0", "platform": "apns_ios_device", "providerId": "apns-1", "environment": "production"])
+        #expect(first.status == 200)
+        #expect(first.data["environment"] as? String == "production")
+        try await harness.register("e0e0", platform: "apns_ios_device", session: alice)
+        #expect(try await tokens("alice").first?["environment"] as? String == "production")
+        for bad: [String: Any] in [
+            ["fcmToken": "e0e1", "platform": "apns_ios_device", "providerId": "apns-1", "environment": "staging"],
+            ["fcmToken": "e0e2", "platform": "fcm_ios", "providerId": "fcm-1", "environment": "sandbox"],
+        ] {
+            let refused = try await harness.client("POST", "/notifications/push/v1/tokens", session: alice, bad)
+            #expect(refused.status == 400)
+        }
+        let send: [String: Any] = [
+            "type": "chat", "recipients": [["uid": "alice"]],
+            "message": ["id": "m1", "sender": ["uid": "bob"], "receiver": ["uid": "alice"], "text": "hi"],
+        ]
+        #expect(try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", send).status == 200)
+        #expect(try harness.store.allPushJobs().map(\.environment) == [.production])
     }
 
     @Test func pushTokenIsAnAliasOfFcmToken() async throws {

@@ -1,9 +1,11 @@
+import PushCrypto
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 import HTTPServer
+import ServerSupport
 import PushStore
 
 /// Routes requests, authenticates them, rate-limits sessions, and turns every failure into
@@ -37,7 +39,7 @@ final class APIHandler: Sendable {
     }
 
     private func route(_ request: HTTPRequest) -> HTTPResponse {
-        if let extra = ExtraEndpoints.response(method: request.method, path: request.path) { return extra }
+        if request.method == "GET", let response = operatorEndpoint(request.path) { return response }
         if let page = Dashboard.response(method: request.method, path: request.path) { return page }
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         // As in OpenAPI, a concrete path wins over a templated one: `/providers/apns` is the
@@ -70,6 +72,22 @@ final class APIHandler: Sendable {
         var response = APIError.methodNotAllowed.response
         response.headers.append(("Allow", allowed.joined(separator: ", ")))
         return response
+    }
+
+    /// `GET /healthz` (and its alias `/health`): the engine's state and the outbox depth as
+    /// JSON, 200 when ok, 503 when degraded; `GET /metrics`: Prometheus text. No auth.
+    private func operatorEndpoint(_ path: String) -> HTTPResponse? {
+        guard path == "/healthz" || path == "/health" || path == "/metrics",
+            let delivery = service.delivery.withLock({ $0 })
+        else { return nil }
+        if path == "/metrics" {
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: Data(delivery.metricsText().utf8))
+        }
+        let body = delivery.health()
+        let data = (try? JSONCodec.encodeData(body)) ?? Data("{}".utf8)
+        return HTTPResponse(
+            status: body["status"] as? String == "ok" ? 200 : 503, headers: [("Content-Type", "application/json")], body: data)
     }
 
     private func authenticate(_ request: HTTPRequest, route: Route, parameters: [String: String]) throws -> Call {

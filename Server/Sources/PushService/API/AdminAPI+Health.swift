@@ -18,7 +18,7 @@ extension AdminAPI {
                 let providers = try service.store.providers(appId: call.appId).map { record in
                     providerHealthJSON(record, health: status?.providerHealth(appId: call.appId, providerId: record.id), now: now)
                 }
-                return ["engine": status == nil ? service.configuration.sender : "delivery", "providers": providers] as [String: Any]
+                return ["engine": service.configuration.sender.rawValue, "providers": providers] as [String: Any]
             }
         ]
     }
@@ -42,6 +42,7 @@ extension AdminAPI {
         value["connectionsUp"] = health.connectionsUp
         value["inFlight"] = health.inFlight
         value["circuitBreaker"] = health.circuitBreaker ?? "n/a"
+        value["circuitBreakerReason"] = health.circuitBreakerReason ?? JSONNull()
         return value
     }
 }

@@ -22,6 +22,7 @@ extension AdminAPI {
                 guard try service.store.deleteProvider(appId: call.appId, id: call.parameter("providerId")) else {
                     throw APIError.providerNotFound
                 }
+                service.delivery.withLock { $0 }?.providerUpdated(appId: call.appId, providerId: call.parameter("providerId"))
                 return ["providerId": call.parameter("providerId"), "deleted": true]
             },
         ]
@@ -102,6 +103,8 @@ extension AdminAPI {
             try service.store.updateProvider(record)
         }
         service.logger.info("provider saved app=\(call.appId) provider=\(id) kind=\(kind.rawValue)")
+        // The engine reads it again at once; a misconfigured provider's waiting jobs are retried.
+        service.delivery.withLock { $0 }?.providerUpdated(appId: call.appId, providerId: id)
         return providerJSON(record)
     }
 

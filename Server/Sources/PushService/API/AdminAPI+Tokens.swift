@@ -42,6 +42,7 @@ enum TokenJSON {
             "createdAt": AdminAPI.seconds(token.createdAt), "updatedAt": AdminAPI.seconds(token.updatedAt),
         ]
         if let timezone = token.timezone { value["timezone"] = timezone }
+        if let environment = token.environment { value["environment"] = environment.rawValue }
         return value
     }
 

@@ -1,3 +1,4 @@
+import PushCrypto
 import ServerSupport
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -52,9 +53,10 @@ struct AdminAPI {
                 return [
                     "pushJobs": [
                         "pending": counts.pending, "inFlight": counts.inFlight, "delivered": counts.delivered, "failed": counts.failed,
+                        "expired": counts.expired,
                     ],
                     "webhookJobsPending": try service.store.pendingWebhookJobCount(),
-                    "deliveryEngine": service.deliveryStatus.withLock { $0 } == nil ? service.configuration.sender : "delivery",
+                    "deliveryEngine": service.configuration.sender.rawValue,
                 ]
             },
         ] + providerRoutes + tokenRoutes + sendRoutes + deliveryLogRoutes + healthRoutes

@@ -49,13 +49,25 @@ struct ClientAPI {
             throw APIError(400, "ERR_BAD_REQUEST", "The platform field is not valid.", details: ["platform": platformText])
         }
         let timezone = try body.optionalString("timezone", maxLength: 64)
+        // The token's APNs environment (the `aps-environment` of the app's provisioning
+        // profile), when the SDK can tell; optional.
+        var environment: TokenEnvironment?
+        if let text = try body.optionalString("environment", maxLength: 32) {
+            guard platform.isAPNs, let value = TokenEnvironment(rawValue: text) else {
+                throw APIError.badRequest(
+                    "The environment field must be sandbox or production (APNs tokens only).", field: "environment",
+                    problem: "not sandbox or production")
+            }
+            environment = value
+        }
         let provider = try resolveProvider(
             appId: session.appId, requested: body.optionalString("providerId", maxLength: 128), platform: platform)
         let now = service.now
         let record = try service.store.registerToken(
             PushTokenRecord(
                 appId: session.appId, uid: session.uid, token: token, platform: platform, providerId: provider.id, timezone: timezone,
-                authTokenHash: session.authTokenHash, authTokenHint: session.authTokenHint, createdAt: now, updatedAt: now),
+                authTokenHash: session.authTokenHash, authTokenHint: session.authTokenHint, createdAt: now, updatedAt: now,
+                environment: environment),
             maxPerUser: service.configuration.maxTokensPerUser)
         service.logger.info(
             "token registered app=\(session.appId) uid=\(session.uid) platform=\(platform.rawValue) token=\(token.prefix(8))…")

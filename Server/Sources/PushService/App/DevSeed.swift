@@ -1,5 +1,5 @@
+import PushCrypto
 import ServerSupport
-import CCrypto
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -93,9 +93,9 @@ public struct DevSeed: Sendable {
     }
 
     static func generatePEM(rsa: Bool) throws -> String {
-        var buffer = [CChar](repeating: 0, count: 4_096)
-        let length = buffer.withUnsafeMutableBufferPointer { ccrypto_generate_key_pem(rsa ? 1 : 0, $0.baseAddress, $0.count) }
-        guard length > 0 else { throw ConfigurationError.invalid("could not generate a development APNs key") }
-        return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let pem = Crypto.generatePrivateKeyPEM(rsa: rsa) else {
+            throw ConfigurationError.invalid("could not generate a development APNs key")
+        }
+        return pem
     }
 }

@@ -1,13 +1,15 @@
+import PushCrypto
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
+import Delivery
 import HTTPServer
 import PushCore
 import PushStore
 
-/// The running service: store, HTTP API, outbox and webhook workers.
+/// The running service: store, HTTP API, the delivery engine and the webhook worker.
 public final class PushServiceApp: Sendable {
     /// The configuration it runs with.
     public let configuration: ServiceConfiguration
@@ -21,16 +23,23 @@ public final class PushServiceApp: Sendable {
     public let seed: DevSeed?
     /// The API's routes as `METHOD /path/{parameter}` (what `Server/openapi.json` documents).
     public let routes: [String]
+    /// The delivery engine with the configured sender (`--sender`).
+    public let delivery: DeliveryService
     let context: ServiceContext
     private let server: HTTPServer
-    private let outbox: OutboxDispatcher?
     private let webhooks: WebhookDispatcher
 
-    /// Opens the store, starts the HTTP server and the workers.
+    /// Opens the store, starts the HTTP server, the delivery engine and the webhook worker.
     ///
-    /// - Parameter sender: the sender the outbox hands jobs to; when nil, the configured
-    ///   stand-in (`log`, or none — jobs then stay in the outbox for another consumer).
-    public init(configuration: ServiceConfiguration, logger: ServiceLogger = ServiceLogger(), sender: (any PushSender)? = nil) throws {
+    /// - Parameters:
+    ///   - sender: replaces the configured sender (tests hand in a double); the engine drives
+    ///     it like any other.
+    ///   - startDelivery: false leaves the engine stopped until ``startDelivery()`` (tests
+    ///     that inspect jobs in the outbox).
+    public init(
+        configuration: ServiceConfiguration, logger: ServiceLogger = ServiceLogger(), sender: (any PushSender)? = nil,
+        startDelivery: Bool = true
+    ) throws {
         self.configuration = configuration
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
         let secrets = try Self.secretBox(configuration, logger: logger)
@@ -56,16 +65,27 @@ public final class PushServiceApp: Sendable {
             ),
             tooLarge: APIError.tooLarge.response,
             handler: { handler.handle($0) })
-        let chosen: (any PushSender)? =
-            sender
-            ?? (configuration.sender == "log"
-                ? LogSender(journalPath: configuration.senderJournal) { logger.info($0) } : nil)
-        outbox = chosen.map {
-            OutboxDispatcher(
-                store: store, sender: $0, pollInterval: configuration.pollInterval, lease: configuration.jobLeaseSeconds, logger: logger)
+        let log: @Sendable (String) -> Void = { logger.warning($0) }
+        switch (sender, configuration.sender) {
+        case (let sender?, _):
+            delivery = DeliveryService(store: store, sender: sender, engine: configuration.engine, log: log)
+        case (nil, .delivery):
+            delivery = DeliveryService(
+                store: store, directory: providers, configuration: configuration.delivery, engine: configuration.engine,
+                lastRegistration: { appId, token in
+                    (try? store.tokens(appId: appId, uid: nil))?.first { $0.token == token }?.updatedAt
+                }, log: log)
+        case (nil, .log):
+            let sender = LogSender(journalPath: configuration.senderJournal) { logger.info($0) }
+            delivery = DeliveryService(store: store, sender: sender, engine: configuration.engine, log: log)
+        case (nil, .none):
+            delivery = DeliveryService(store: store, sender: NoneSender(), engine: configuration.engine, log: log)
         }
+        let engine = delivery
+        context.deliveryStatus.withLock { $0 = engine }
+        context.delivery.withLock { $0 = engine }
         webhooks = WebhookDispatcher(service: context)
-        if let outbox { Task.detached { await outbox.run() } }
+        if startDelivery { engine.start() }
         webhooks.start()
         if let seed { try seed.write(port: server.port, host: configuration.host, dataDirectory: configuration.dataDirectory) }
     }
@@ -82,11 +102,14 @@ public final class PushServiceApp: Sendable {
         context.deliveryStatus.withLock { $0 = deliveryStatus }
     }
 
-    /// Stops the HTTP server and the workers. Jobs in flight stay leased and are claimed
-    /// again after their lease.
+    /// Starts the delivery engine when the service was created with `startDelivery: false`.
+    public func startDelivery() { delivery.start() }
+
+    /// Stops the HTTP server and the workers; waits briefly for sends in flight to be
+    /// recorded. Jobs still in flight stay leased and are claimed again by the next run.
     public func stop() {
         server.stop()
-        outbox?.stop()
+        delivery.stop()
         webhooks.stop()
     }
 

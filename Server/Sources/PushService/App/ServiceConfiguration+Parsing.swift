@@ -111,13 +111,44 @@ extension ServiceConfiguration {
         Option(flag: "--secret-key-file", placeholder: "file", help: "Key file sealing provider secrets (default <data-dir>/secret.key).") {
             $0.secretKeyFile = $1
         },
-        Option(flag: "--sender", placeholder: "log|none", help: "A stand-in sender for tests instead of delivery: log or none.") {
-            configuration, value in
-            guard ["log", "none"].contains(value) else { throw ConfigurationError.invalid("--sender must be log or none") }
-            configuration.sender = value
+        Option(
+            flag: "--sender", placeholder: "delivery|log|none",
+            help: "What the engine sends with: delivery (APNs/FCM, default), log (log lines only) or none."
+        ) { configuration, value in
+            guard let kind = SenderKind(rawValue: value) else {
+                throw ConfigurationError.invalid("--sender must be delivery, log or none")
+            }
+            configuration.sender = kind
         },
         Option(flag: "--sender-journal", placeholder: "file", help: "Log sender also appends each job id to this file.") {
             $0.senderJournal = $1
+        },
+        Option(flag: "--apns-url", placeholder: "url", help: "APNs host override, e.g. a mock (default Apple's hosts).") {
+            $0.delivery.apnsBaseURL = $1
+        },
+        Option(flag: "--fcm-url", placeholder: "url", help: "FCM host override (default https://fcm.googleapis.com).") {
+            $0.delivery.fcmBaseURL = $1
+        },
+        Option(flag: "--ca-file", placeholder: "pem", help: "CA bundle to trust for APNs/FCM instead of the system store.") {
+            $0.delivery.caFile = $1
+        },
+        Option(flag: "--delivery-max-in-flight", placeholder: "n", help: "Most concurrent sends (default 1400).") {
+            $0.deliveryMaxInFlight = try number($1, "--delivery-max-in-flight", 1...100_000)
+        },
+        Option(flag: "--apns-connections", placeholder: "n", help: "HTTP/2 connections per APNs key (default 4).") {
+            $0.delivery.apnsConnections = try number($1, "--apns-connections", 1...64)
+        },
+        Option(
+            flag: "--breaker-window", placeholder: "n",
+            help: "A provider is healthy while a 200 is among its last n answers (default 50)."
+        ) {
+            $0.delivery.breaker.window = try number($1, "--breaker-window", 1...100_000)
+        },
+        Option(
+            flag: "--breaker-healthy-within", placeholder: "seconds",
+            help: "...or while its last 200 is this recent (default 600)."
+        ) {
+            $0.delivery.breaker.healthyWithin = try number($1, "--breaker-healthy-within", 1...86_400)
         },
         Option(flag: "--max-body-bytes", placeholder: "bytes", help: "Largest request body (default 65536).") {
             $0.maxBodyBytes = try number($1, "--max-body-bytes", 1024...16_777_216)
@@ -143,12 +174,12 @@ extension ServiceConfiguration {
         Option(flag: "--webhook-timeout", placeholder: "seconds", help: "Webhook request timeout (default 10).") {
             $0.webhookTimeout = try number($1, "--webhook-timeout", 0.1...300)
         },
-        Option(flag: "--poll-interval", placeholder: "seconds", help: "Outbox poll interval when idle (default 0.2).") {
+        Option(flag: "--poll-interval", placeholder: "seconds", help: "Webhook outbox poll interval when idle (default 0.2).") {
             $0.pollInterval = try number($1, "--poll-interval", 0.005...60)
         },
         Option(
             flag: "--job-lease", placeholder: "seconds",
-            help: "Lease of a claimed push job; a crashed run's jobs retry after it (default 60)."
+            help: "Lease of a claimed push job; a crashed run's jobs retry after it, or at once on restart (default 60)."
         ) {
             $0.jobLeaseSeconds = try number($1, "--job-lease", 0.1...3600)
         },

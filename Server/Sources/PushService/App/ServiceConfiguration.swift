@@ -1,3 +1,5 @@
+import Delivery
+import PushCore
 import ServerSupport
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -26,11 +28,18 @@ public struct ServiceConfiguration: Sendable {
     public var secretKey: String?
     /// File holding that key, created if missing (`--secret-key-file`, `PUSH_SECRET_KEY_FILE`).
     public var secretKeyFile: String?
-    /// The stand-in sender when the delivery engine does not run: `log` or `none` (`--sender`,
-    /// `PUSH_SENDER`). `push-server` runs the delivery engine unless one of these is named.
-    public var sender = "log"
+    /// What the delivery engine sends with (`--sender`, `PUSH_SENDER`): `delivery` (APNs and
+    /// FCM, the default), `log` (writes a line per push, sends nothing, reports it delivered)
+    /// or `none` (sends nothing and records each push failed, "not sent"). The engine drives
+    /// all three the same way.
+    public var sender = SenderKind.delivery
     /// When set, the log sender appends each job id to this file (`--sender-journal`, `PUSH_SENDER_JOURNAL`).
     public var senderJournal: String?
+    /// Where and how the engine reaches APNs and FCM (`--apns-url`, `--fcm-url`, `--ca-file`,
+    /// `--apns-connections`).
+    public var delivery = DeliveryConfiguration()
+    /// Most concurrent sends (`--delivery-max-in-flight`, `PUSH_DELIVERY_MAX_IN_FLIGHT`).
+    public var deliveryMaxInFlight = 1400
     /// Largest request body in bytes (`--max-body-bytes`, `PUSH_MAX_BODY_BYTES`).
     public var maxBodyBytes = 64 * 1024
     /// Requests per minute per auth token; 0 disables (`--rate-limit`, `PUSH_RATE_LIMIT`).
@@ -47,10 +56,12 @@ public struct ServiceConfiguration: Sendable {
     public var webhookRetryMax = 300.0
     /// Seconds a webhook POST may take (`--webhook-timeout`, `PUSH_WEBHOOK_TIMEOUT`).
     public var webhookTimeout = 10.0
-    /// Seconds between outbox polls when idle (`--poll-interval`, `PUSH_POLL_INTERVAL`).
+    /// Seconds between webhook outbox polls when idle (`--poll-interval`, `PUSH_POLL_INTERVAL`);
+    /// the delivery engine is woken by each accepted send instead.
     public var pollInterval = 0.2
-    /// Seconds a claimed job stays leased; a crashed process's jobs are claimed again after it
-    /// (`--job-lease`, `PUSH_JOB_LEASE`).
+    /// Seconds a claimed push job stays leased by the delivery engine; jobs of a process that
+    /// died are claimed again after it, or at once by the next process started on the same
+    /// database (`--job-lease`, `PUSH_JOB_LEASE`).
     public var jobLeaseSeconds = 60.0
     /// Create a development app, user, auth token and APNs provider (`--seed-dev`, `PUSH_SEED_DEV=1`).
     public var seedDev = false
@@ -72,6 +83,20 @@ public struct ServiceConfiguration: Sendable {
     /// Defaults.
     public init() {}
 
+    /// The webhook retry schedule: the delivery engine's back-off, without a last attempt.
+    public var webhookRetry: RetryPolicy {
+        RetryPolicy(maxAttempts: .max, baseDelay: webhookRetryBase, maxDelay: webhookRetryMax)
+    }
+
+    /// The delivery engine's tuning in effect.
+    public var engine: DeliveryEngine.Configuration {
+        var engine = DeliveryEngine.Configuration()
+        engine.maxInFlight = deliveryMaxInFlight
+        engine.batchSize = min(engine.batchSize, deliveryMaxInFlight)
+        engine.lease = jobLeaseSeconds
+        return engine
+    }
+
     /// The database path in effect.
     public var resolvedDatabasePath: String {
         databasePath ?? dataDirectory.appendingPathComponent("push.sqlite")
@@ -86,6 +111,16 @@ public struct ServiceConfiguration: Sendable {
     public var resolvedSecretKeyFile: String {
         secretKeyFile ?? dataDirectory.appendingPathComponent("secret.key")
     }
+}
+
+/// What the delivery engine sends with (`--sender`).
+public enum SenderKind: String, Sendable, CaseIterable {
+    /// APNs and FCM.
+    case delivery
+    /// A line per push in the log; nothing is sent; each push is recorded delivered.
+    case log
+    /// Nothing is sent; each push is recorded failed ("not sent").
+    case none
 }
 
 /// A configuration problem, reported before the service starts.

@@ -1,3 +1,4 @@
+import PushCrypto
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -8,6 +9,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Delivery
 import PushCore
 import PushStore
 import ServerSupport
@@ -21,8 +23,10 @@ final class ServiceContext: Sendable {
     let logger: ServiceLogger
     let rateLimiter: RateLimiter
     let clock: @Sendable () -> Date
-    /// The delivery engine's view of providers, once `push-server` attached it.
+    /// The delivery engine's view of providers (tests may attach another).
     let deliveryStatus = Locked<(any DeliveryStatus)?>(nil)
+    /// The service's delivery engine: `/healthz` and `/metrics` read it.
+    let delivery = Locked<DeliveryService?>(nil)
 
     init(
         configuration: ServiceConfiguration, store: any ServiceStore, secrets: SecretBox, adminKey: String, logger: ServiceLogger,

@@ -57,7 +57,8 @@ struct JobFactory {
             let (encodedPayload, kind, headers) = build(voip: token.platform == .apnsVoIP)
             return PushJob(
                 id: service.newId(), appId: token.appId, requestId: requestId, uid: uid, token: token.token, platform: token.platform,
-                kind: kind, providerId: token.providerId, payload: encodedPayload, headers: headers, notBefore: now, createdAt: now)
+                kind: kind, providerId: token.providerId, payload: encodedPayload, headers: headers, notBefore: now, createdAt: now,
+                environment: token.environment)
         }
     }
 

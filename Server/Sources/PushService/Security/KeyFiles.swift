@@ -35,29 +35,3 @@ enum KeyFiles {
         }
     }
 }
-
-extension Data {
-    /// Parses hex (either case); nil on odd length or a non-hex character.
-    init?(hex: String) {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = Self.nibble(digits[index]), let low = Self.nibble(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        self.init(bytes)
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 48...57: return c - 48
-        case 65...70: return c - 55
-        case 97...102: return c - 87
-        default: return nil
-        }
-    }
-}

@@ -1,3 +1,4 @@
+import PushCrypto
 import ServerSupport
 #if canImport(FoundationEssentials)
 import FoundationEssentials

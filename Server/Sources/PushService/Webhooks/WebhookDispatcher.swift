@@ -1,3 +1,4 @@
+import PushCrypto
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -70,8 +71,7 @@ final class WebhookDispatcher: Sendable {
     private func finish(_ job: WebhookJob, failure: String?) {
         let retryAt: Date? = failure.map { _ in
             service.now.addingTimeInterval(
-                WebhookDispatcherBackoff.delay(
-                    attempts: job.attempts, base: service.configuration.webhookRetryBase, cap: service.configuration.webhookRetryMax))
+                service.configuration.webhookRetry.delay(attempt: job.attempts))
         }
         if let failure {
             service.logger.warning(
@@ -99,7 +99,12 @@ final class WebhookDispatcher: Sendable {
             ("X-Push-Event-Id", job.id),
             ("X-Push-Attempt", String(job.attempts)),
         ]
-        if let sealed = app.sealedWebhookSecret, let secret = try? service.secrets.open(sealed, context: "webhook:\(app.id)") {
+        if let sealed = app.sealedWebhookSecret {
+            // Never unsigned: a secret that cannot be opened (the secret key changed) keeps the
+            // event queued, retried, until the key is restored or the secret is set again.
+            guard let secret = try? service.secrets.open(sealed, context: "webhook:\(app.id)") else {
+                return done("the webhook secret cannot be decrypted with the current secret key; not sending it unsigned")
+            }
             let timestamp = Int64(service.now.timeIntervalSince1970)
             headers.append(("X-Push-Signature", WebhookSignature.header(secret: secret, timestamp: timestamp, body: job.body)))
         }
@@ -114,15 +119,5 @@ final class WebhookDispatcher: Sendable {
                 done("transport error")
             }
         }
-    }
-}
-
-/// The webhook retry schedule.
-public enum WebhookDispatcherBackoff {
-    /// The delay before attempt `attempts + 1`: base × 2^(attempts−1), capped, ±10 % jitter.
-    public static func delay(attempts: Int, base: Double, cap: Double) -> Double {
-        let exponent = Double(min(max(attempts - 1, 0), 30))
-        let delay = min(cap, base * pow(2, exponent))
-        return delay * Double.random(in: 0.9...1.1)
     }
 }

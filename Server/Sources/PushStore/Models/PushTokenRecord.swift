@@ -27,12 +27,16 @@ public struct PushTokenRecord: Sendable, Hashable {
     public var createdAt: Date
     /// Last registration.
     public var updatedAt: Date
+    /// The APNs environment, when the app sent it at registration or a send found it.
+    public var environment: TokenEnvironment?
 
     /// Creates a record.
     public init(
         appId: String, uid: String, token: String, platform: TokenPlatform, providerId: String,
-        timezone: String?, authTokenHash: Data, authTokenHint: String, createdAt: Date, updatedAt: Date
+        timezone: String?, authTokenHash: Data, authTokenHint: String, createdAt: Date, updatedAt: Date,
+        environment: TokenEnvironment? = nil
     ) {
+        self.environment = environment
         self.appId = appId
         self.uid = uid
         self.token = token

@@ -51,5 +51,13 @@ enum Migrations {
         """
         CREATE INDEX push_jobs_kind_due ON push_jobs(state, kind, not_before);
         """,
+        // 3: which process holds a lease (a restarted service takes over its predecessor's at
+        // once); the APNs environment a token was registered for or found to work in.
+        """
+        ALTER TABLE push_jobs ADD COLUMN lease_owner TEXT;
+        ALTER TABLE webhook_jobs ADD COLUMN lease_owner TEXT;
+        ALTER TABLE push_tokens ADD COLUMN environment TEXT;
+        ALTER TABLE push_jobs ADD COLUMN environment TEXT;
+        """,
     ]
 }

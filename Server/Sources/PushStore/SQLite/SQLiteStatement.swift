@@ -43,7 +43,10 @@ final class SQLiteStatement {
             let rc: Int32
             switch value {
             case .text(let text):
-                rc = csqlite_bind_text(stmt, index, text, -1)
+                var text = text
+                rc = text.withUTF8 { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { csqlite_bind_text(stmt, index, $0.baseAddress, Int32($0.count)) }
+                }
             case .int(let number):
                 rc = sqlite3_bind_int64(stmt, index, number)
             case .blob(let data):
@@ -72,7 +75,9 @@ final class SQLiteStatement {
 
     func text(_ column: Int32) -> String {
         guard let pointer = sqlite3_column_text(stmt, column) else { return "" }
-        return String(cString: pointer)
+        // By length, not up to the first NUL: stored text may contain one.
+        let count = Int(sqlite3_column_bytes(stmt, column))
+        return String(decoding: UnsafeRawBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
     func optionalText(_ column: Int32) -> String? {

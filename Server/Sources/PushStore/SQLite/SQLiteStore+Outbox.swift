@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PushCore
+import ServerSupport
 
 /// Job states in `push_jobs.state` and `webhook_jobs.state`.
 enum JobState {
@@ -11,6 +12,7 @@ enum JobState {
     static let leased = "leased"
     static let delivered = "delivered"
     static let failed = "failed"
+    static let expired = "expired"
 }
 
 extension SQLiteStore {
@@ -79,9 +81,10 @@ extension SQLiteStore {
                 let returning = Self.jobColumns.replacing("SELECT ", with: "RETURNING ")
                     .replacing(" FROM push_jobs", with: "")
                 let jobs = try connection.query(
-                    "UPDATE push_jobs SET state = ?, lease_until = ?, attempts = attempts + 1 WHERE id IN (\(placeholders)) "
-                        + returning,
-                    [.text(JobState.leased), .date(now.addingTimeInterval(lease))] + ids.map { .text($0) }, Self.jobRow)
+                    "UPDATE push_jobs SET state = ?, lease_until = ?, lease_owner = ?, attempts = attempts + 1 "
+                        + "WHERE id IN (\(placeholders)) " + returning,
+                    [.text(JobState.leased), .date(now.addingTimeInterval(lease)), .text(ProcessIdentity.current)]
+                        + ids.map { .text($0) }, Self.jobRow)
                 return jobs.sorted { ($0.kind == .call ? 0 : 1, $0.notBefore) < ($1.kind == .call ? 0 : 1, $1.notBefore) }
             }
         }
@@ -118,6 +121,10 @@ extension SQLiteStore {
                         try connection.run(
                             "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = ? WHERE id = ?",
                             [.text(JobState.failed), .date(now), .text(reason), .text(id)])
+                    case .expired(let reason):
+                        try connection.run(
+                            "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = ? WHERE id = ?",
+                            [.text(JobState.expired), .date(now), .text(reason), .text(id)])
                     case .tokenInvalid(let reason):
                         try connection.run(
                             "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = ? WHERE id = ?",
@@ -138,7 +145,56 @@ extension SQLiteStore {
         let counts = Dictionary(uniqueKeysWithValues: rows)
         return OutboxCounts(
             pending: counts[JobState.pending] ?? 0, inFlight: counts[JobState.leased] ?? 0,
-            delivered: counts[JobState.delivered] ?? 0, failed: counts[JobState.failed] ?? 0)
+            delivered: counts[JobState.delivered] ?? 0, failed: counts[JobState.failed] ?? 0,
+            expired: counts[JobState.expired] ?? 0)
+    }
+
+    /// Pending and leased jobs, counted on the `(state, not_before)` index: finished jobs (never
+    /// purged, so they pile up) are not read.
+    public func activePushJobCounts() throws -> OutboxCounts {
+        let rows = try withConnection {
+            try $0.query(
+                "SELECT state, COUNT(*) FROM push_jobs WHERE state IN (?, ?) GROUP BY state",
+                [.text(JobState.pending), .text(JobState.leased)]
+            ) { ($0.text(0), Int($0.int(1))) }
+        }
+        let counts = Dictionary(uniqueKeysWithValues: rows)
+        return OutboxCounts(pending: counts[JobState.pending] ?? 0, inFlight: counts[JobState.leased] ?? 0, delivered: 0, failed: 0)
+    }
+
+    /// Makes the jobs of a provider that were waiting for it to be fixed (recorded with a
+    /// "provider misconfigured" reason) due now; returns how many.
+    public func releaseWaitingJobs(appId: String, providerId: String, now: Date) throws -> Int {
+        try withConnection {
+            try $0.run(
+                "UPDATE push_jobs SET not_before = ? WHERE state = ? AND app_id = ? AND provider_id = ? AND last_error LIKE ?",
+                [.date(now), .text(JobState.pending), .text(appId), .text(providerId), .text(JobOutcome.waitingPrefix + "%")])
+        }
+    }
+
+    /// Makes the push and webhook jobs leased by processes that no longer run claimable at
+    /// once (a restarted service takes over its predecessor's leases instead of waiting for
+    /// them to expire). Leases of running processes, this one included, are left alone.
+    /// Returns how many jobs were released.
+    public func releaseAbandonedLeases(now: Date) throws -> Int {
+        try withConnection { connection in
+            try connection.transaction {
+                var released = 0
+                for table in ["push_jobs", "webhook_jobs"] {
+                    let owners = try connection.query(
+                        "SELECT DISTINCT lease_owner FROM \(table) WHERE state = ? AND lease_owner IS NOT NULL",
+                        [.text(JobState.leased)]
+                    ) { $0.text(0) }
+                    for owner in owners where !ProcessIdentity.isRunning(owner) {
+                        released += try connection.run(
+                            "UPDATE \(table) SET state = ?, lease_until = NULL, lease_owner = NULL, not_before = MIN(not_before, ?) "
+                                + "WHERE state = ? AND lease_owner = ?",
+                            [.text(JobState.pending), .date(now), .text(JobState.leased), .text(owner)])
+                    }
+                }
+                return released
+            }
+        }
     }
 
     /// Every push job of one send request, oldest first (for the admin API and tests).
@@ -159,15 +215,15 @@ extension SQLiteStore {
         try connection.run(
             """
             INSERT INTO push_jobs (id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type,
-                priority, expiration, collapse_id, topic_suffix, state, attempts, not_before, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                priority, expiration, collapse_id, topic_suffix, state, attempts, not_before, created_at, environment)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(job.id), .text(job.appId), .text(job.requestId), .text(job.uid), .text(job.token), .text(job.platform.rawValue),
                 .text(job.kind.rawValue), .text(job.providerId), .blob(job.payload), .text(job.headers.pushType.rawValue),
                 .int(Int64(job.headers.priority)), .int(job.headers.expiration), .optionalText(job.headers.collapseId),
                 .text(job.headers.topicSuffix), .text(JobState.pending), .int(Int64(job.attempts)), .date(job.notBefore),
-                .date(job.createdAt),
+                .date(job.createdAt), .optionalText(job.environment?.rawValue),
             ])
     }
 
@@ -185,7 +241,7 @@ extension SQLiteStore {
 
     static let jobColumns = """
         SELECT id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type, priority, expiration,
-            collapse_id, topic_suffix, attempts, not_before, created_at FROM push_jobs
+            collapse_id, topic_suffix, attempts, not_before, created_at, environment FROM push_jobs
         """
 
     static func jobRow(_ row: SQLiteStatement) -> PushJob {
@@ -196,6 +252,7 @@ extension SQLiteStore {
             headers: PushHeaders(
                 pushType: PushHeaders.PushType(rawValue: row.text(9)) ?? .alert, priority: Int(row.int(10)), expiration: row.int(11),
                 collapseId: row.optionalText(12), topicSuffix: row.text(13)),
-            attempts: Int(row.int(14)), notBefore: row.date(15), createdAt: row.date(16))
+            attempts: Int(row.int(14)), notBefore: row.date(15), createdAt: row.date(16),
+            environment: row.optionalText(17).flatMap(TokenEnvironment.init(rawValue:)))
     }
 }

@@ -13,17 +13,18 @@ extension SQLiteStore {
                 try connection.run(
                     """
                     INSERT INTO push_tokens (app_id, token, uid, platform, provider_id, timezone, auth_token_hash,
-                        auth_token_hint, created_at, updated_at, seq)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        auth_token_hint, created_at, updated_at, seq, environment)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (app_id, token) DO UPDATE SET uid = excluded.uid, platform = excluded.platform,
                         provider_id = excluded.provider_id, timezone = excluded.timezone,
                         auth_token_hash = excluded.auth_token_hash, auth_token_hint = excluded.auth_token_hint,
-                        updated_at = excluded.updated_at, seq = excluded.seq
+                        updated_at = excluded.updated_at, seq = excluded.seq,
+                        environment = COALESCE(excluded.environment, push_tokens.environment)
                     """,
                     [
                         .text(token.appId), .text(token.token), .text(token.uid), .text(token.platform.rawValue), .text(token.providerId),
                         .optionalText(token.timezone), .blob(token.authTokenHash), .text(token.authTokenHint),
-                        .date(token.createdAt), .date(token.updatedAt), .int(seq),
+                        .date(token.createdAt), .date(token.updatedAt), .int(seq), .optionalText(token.environment?.rawValue),
                     ])
                 try connection.run(
                     """
@@ -62,7 +63,8 @@ extension SQLiteStore {
     }
 
     static let tokenColumns = """
-        SELECT app_id, uid, token, platform, provider_id, timezone, auth_token_hash, auth_token_hint, created_at, updated_at
+        SELECT app_id, uid, token, platform, provider_id, timezone, auth_token_hash, auth_token_hint, created_at, updated_at,
+            environment
         FROM push_tokens
         """
 
@@ -70,6 +72,21 @@ extension SQLiteStore {
         PushTokenRecord(
             appId: row.text(0), uid: row.text(1), token: row.text(2), platform: TokenPlatform(rawValue: row.text(3)) ?? .apnsDevice,
             providerId: row.text(4), timezone: row.optionalText(5), authTokenHash: row.blob(6), authTokenHint: row.text(7),
-            createdAt: row.date(8), updatedAt: row.date(9))
+            createdAt: row.date(8), updatedAt: row.date(9), environment: row.optionalText(10).flatMap(TokenEnvironment.init(rawValue:)))
+    }
+
+    /// Stores the APNs environment a send found a token to work in (it and its pending jobs
+    /// use it from then on).
+    public func recordTokenEnvironment(appId: String, token: String, environment: TokenEnvironment) throws {
+        try withConnection { connection in
+            try connection.transaction {
+                try connection.run(
+                    "UPDATE push_tokens SET environment = ? WHERE app_id = ? AND token = ?",
+                    [.text(environment.rawValue), .text(appId), .text(token)])
+                try connection.run(
+                    "UPDATE push_jobs SET environment = ? WHERE app_id = ? AND token = ? AND state = ? AND environment IS NULL",
+                    [.text(environment.rawValue), .text(appId), .text(token), .text(JobState.pending)])
+            }
+        }
     }
 }

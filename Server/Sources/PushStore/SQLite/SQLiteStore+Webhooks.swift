@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ServerSupport
 
 extension SQLiteStore {
     public func claimWebhookJobs(limit: Int, lease: TimeInterval, now: Date) throws -> [WebhookJob] {
@@ -23,8 +24,8 @@ extension SQLiteStore {
                 let leaseUntil = now.addingTimeInterval(lease)
                 return try jobs.map { job in
                     try connection.run(
-                        "UPDATE webhook_jobs SET state = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?",
-                        [.text(JobState.leased), .date(leaseUntil), .text(job.id)])
+                        "UPDATE webhook_jobs SET state = ?, lease_until = ?, lease_owner = ?, attempts = attempts + 1 WHERE id = ?",
+                        [.text(JobState.leased), .date(leaseUntil), .text(ProcessIdentity.current), .text(job.id)])
                     var claimed = job
                     claimed.attempts += 1
                     return claimed
@@ -45,6 +46,15 @@ extension SQLiteStore {
                     [.text(JobState.delivered), .date(Date()), .text(id)])
             }
         }
+    }
+
+    /// Webhook jobs by state: waiting (including retries), leased, delivered (for tests and health).
+    public func webhookJobCounts() throws -> (pending: Int, leased: Int, delivered: Int) {
+        let rows = try withConnection {
+            try $0.query("SELECT state, COUNT(*) FROM webhook_jobs GROUP BY state") { ($0.text(0), Int($0.int(1))) }
+        }
+        let counts = Dictionary(uniqueKeysWithValues: rows)
+        return (counts[JobState.pending] ?? 0, counts[JobState.leased] ?? 0, counts[JobState.delivered] ?? 0)
     }
 
     public func pendingWebhookJobCount() throws -> Int {

@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import PushService
 import PushStore
+import PushTestSupport
 
 /// A running service for one test: its own temporary data directory, an ephemeral port
 /// on 127.0.0.1, a known admin key, and helpers for the admin calls tests repeat.
@@ -16,9 +17,11 @@ final class Harness: @unchecked Sendable {
     var port: Int { app.port }
     var store: SQLiteStore { app.store }
 
-    /// Starts a service. `sender`: `.recording` delivers into a RecordingSender,
-    /// `.none` leaves jobs in the outbox (to inspect them).
-    enum SenderChoice { case recording, none }
+    /// Starts a service. `sender`: `.recording` has the delivery engine deliver into a
+    /// RecordingSender, `.none` leaves the engine stopped so jobs stay in the outbox (to
+    /// inspect them).
+    /// `.delivery` runs the real delivery engine (point it at a mock with `configure`).
+    enum SenderChoice { case recording, none, delivery }
 
     init(
         sender: SenderChoice = .none, configure: (inout ServiceConfiguration) -> Void = { _ in },
@@ -30,7 +33,7 @@ final class Harness: @unchecked Sendable {
         configuration.dataDirectory = directory
         configuration.adminKey = Self.adminKey
         configuration.secretKey = Data(repeating: 7, count: 32).base64EncodedString()
-        configuration.sender = "none"
+        configuration.sender = sender == .delivery ? .delivery : .none
         configuration.pollInterval = 0.02
         configuration.webhookRetryBase = 0.05
         configuration.webhookRetryMax = 0.2
@@ -38,7 +41,8 @@ final class Harness: @unchecked Sendable {
         let recorder = sender == .recording ? RecordingSender() : nil
         self.recorder = recorder
         let serviceLogger = logger.map { ServiceLogger(minimum: configuration.logLevel, sink: $0) } ?? .silent
-        app = try PushServiceApp(configuration: configuration, logger: serviceLogger, sender: recorder)
+        app = try PushServiceApp(
+            configuration: configuration, logger: serviceLogger, sender: recorder, startDelivery: sender != .none)
     }
 
     deinit {

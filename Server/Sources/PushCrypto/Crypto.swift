@@ -64,8 +64,43 @@ public enum Crypto {
         }
     }
 
+    /// A new private key as PKCS#8 PEM: RSA 2048 when `rsa`, else P-256 (a `.p8` key); nil
+    /// when OpenSSL fails.
+    public static func generatePrivateKeyPEM(rsa: Bool) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4_096)
+        let length = buffer.withUnsafeMutableBufferPointer { ccrypto_generate_key_pem(rsa ? 1 : 0, $0.baseAddress, $0.count) }
+        guard length > 0 else { return nil }
+        return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// Compares two strings (UTF-8) in constant time.
     public static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
         constantTimeEquals(Data(lhs.utf8), Data(rhs.utf8))
+    }
+}
+
+extension Data {
+    /// Parses hex (either case); nil on odd length or a non-hex character.
+    public init?(hex: String) {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        var index = 0
+        while index < digits.count {
+            guard let high = Self.nibble(digits[index]), let low = Self.nibble(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        self.init(bytes)
+    }
+
+    private static func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 48...57: return c - 48
+        case 65...70: return c - 55
+        case 97...102: return c - 87
+        default: return nil
+        }
     }
 }

@@ -10,12 +10,13 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PushCore
 
-/// STAND-IN SENDER for development until the delivery engine (part 2) is wired in: writes
-/// one line per job (id, app, kind, platform, a token prefix, payload size) through `log`
-/// and reports it delivered. It sends nothing anywhere. When `journalPath` is set it also
-/// appends `<job id>\n` to that file and flushes it before answering (used by the
-/// crash-recovery test to see what was "sent").
+/// `--sender log`: writes one line per job (id, app, kind, platform, a token prefix, payload
+/// size) through `log` and reports it delivered. It sends nothing anywhere; the delivery
+/// engine drives it like the real sender (claims, leases, batched finishing). When
+/// `journalPath` is set it also appends `<job id>\n` to that file and flushes it before
+/// answering.
 public struct LogSender: PushSender {
     private let log: @Sendable (String) -> Void
     private let journal: FileJournal?
@@ -58,5 +59,26 @@ final class FileJournal: Sendable {
             _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             _ = fsync(fd)
         }
+    }
+}
+
+/// `--sender none`: sends nothing and records every job failed with the reason
+/// "not sent (--sender none)", so an operator sees in the delivery log that pushes went
+/// nowhere. The delivery engine drives it like the real sender.
+public struct NoneSender: PushSender {
+    /// The reason recorded for every job.
+    public static let reason = "not sent (--sender none)"
+
+    /// Creates the sender.
+    public init() {}
+
+    /// Reports the job failed without sending it.
+    public func send(_ job: PushJob) async -> JobOutcome {
+        .failed(reason: Self.reason)
+    }
+
+    /// Answers at once on the caller's thread.
+    public func send(_ job: PushJob, completion: @escaping @Sendable (JobOutcome) -> Void) {
+        completion(.failed(reason: Self.reason))
     }
 }

@@ -3,8 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PushCore
 
-/// STAND-IN SENDER for tests: records every job it is given and answers with a scripted
+/// A test double: records every job it is given and answers with a scripted
 /// outcome (``JobOutcome/delivered`` by default). It sends nothing anywhere.
 public final class RecordingSender: PushSender {
     private let recorded = Locked<[PushJob]>([])

@@ -1,0 +1,67 @@
+import Foundation
+
+/// `Mocks/fault_proxy.py` in front of a mock: forwards connections, or fails them on demand
+/// (accept and close, so the TLS handshake fails; or refuse them), and counts the TCP
+/// connections it accepted, so a test sees whether a client reconnects with back-off.
+public final class FaultProxy: @unchecked Sendable {
+    // @unchecked: `process` is set in init and only signalled afterwards.
+    /// What the proxy does with connections.
+    public enum Mode: String, Sendable {
+        /// Pass them to the mock.
+        case forward
+        /// Accept and close at once (the TLS handshake fails).
+        case reset
+        /// Refuse them (nothing listens).
+        case refuse
+    }
+
+    private let process = Process()
+    private let control: String
+    /// The port clients connect to.
+    public let port: Int
+    /// The proxy's base URL.
+    public var baseURL: String { "https://127.0.0.1:\(port)" }
+
+    /// Starts a proxy to `targetPort` on 127.0.0.1, in `mode`.
+    public init(targetPort: Int, mode: Mode = .forward) throws {
+        control = NSTemporaryDirectory() + "fault-proxy-\(UUID().uuidString)"
+        try Data(mode.rawValue.utf8).write(to: URL(fileURLWithPath: control))
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", MockPaths.mocks + "/fault_proxy.py", "--target-port", String(targetPort), "--control", control]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var output = ""
+        while !output.contains("\n") {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            output += String(decoding: chunk, as: UTF8.self)
+        }
+        guard output.hasPrefix("PORT "), let port = Int(output.dropFirst(5).prefix { $0.isNumber }) else {
+            kill(process.processIdentifier, SIGKILL)
+            throw MockError("fault_proxy.py did not start: \(output)")
+        }
+        self.port = port
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: control)
+        try? FileManager.default.removeItem(atPath: control + ".log")
+    }
+
+    /// Switches what the proxy does with new connections (existing ones are kept).
+    public func set(_ mode: Mode) throws {
+        try Data(mode.rawValue.utf8).write(to: URL(fileURLWithPath: control), options: .atomic)
+    }
+
+    /// TCP connections accepted so far.
+    public var accepted: Int {
+        guard let text = try? String(contentsOfFile: control + ".log", encoding: .utf8) else { return 0 }
+        return text.split(separator: "\n").count
+    }
+}

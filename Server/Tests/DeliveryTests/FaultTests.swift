@@ -1,0 +1,130 @@
+import Delivery
+import Foundation
+import PushCore
+import PushMocks
+import Testing
+
+/// A misbehaving APNs, injected at the mock: for each fault every job is delivered, none is
+/// sent more than twice, reconnects back off, and the metrics show what happened.
+@Suite struct FaultTests {
+    static let tokens = (0..<20).map { String(format: "%04x", 0xfa00 + $0) }
+
+    /// Sends one job per token and checks what the issue asks of every fault.
+    static func deliverAll(_ harness: DeliveryHarness, timeout: TimeInterval = 30) async throws {
+        for token in tokens { try harness.register(token) }
+        let jobs = try tokens.map { try harness.enqueue($0) }
+        harness.engine.start()
+        let counts = try await harness.drain(timeout: timeout)
+        // Nothing lost
+        #expect(counts.delivered == tokens.count && counts.failed == 0 && counts.pending == 0)
+        let log = harness.mock.log(kind: "apns")
+        let accepted = Set(log.filter { $0["status"] as? Int == 200 }.compactMap { $0["apns_id"] as? String })
+        #expect(accepted == Set(jobs.map { $0.id.lowercased() }))
+        // No job sent more than twice
+        var sends: [String: Int] = [:]
+        for entry in log { if let id = entry["apns_id"] as? String { sends[id, default: 0] += 1 } }
+        #expect(sends.values.allSatisfy { $0 <= 2 }, "sent more than twice: \(sends.filter { $0.value > 2 })")
+    }
+
+    static func retried(_ harness: DeliveryHarness) -> Int {
+        harness.engine.metrics.prometheusText(queue: nil).split(separator: "\n")
+            .filter { $0.hasPrefix("push_retried_total{") }
+            .compactMap { Int($0.split(separator: " ").last ?? "") }.reduce(0, +)
+    }
+
+    @Test(arguments: ["close", "goaway", "goaway_reason"])
+    func aConnectionLostMidStreamLosesNothing(fault: String) async throws {
+        // Given APNs drops the connection (or sends GOAWAY) under one request while others are open
+        let harness = try DeliveryHarness(latencyMilliseconds: 50)
+        try harness.mock.script([Self.tokens[5]: [["fault": fault], ["status": 200]]])
+        try await Self.deliverAll(harness)
+        #expect(harness.mock.log(kind: "apns").contains { $0["fault"] as? String == fault }, "the fault happened")
+        // The retries show in the metrics
+        #expect(Self.retried(harness) >= 1)
+        #expect(harness.engine.metrics.prometheusText(queue: nil).contains("push_retried_total{reason=\"network\"}"))
+    }
+
+    @Test func aStreamNeverAnsweredEndsAtTheRequestDeadline() async throws {
+        // Given APNs accepts a request and never answers it
+        let harness = try DeliveryHarness(requestTimeoutMilliseconds: 1_500)
+        try harness.mock.script([Self.tokens[3]: [["fault": "hang"], ["status": 200]]])
+        let started = Date()
+        try await Self.deliverAll(harness)
+        // Then the per-request deadline ended it and the job was sent again
+        #expect(Date().timeIntervalSince(started) >= 1.5)
+        #expect(harness.mock.log(kind: "apns").filter { $0["token"] as? String == Self.tokens[3] }.count == 2)
+        #expect(Self.retried(harness) >= 1)
+    }
+
+    @Test(arguments: [(429, "TooManyRequests"), (503, "ServiceUnavailable")])
+    func retryAfterIsHonoured(status: Int, reason: String) async throws {
+        // Given APNs answers one request with a status and retry-after: 1
+        let harness = try DeliveryHarness()
+        try harness.mock.script([Self.tokens[0]: [["status": status, "reason": reason, "retry_after": 1], ["status": 200]]])
+        try await Self.deliverAll(harness)
+        // Then it was sent again no sooner than a second later
+        let times = harness.mock.log(kind: "apns").filter { $0["token"] as? String == Self.tokens[0] }.compactMap { $0["t"] as? Double }
+        #expect(times.count == 2)
+        if times.count == 2 { #expect(times[1] - times[0] >= 0.95) }
+        #expect(harness.engine.metrics.prometheusText(queue: nil).contains("push_retried_total{reason=\"\(reason)\"} 1"))
+    }
+
+    @Test func aFailingTLSHandshakeIsRetriedWithBackOff() async throws {
+        // Given every connection to APNs fails its TLS handshake for two seconds
+        let proxy = Locked<FaultProxy?>(nil)
+        let harness = try DeliveryHarness(retry: RetryPolicy(maxAttempts: 20, baseDelay: 0.05, maxDelay: 1)) { mock in
+            let made = try FaultProxy(targetPort: mock.port, mode: .reset)
+            proxy.withLock { $0 = made }
+            return made.baseURL
+        }
+        let fault = try #require(proxy.withLock { $0 })
+        for token in Self.tokens { try harness.register(token) }
+        for token in Self.tokens { try harness.enqueue(token) }
+        harness.engine.start()
+        let deadline = Date().addingTimeInterval(2)
+        while Date() < deadline, fault.accepted < 1_000 { try await Task.sleep(for: .milliseconds(50)) }
+        // Then the client reconnected with back-off, not in a tight loop
+        let attempts = fault.accepted
+        #expect(attempts >= 2 && attempts <= 60, "\(attempts) connection attempts in 2 s")
+        #expect(try harness.store.pushJobCounts().failed == 0)
+        // And once the handshake works again every job is delivered
+        try fault.set(.forward)
+        let counts = try await harness.drain(timeout: 30)
+        #expect(counts.delivered == Self.tokens.count && counts.failed == 0)
+        #expect(Self.retried(harness) >= 1)
+    }
+
+    @Test(.enabled(if: isReleaseBuild, "30 s of refused connections: release builds only"))
+    func refusedConnectionsForThirtySecondsLoseNothing() async throws {
+        // Given APNs refuses every connection for 30 s
+        let proxy = Locked<FaultProxy?>(nil)
+        let harness = try DeliveryHarness(retry: RetryPolicy(maxAttempts: 30, baseDelay: 0.5, maxDelay: 5)) { mock in
+            let made = try FaultProxy(targetPort: mock.port, mode: .refuse)
+            proxy.withLock { $0 = made }
+            return made.baseURL
+        }
+        let fault = try #require(proxy.withLock { $0 })
+        for token in Self.tokens { try harness.register(token) }
+        for token in Self.tokens { try harness.enqueue(token) }
+        harness.engine.start()
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline { try await Task.sleep(for: .milliseconds(200)) }
+        // Then the jobs retried with back-off (a handful of attempts each, not thousands)
+        let retries = Self.retried(harness)
+        #expect(retries >= Self.tokens.count && retries <= Self.tokens.count * 15, "\(retries) retries in 30 s")
+        #expect(try harness.store.pushJobCounts().failed == 0)
+        // And once APNs listens again every job is delivered
+        try fault.set(.forward)
+        let counts = try await harness.drain(timeout: 60)
+        #expect(counts.delivered == Self.tokens.count && counts.failed == 0)
+    }
+}
+
+/// Whether this is a release build: the heavy scenarios run only there (CI runs both).
+let isReleaseBuild: Bool = {
+    #if DEBUG
+    return false
+    #else
+    return true
+    #endif
+}()

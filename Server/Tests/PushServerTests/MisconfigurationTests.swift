@@ -1,0 +1,113 @@
+import Foundation
+import PushCore
+import PushMocks
+import PushService
+import Testing
+
+/// A misconfigured provider never deletes tokens: when APNs answers every token with the
+/// same configuration error, the provider's circuit breaker opens, its jobs wait, `/healthz`
+/// says which provider and why, and fixing the provider through the admin API delivers the
+/// waiting jobs at once.
+@Suite struct MisconfigurationTests {
+    static let reasons: [(Int, String)] = [
+        (400, "BadDeviceToken"), (400, "DeviceTokenNotForTopic"), (403, "InvalidProviderToken"), (400, "BadTopic"), (403, "Forbidden"),
+    ]
+
+    static func provider(_ mock: MockPushServer) -> [String: Any] {
+        [
+            "providerId": "apns-1", "keyId": MockPushServer.keyID, "teamId": MockPushServer.teamID, "bundleId": "com.example.app",
+            "p8Key": mock.credentials.apnsPrivateKeyPEM, "production": false,
+        ]
+    }
+
+    static func healthz(_ port: Int) async throws -> (status: Int, body: [String: Any]) {
+        let response = try await RawHTTP.request(port: port, "GET", "/healthz")
+        return (response.status, try JSONSerialization.jsonObject(with: response.body) as? [String: Any] ?? [:])
+    }
+
+    @Test(arguments: reasons)
+    func everyTokenRefusedKeepsTheRegistryAndFixingTheProviderDeliversTheWaitingJobs(status: Int, reason: String) async throws {
+        // Given a service delivering to a mock APNs that refuses every token with `reason`,
+        // and retries far apart (so only the fix can deliver the jobs within the test)
+        let mock = try MockPushServer()
+        let tokens = (1...5).map { String(format: "%04x", 0xd000 + $0) }
+        try mock.script(Dictionary(uniqueKeysWithValues: tokens.map { ($0, [["status": status, "reason": reason]]) }))
+        let harness = try Harness(sender: .delivery) { configuration in
+            configuration.delivery.apnsBaseURL = mock.baseURL
+            configuration.delivery.caFile = mock.credentials.caFile
+            configuration.delivery.retry = RetryPolicy(maxAttempts: 3, baseDelay: 120, maxDelay: 900)
+            configuration.delivery.breaker.probeBase = 120
+        }
+        _ = try await harness.admin("POST", "/apps", ["appId": "app1", "name": "App"])
+        #expect(try await harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", Self.provider(mock)).status == 200)
+        let bob = try await harness.makeUser("bob")
+        for token in tokens { #expect(try await harness.register(token, platform: "apns_ios_device", session: bob).status == 200) }
+
+        // When a chat is sent to bob's five devices
+        let send: [String: Any] = [
+            "type": "chat", "recipients": [["uid": "bob"]],
+            "message": ["id": "m1", "sender": ["uid": "alice"], "receiver": ["uid": "bob"], "text": "hi"],
+        ]
+        #expect(try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", send).status == 200)
+
+        // Then the provider is marked misconfigured: its jobs wait, every token is kept, and
+        // /healthz, the provider health and the metrics say which provider and why
+        #expect(await Harness.eventually { (try? harness.store.pushJobCounts().inFlight) == 0 && mock.log(kind: "apns").count >= 5 })
+        let health = try await Self.healthz(harness.port)
+        #expect(health.status == 503)
+        #expect(health.body["status"] as? String == "degraded")
+        #expect((health.body["reason"] as? String)?.contains("app1/apns-1") == true)
+        let entries = health.body["misconfiguredProviders"] as? [[String: Any]] ?? []
+        #expect((entries.first?["reason"] as? String)?.contains(reason) == true)
+        let counts = try harness.store.pushJobCounts()
+        #expect(counts.pending == 5 && counts.failed == 0 && counts.delivered == 0, "jobs wait, none failed")
+        #expect(try harness.store.tokens(appId: "app1", uid: "bob").count == 5, "the registry keeps every token")
+        let providers = try await harness.admin("GET", "/admin/providers/health", appId: "app1")
+        let apns = (providers.data["providers"] as? [[String: Any]] ?? []).first { $0["providerId"] as? String == "apns-1" }
+        #expect(apns?["circuitBreaker"] as? String == "open")
+        #expect((apns?["circuitBreakerReason"] as? String)?.contains(reason) == true)
+        let metrics = String(decoding: try await RawHTTP.request(port: harness.port, "GET", "/metrics").body, as: UTF8.self)
+        #expect(metrics.contains("push_provider_misconfigured 1"))
+        #expect(metrics.contains("push_tokens_removed_total 0"))
+
+        // When the provider is fixed (APNs accepts the tokens) and updated through the admin API
+        try mock.script([:])
+        #expect(try await harness.admin("PUT", "/notifications/push/v1/providers/apns", appId: "app1", Self.provider(mock)).status == 200)
+
+        // Then the waiting jobs are delivered at once, every token is still there, and the
+        // service is healthy again
+        #expect(await Harness.eventually(timeout: 15) { (try? harness.store.pushJobCounts().delivered) == 5 })
+        #expect(try harness.store.tokens(appId: "app1", uid: "bob").count == 5)
+        let healed = try await Self.healthz(harness.port)
+        #expect(healed.status == 200 && healed.body["status"] as? String == "ok")
+        let after = try await harness.admin("GET", "/admin/providers/health", appId: "app1")
+        let fixed = (after.data["providers"] as? [[String: Any]] ?? []).first { $0["providerId"] as? String == "apns-1" }
+        #expect(fixed?["circuitBreaker"] as? String == "closed")
+    }
+
+    @Test func aProbeThatSucceedsClosesTheBreakerWithoutAnUpdate() async throws {
+        // Given a provider whose every token was refused, then APNs accepts again
+        let mock = try MockPushServer()
+        try mock.script(["e101": [["status": 403, "reason": "InvalidProviderToken"], ["status": 200]]])
+        let harness = try Harness(sender: .delivery) { configuration in
+            configuration.delivery.apnsBaseURL = mock.baseURL
+            configuration.delivery.caFile = mock.credentials.caFile
+            configuration.delivery.retry = RetryPolicy(maxAttempts: 3, baseDelay: 0.2, maxDelay: 1)
+            configuration.delivery.breaker.probeBase = 0.2
+        }
+        _ = try await harness.admin("POST", "/apps", ["appId": "app1", "name": "App"])
+        _ = try await harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", Self.provider(mock))
+        let bob = try await harness.makeUser("bob")
+        try await harness.register("e101", platform: "apns_ios_device", session: bob)
+        let send: [String: Any] = [
+            "type": "chat", "recipients": [["uid": "bob"]],
+            "message": ["id": "m1", "sender": ["uid": "alice"], "receiver": ["uid": "bob"], "text": "hi"],
+        ]
+        _ = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", send)
+
+        // Then a back-off retry of the waiting job succeeds and closes the breaker
+        #expect(await Harness.eventually(timeout: 15) { (try? harness.store.pushJobCounts().delivered) == 1 })
+        #expect(try await Self.healthz(harness.port).status == 200)
+        #expect(mock.log(kind: "apns").count == 2)
+    }
+}

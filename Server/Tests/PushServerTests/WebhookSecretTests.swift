@@ -1,0 +1,36 @@
+import Foundation
+import PushCore
+import Testing
+
+/// A webhook whose secret cannot be decrypted (the service restarted with another secret
+/// key) is never sent unsigned: the event stays queued and the log says why.
+@Suite struct WebhookSecretTests {
+    @Test func anUndecryptableSecretKeepsTheEventQueuedInsteadOfSendingItUnsigned() async throws {
+        let receiver = try WebhookTests.Receiver(failures: 0)
+        let directory = NSTemporaryDirectory() + "push-webhook-secret-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Given an app with a webhook and a secret, sealed with one secret key
+        do {
+            let first = try Harness { $0.dataDirectory = directory }
+            try await first.makeApp(webhookURL: receiver.url)
+        }
+        // When the service runs with another secret key and an event comes in
+        let lines = Locked<[String]>([])
+        let second = try Harness(
+            configure: {
+                $0.dataDirectory = directory
+                $0.secretKey = Data(repeating: 9, count: 32).base64EncodedString()
+            },
+            logger: { line in lines.withLock { $0.append(line) } })
+        let alice = try await second.makeUser("alice")
+        let reply = try await second.client(
+            "POST", "/messages", session: alice,
+            ["receiver": "bob", "receiverType": "user", "category": "message", "type": "text", "data": ["text": "hi"]])
+        #expect(reply.status == 200)
+
+        // Then nothing reaches the receiver; the event waits and the log says why
+        #expect(await Harness.eventually { lines.withLock { $0.contains { $0.contains("cannot be decrypted") } } })
+        #expect(receiver.all.isEmpty, "no unsigned delivery")
+        #expect(try second.store.pendingWebhookJobCount() == 1)
+    }
+}
