@@ -7,7 +7,8 @@ import CometChatPushNotificationsSwift
 /// Opens attachments with a `URLSession` data task whose delegate keeps the pieces that arrived
 /// until the SDK reads them. The buffer is bounded: the task is suspended while it holds more
 /// than two of the reader's read sizes and resumed when the reader drains it, so memory stays
-/// flat whatever the file's size (rule 16). A timer of its own cancels the transfer at the
+/// flat whatever the file's size (rule 16). (Not on Linux: swift-corelibs-foundation cannot
+/// pause a transfer.) A timer of its own cancels the transfer at the
 /// deadline (the session's resource timeout is not enough: swift-corelibs-foundation does not
 /// honour it while a server trickles bytes).
 public struct PNURLSessionDownloader: PNMediaDownloading {
@@ -38,7 +39,7 @@ public struct PNURLSessionDownloader: PNMediaDownloading {
 
 /// One data task's body: the pieces received and not yet read, the reader waiting for them,
 /// and how the transfer ended.
-private final class URLSessionBody: NSObject, URLSessionDataDelegate, PNMediaBody, @unchecked Sendable {
+final class URLSessionBody: NSObject, URLSessionDataDelegate, PNMediaBody, @unchecked Sendable {
     // @unchecked: every mutable field is read and written under `lock`.
     private let lock = NSLock()
     private var session: URLSession?
@@ -53,6 +54,8 @@ private final class URLSessionBody: NSObject, URLSessionDataDelegate, PNMediaBod
     private var responded = false
     private var responseWaiter: CheckedContinuation<Void, Error>?
     private var reader: (maxLength: Int, continuation: CheckedContinuation<Data, Error>)?
+    private var peak = 0
+    private var pauses = 0
     private var mimeType: String?
     private var length: Int?
 
@@ -62,6 +65,20 @@ private final class URLSessionBody: NSObject, URLSessionDataDelegate, PNMediaBod
         defer { lock.unlock() }
         return body()
     }
+
+    /// Whether the task is suspended while the reader is behind. Apple's `URLSession` pauses a
+    /// data task mid-transfer; swift-corelibs-foundation (Linux, where the SDK only runs in
+    /// tests) traps when a suspended task receives data, so there the buffer is not bounded.
+    #if canImport(FoundationNetworking)
+    static let suspendsWhenBehind = false
+    #else
+    static let suspendsWhenBehind = true
+    #endif
+
+    /// The most bytes buffered at once (for tests).
+    var peakBufferedBytes: Int { locked { peak } }
+    /// How many times the task was suspended because the reader fell behind (for tests).
+    var suspensions: Int { locked { pauses } }
 
     var claimedMIMEType: String? { locked { mimeType } }
     var expectedLength: Int? { locked { length } }
@@ -178,14 +195,18 @@ private final class URLSessionBody: NSObject, URLSessionDataDelegate, PNMediaBod
             guard failure == nil, !data.isEmpty else { return (nil, false) }
             pieces.append(data)
             buffered += data.count
+            peak = max(peak, buffered)
             var handOver: (CheckedContinuation<Data, Error>, Data)?
             if let reader {
                 handOver = (reader.continuation, take(reader.maxLength))
                 self.reader = nil
             }
             // Backpressure: the reader is behind by more than two reads; wait for it.
-            let suspend = !suspended && buffered > 2 * readSize
-            if suspend { suspended = true }
+            let suspend = Self.suspendsWhenBehind && !suspended && buffered > 2 * readSize
+            if suspend {
+                suspended = true
+                pauses += 1
+            }
             return (handOver, suspend)
         }
         if suspend { dataTask.suspend() }
