@@ -37,6 +37,25 @@ struct ExtensionRulesTests {
         static let completion = PNLocked<(@Sendable (PNExtensionContent) -> Void)?>(nil)
     }
 
+    /// Reads a whole attachment into memory before it writes any of it to disk: what rule 16
+    /// forbids, whatever size the server sends its pieces in.
+    struct ReadsWholeBodyFirst: SimulatedExtensionClient {
+        let media: SimulatedMediaServer
+        let file: URL
+        func start(_ completion: @escaping @Sendable (PNExtensionContent) -> Void) {
+            let (media, file) = (media, file)
+            Task {
+                var whole = Data()
+                if let body = try? await media.open(URL(string: "https://cdn.test/big.mp4")!, writingTo: file, deadline: .distantFuture) {
+                    while let piece = try? await body.read(upTo: 1 << 30), !piece.isEmpty { whole.append(piece) }
+                }
+                try? whole.write(to: file)
+                completion(PNExtensionContent(title: "read \(whole.count) bytes"))
+            }
+        }
+        func expire() {}
+    }
+
     private func waitFor(_ condition: () -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(5)
         while !condition(), Date() < deadline { await Task.yield() }
@@ -49,6 +68,42 @@ struct ExtensionRulesTests {
         let run = await ext.receive(chatPayload(), client: CallsTwice())
         #expect(run.title == "first")
         #expect(ext.violations == ["the content handler was called more than once"])
+    }
+
+    @Test("Rule 16: a client that holds a 30 MB body in memory before writing it is killed; the original shows")
+    func wholeBodyInMemoryIsKilled() async throws {
+        let ext = device.installNotificationServiceExtension(appGroupID: nil)
+        ext.media.serve("https://cdn.test/big.mp4", SimulatedMedia(content: .media(.mp4), size: 30 * 1024 * 1024))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ext-rules-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let client = ReadsWholeBodyFirst(media: ext.media, file: directory.appendingPathComponent("big.mp4"))
+        let run = await ext.receive(chatPayload(body: "original"), client: client)
+        #expect(ext.media.peakHeldBytes == 30 * 1024 * 1024)
+        #expect(run.killed)
+        #expect(run.content == nil)
+        #expect(run.body == "original")
+        #expect(ext.violations.count == 1)
+        #expect(ext.violations.first?.contains("held 31457280 bytes of a download in memory") == true, "\(ext.violations)")
+    }
+
+    /// The server's own piece size is not what is checked: with 40 MB pieces on offer the SDK's
+    /// loop still takes 64 KiB at a time and is not killed.
+    @Test("Rule 16: the SDK's loop streams a 20 MB attachment holding about one read size, and is not killed")
+    func sdkLoopHoldsOneRead() async throws {
+        await device.launchChatApp(delegate: RecordingChatDelegate())
+        device.terminate()
+        let ext = device.installNotificationServiceExtension(appGroupID: appGroup)
+        ext.media.serve(
+            "https://cdn.test/clip.mp4", SimulatedMedia(content: .media(.mp4), size: 20 * 1024 * 1024, chunkSize: 40 * 1024 * 1024))
+        let run = await ext.receive(chatPayload(avatar: "https://cdn.test/clip.mp4"))
+        #expect(!run.killed)
+        #expect(ext.violations.isEmpty)
+        let attachment = try #require(run.attachment)
+        #expect(attachment.mediaType == .mp4)
+        #expect((try? FileManager.default.attributesOfItem(atPath: attachment.fileURL.path)[.size] as? Int) == 20 * 1024 * 1024)
+        let peak = ext.media.peakHeldBytes
+        #expect(peak > 0 && peak <= PNMediaStreamer.defaultReadSize, "held \(peak) bytes")
     }
 
     @Test("Content handed over after serviceExtensionTimeWillExpire is ignored: the original shows")

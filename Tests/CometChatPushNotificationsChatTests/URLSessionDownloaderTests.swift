@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import CometChatPushNotificationsChat
+@testable import CometChatPushNotificationsChat
 
 /// The live downloader (`PNURLSessionDownloader`, a real `URLSession`) against a local HTTP
 /// server that the test starts on 127.0.0.1: the size cap (announced and counted), the
@@ -89,6 +89,34 @@ struct URLSessionDownloaderTests {
         #expect(file.byteCount == 300_000)
         #expect(file.claimedMIMEType == "image/png")
         #expect(try Data(contentsOf: target) == Self.pattern(300_000))
+    }
+
+    /// Apple's URLSession only: swift-corelibs-foundation traps when a suspended data task
+    /// receives data, so the downloader does not suspend there.
+    @Test(
+        "A reader that falls behind: the task pauses with about two reads buffered, resumes, and the bytes arrive whole",
+        .enabled(if: URLSessionBody.suspendsWhenBehind))
+    func backpressure() async throws {
+        let size = 8 * 1024 * 1024
+        let readSize = PNMediaStreamer.defaultReadSize
+        server.route("/big", .init(bodyBytes: size))
+        let body = try await PNURLSessionDownloader().open(
+            server.url("/big"), writingTo: destination(), deadline: Date().addingTimeInterval(30))
+        let live = try #require(body as? URLSessionBody)
+        var received = try await body.read(upTo: readSize)
+        // Fall behind: read on only once the transfer has paused.
+        let until = Date().addingTimeInterval(10)
+        while live.suspensions == 0, Date() < until { await Task.yield() }
+        #expect(live.suspensions > 0, "the task was never suspended")
+        while true {
+            let piece = try await body.read(upTo: readSize)
+            if piece.isEmpty { break }
+            #expect(piece.count <= readSize)
+            received.append(piece)
+        }
+        #expect(received == Self.pattern(size))
+        // Two reads, plus what libcurl had already handed over when the task paused.
+        #expect(live.peakBufferedBytes < 1024 * 1024, "buffered \(live.peakBufferedBytes) bytes")
     }
 
     @Test("A body of exactly the cap is kept")

@@ -135,15 +135,15 @@ public final class PNNotificationServiceEngine: Sendable {
         }
     }
 
-    /// Streams `url` to a file, sniffs it, and renames it with the right extension.
+    /// Streams `url` to a file with the SDK's own loop (``PNMediaStreamer``), sniffs it, and renames it with the right extension.
     private func download(_ url: URL, deadline: Date) async -> PNExtensionAttachment? {
         let identifier = "cometchat-\(UUID().uuidString)"
         let partial = environment.temporaryDirectory.appendingPathComponent(identifier + ".part")
         state.withLock { $0.files.append(partial) }
         let file: PNDownloadedFile
         do {
-            file = try await environment.downloader.download(
-                url, to: partial, maxBytes: options.maxAttachmentBytes, deadline: deadline)
+            file = try await PNMediaStreamer(clock: environment.clock).download(
+                url, from: environment.downloader, to: partial, maxBytes: options.maxAttachmentBytes, deadline: deadline)
         } catch {
             try? FileManager.default.removeItem(at: partial)
             environment.logger.log(.warning, "The attachment was not downloaded: \(error)")

@@ -18,9 +18,10 @@ public struct SimulatedMedia: Sendable, Equatable {
     public var content: Content
     /// The size, in bytes.
     public var size: Int
-    /// The size of each chunk written to disk.
+    /// The most bytes the server sends at once: a read gets at most this many (and at most
+    /// what the reader asked for).
     public var chunkSize: Int
-    /// Virtual seconds each chunk takes to arrive.
+    /// Virtual seconds each read takes to arrive.
     public var secondsPerChunk: Double
     /// The `Content-Type` the server claims.
     public var claimedMIMEType: String?

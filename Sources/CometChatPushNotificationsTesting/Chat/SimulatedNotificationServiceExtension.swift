@@ -7,7 +7,8 @@ import Foundation
 /// keychain access group with the app (rule 17). It runs only for alert pushes with
 /// `mutable-content: 1` (rule 14), has 30 s of virtual time (rule 15: a stalled download makes
 /// iOS call `serviceExtensionTimeWillExpire`; content delivered later is dropped and the
-/// original shown) and a memory limit (rule 16).
+/// original shown) and a memory limit (rule 16), checked against the bytes the code running in it holds before
+/// they reach disk (``SimulatedMediaServer/peakHeldBytes``).
 public final class SimulatedNotificationServiceExtension: @unchecked Sendable {
     // @unchecked: immutable references to thread-safe objects, and `runs` behind a lock.
 
@@ -57,6 +58,7 @@ public final class SimulatedNotificationServiceExtension: @unchecked Sendable {
 
         let clock = device.clock
         let start = clock.now()
+        media.resetPeakHeldBytes()
         let application = SimulatedApplication(backgroundModes: [], badge: 0)
         let process = device.makeProcess("extension")
         var platform = device.makePlatform(
@@ -121,6 +123,16 @@ public final class SimulatedNotificationServiceExtension: @unchecked Sendable {
         }
         var run = SimulatedExtensionRun(ran: true, title: title, body: body)
         run.expired = expired
+        // Rule 16: what the client's code kept in memory, measured by the media server at every
+        // read (bytes handed over and not yet on disk), not the server's own chunk size.
+        let held = media.peakHeldBytes
+        if held > Self.memoryLimit {
+            violationLog.withLock {
+                $0.append("the extension held \(held) bytes of a download in memory, over iOS's \(Self.memoryLimit)")
+            }
+            run.killed = true
+            return run
+        }
         guard let (content, at) = delivered.current else {
             if !expired { violationLog.withLock { $0.append("the extension never called its content handler") } }
             return run
@@ -128,11 +140,6 @@ public final class SimulatedNotificationServiceExtension: @unchecked Sendable {
         run.elapsed = at.timeIntervalSince(start)
         if run.elapsed > Self.timeLimit + 0.001, !expired {
             violationLog.withLock { $0.append("the extension worked \(run.elapsed) s, past iOS's \(Self.timeLimit) s") }
-            run.killed = true
-            return run
-        }
-        if media.largestChunk > Self.memoryLimit {
-            violationLog.withLock { $0.append("a download held \(media.largestChunk) bytes in memory") }
             run.killed = true
             return run
         }
