@@ -648,7 +648,12 @@ enum OpenAPIDocument {
                                       "connections": { "$ref": "#/components/schemas/Count" },
                                       "connectionsUp": { "$ref": "#/components/schemas/Count" },
                                       "inFlight": { "$ref": "#/components/schemas/Count" },
-                                      "circuitBreaker": { "type": "string", "description": "The provider's circuit breaker state." }
+                                      "circuitBreaker": {
+                                        "type": "string",
+                                        "enum": ["closed", "open", "n/a"],
+                                        "description": "open: the provider looks misconfigured, its jobs wait and no token is deleted; n/a with the log or none sender."
+                                      },
+                                      "circuitBreakerReason": { "type": ["string", "null"] }
                                     }
                                   }
                                 }
@@ -692,7 +697,8 @@ enum OpenAPIDocument {
                                     "pending": { "$ref": "#/components/schemas/Count" },
                                     "inFlight": { "$ref": "#/components/schemas/Count" },
                                     "delivered": { "$ref": "#/components/schemas/Count" },
-                                    "failed": { "$ref": "#/components/schemas/Count" }
+                                    "failed": { "$ref": "#/components/schemas/Count" },
+                                    "expired": { "$ref": "#/components/schemas/Count" }
                                   }
                                 },
                                 "webhookJobsPending": { "$ref": "#/components/schemas/Count" },
@@ -1017,22 +1023,16 @@ enum OpenAPIDocument {
               "get": {
                 "tags": ["service"],
                 "operationId": "health",
-                "summary": "Liveness of the API",
+                "summary": "The service's health (an alias of /healthz)",
                 "security": [],
                 "responses": {
                   "200": {
-                    "description": "The service answers.",
-                    "content": {
-                      "application/json": {
-                        "schema": {
-                          "type": "object",
-                          "required": ["data"],
-                          "properties": {
-                            "data": { "type": "object", "required": ["status"], "properties": { "status": { "const": "ok" } } }
-                          }
-                        }
-                      }
-                    }
+                    "description": "The delivery engine runs and every provider is healthy.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Health" } } }
+                  },
+                  "503": {
+                    "description": "Degraded: the outbox cannot be read, or a provider is misconfigured (its jobs wait).",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Health" } } }
                   },
                   "413": { "$ref": "#/components/responses/TooLarge" }
                 }
@@ -1213,7 +1213,12 @@ enum OpenAPIDocument {
                   "pushToken": { "$ref": "#/components/schemas/PushTokenText", "description": "Accepted when `fcmToken` is absent." },
                   "platform": { "$ref": "#/components/schemas/Platform" },
                   "providerId": { "$ref": "#/components/schemas/Id" },
-                  "timezone": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 64, "description": "IANA time zone id, e.g. Europe/Berlin." }
+                  "timezone": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 64, "description": "IANA time zone id, e.g. Europe/Berlin." },
+                  "environment": {
+                    "type": "string",
+                    "enum": ["sandbox", "production"],
+                    "description": "The APNs environment of an APNs or VoIP token (the SDK reads it from the app's provisioning profile); refused for FCM tokens."
+                  }
                 }
               },
               "PushTokenText": { "type": "string", "minLength": 1, "maxLength": 4096, "pattern": "^[!-~]+$", "description": "Printable ASCII without spaces, at most 4,096 characters." },
@@ -1226,6 +1231,7 @@ enum OpenAPIDocument {
                   "providerId": { "type": "string" },
                   "uid": { "type": "string" },
                   "timezone": { "type": "string" },
+                  "environment": { "type": "string", "enum": ["sandbox", "production"] },
                   "createdAt": { "$ref": "#/components/schemas/EpochSeconds" },
                   "updatedAt": { "$ref": "#/components/schemas/EpochSeconds" }
                 }
@@ -1668,6 +1674,23 @@ enum OpenAPIDocument {
                   "payload": { "type": "object", "description": "The APNs payload (`aps` and the keys of Contract/WIRE-CONTRACT.md §4)." }
                 }
               },
+              "Health": {
+                "type": "object",
+                "required": ["status"],
+                "properties": {
+                  "status": { "type": "string", "enum": ["ok", "degraded"] },
+                  "reason": { "type": "string" },
+                  "delivery": { "type": "object" },
+                  "outbox": { "type": "object" },
+                  "misconfiguredProviders": {
+                    "type": "array",
+                    "items": {
+                      "type": "object",
+                      "properties": { "appId": { "type": "string" }, "providerId": { "type": "string" }, "reason": { "type": "string" } }
+                    }
+                  }
+                }
+              },
               "LogEntry": {
                 "type": "object",
                 "required": ["id", "uid", "token", "platform", "kind", "state", "attempts", "lastError", "createdAt", "finishedAt"],
@@ -1677,7 +1700,7 @@ enum OpenAPIDocument {
                   "token": { "type": "string" },
                   "platform": { "$ref": "#/components/schemas/Platform" },
                   "kind": { "type": "string", "enum": ["chat", "call", "campaign"] },
-                  "state": { "type": "string", "enum": ["pending", "leased", "delivered", "failed"] },
+                  "state": { "type": "string", "enum": ["pending", "leased", "delivered", "failed", "expired"] },
                   "attempts": { "$ref": "#/components/schemas/Count" },
                   "lastError": { "type": ["string", "null"] },
                   "createdAt": { "$ref": "#/components/schemas/EpochSeconds" },
