@@ -188,6 +188,9 @@ class Connection(asyncio.Protocol):
         self.streams = {}
         self.authenticated = False
         self.transport = None
+        # After a GOAWAY, the last stream it says was processed: later streams are not (like APNs,
+        # the mock neither answers nor records them, so the client's resend is its only send).
+        self.goaway_last = None
 
     def connection_made(self, transport):
         self.transport = transport
@@ -230,6 +233,8 @@ class Connection(asyncio.Protocol):
         self.flush()
 
     def handle(self, stream_id, headers, body):
+        if self.goaway_last is not None and stream_id > self.goaway_last:
+            return
         path = headers.get(":path", "")
         if path.startswith("/3/device/"):
             out, payload, delay, authenticated = self.server.apns_answer(headers, path, body)
@@ -259,6 +264,7 @@ class Connection(asyncio.Protocol):
         if kind == "hang":
             return
         if kind in ("goaway", "goaway_reason"):
+            self.goaway_last = max(stream_id - 2, 0)
             data = json.dumps({"reason": "Shutdown"}).encode() if kind == "goaway_reason" else None
             self.conn.close_connection(error_code=h2.errors.ErrorCodes.NO_ERROR, additional_data=data,
                                        last_stream_id=max(stream_id - 2, 0))

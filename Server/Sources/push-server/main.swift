@@ -59,6 +59,15 @@ do {
     exit(64)
 }
 
+// SIGINT and SIGTERM are blocked in every thread from here on (threads inherit the mask), and
+// the main thread takes them with sigwait (at the end): a stop signal sent at any moment, even while the service
+// is still starting, waits pending instead of being lost or killing the process half-way.
+var stopSignals = sigset_t()
+sigemptyset(&stopSignals)
+sigaddset(&stopSignals, SIGINT)
+sigaddset(&stopSignals, SIGTERM)
+pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+
 let app: PushServiceApp
 do {
     app = try PushServiceApp(configuration: configuration, logger: ServiceLogger(minimum: configuration.logLevel))
@@ -79,20 +88,10 @@ if app.seed != nil {
     say("dev seed: app, user, auth token and provider in \(DevSeed.path(dataDirectory: configuration.dataDirectory))")
 }
 
-signal(SIGINT, SIG_IGN)
-signal(SIGTERM, SIG_IGN)
-// The handlers run on the main queue: top-level code is main-actor isolated, and the runtime
-// stops a process whose main-actor closure runs on any other queue.
-let sources = [SIGINT, SIGTERM].map { number in
-    let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-    source.setEventHandler {
-        say("push-server: stopping")
-        app.stop()
-        exit(0)
-    }
-    source.resume()
-    return source
-}
-withExtendedLifetime(sources) {
-    dispatchMain()
-}
+// The main thread waits for the stop signal itself (nothing in the service uses the main
+// queue): it keeps the blocked mask, so no thread but this sigwait ever takes SIGINT or SIGTERM.
+var signalNumber: Int32 = 0
+while sigwait(&stopSignals, &signalNumber) != 0 {}
+say("push-server: stopping")
+app.stop()
+exit(0)

@@ -55,9 +55,17 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     /// SIGTERM, then the exit status once the process has stopped.
-    func terminate() -> Int32 {
+    /// Sends SIGTERM and waits up to `deadline` seconds; a process still running then is killed
+    /// (SIGKILL) and `-1` returned, so a lost signal fails the test instead of hanging it.
+    func terminate(deadline: TimeInterval = 60) -> Int32 {
         process.terminate()
-        process.waitUntilExit()
+        let end = Date().addingTimeInterval(deadline)
+        while process.isRunning, Date() < end { usleep(10_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return -1
+        }
         return process.terminationStatus
     }
 
