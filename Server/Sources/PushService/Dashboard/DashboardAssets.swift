@@ -252,7 +252,8 @@ enum DashboardAssets {
                       el("td", {}, p.lastErrorAt ? [when(p.lastErrorAt), el("div", { className: "reason", text: p.lastErrorReason })] : el("span", { className: "muted", text: "none" })),
                       el("td", {}, p.type === "apns" ? duration(p.jwtAgeSeconds) : el("span", { className: "muted", text: "n/a" })),
                       el("td", { text: up + (p.inFlight ? ", " + p.inFlight + " in flight" : "") }),
-                      el("td", {}, badge(p.circuitBreaker, "muted-badge")));
+                      el("td", {}, badge(p.circuitBreaker, p.circuitBreaker === "open" ? "bad" : p.circuitBreaker === "closed" ? "ok" : "muted-badge"),
+                        p.circuitBreakerReason ? el("div", { className: "reason", text: p.circuitBreakerReason }) : null));
                   });
                   clear(holder);
                   append(holder, table("Providers of " + app, ["Provider", "Kind", "Identity", "Key", "Last success", "Last error", "JWT age", "Connections", "Circuit breaker"], rows));
