@@ -28,21 +28,7 @@ public final class FaultProxy: @unchecked Sendable {
         try Data(mode.rawValue.utf8).write(to: URL(fileURLWithPath: control))
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", MockPaths.mocks + "/fault_proxy.py", "--target-port", String(targetPort), "--control", control]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var output = ""
-        while !output.contains("\n") {
-            let chunk = pipe.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            output += String(decoding: chunk, as: UTF8.self)
-        }
-        guard output.hasPrefix("PORT "), let port = Int(output.dropFirst(5).prefix { $0.isNumber }) else {
-            kill(process.processIdentifier, SIGKILL)
-            throw MockError("fault_proxy.py did not start: \(output)")
-        }
-        self.port = port
+        port = try MockProcess.startAndReadPort(process, name: "fault_proxy.py")
     }
 
     deinit {

@@ -25,21 +25,7 @@ public final class NativeMockAPNs: @unchecked Sendable {
             "--cert", credentials.serverCertificate, "--key", credentials.serverKey, "--port", "0",
             "--latency-ms", String(latencyMilliseconds), "--log", logPath,
         ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var text = ""
-        while !text.contains("\n") {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5).prefix { $0.isNumber }) else {
-            kill(process.processIdentifier, SIGKILL)
-            throw MockError("apns-mock-native did not start")
-        }
-        self.port = port
+        port = try MockProcess.startAndReadPort(process, name: "apns-mock-native")
     }
 
     deinit {
