@@ -5,11 +5,11 @@ import Foundation
 #endif
 import PushCore
 
-/// Everything the service keeps. ``SQLiteStore`` implements it; a PostgreSQL store can too.
+/// Everything the service keeps. ``SQLiteStore`` and `PostgresStore` implement it.
 ///
 /// Methods are synchronous and may block on I/O. Deleting an app or a user deletes what
 /// hangs off it (users, auth tokens, push tokens, providers).
-public protocol ServiceStore: OutboxStore {
+public protocol ServiceStore: OutboxStore, SharedStore {
     // MARK: Apps
     /// Adds an app; throws ``StoreError/conflict`` when the id is taken.
     func createApp(_ app: AppRecord) throws

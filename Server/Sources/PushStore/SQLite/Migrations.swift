@@ -59,5 +59,11 @@ enum Migrations {
         ALTER TABLE push_tokens ADD COLUMN environment TEXT;
         ALTER TABLE push_jobs ADD COLUMN environment TEXT;
         """,
+        // 4: the APNs provider token every instance on the store shares (sealed).
+        """
+        CREATE TABLE provider_tokens (
+            team_id TEXT NOT NULL, key_id TEXT NOT NULL, sealed BLOB NOT NULL, issued_at INTEGER NOT NULL,
+            PRIMARY KEY (team_id, key_id));
+        """,
     ]
 }

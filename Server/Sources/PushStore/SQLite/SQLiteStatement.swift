@@ -16,6 +16,15 @@ enum SQLValue {
         value.map(SQLValue.text) ?? .null
     }
 
+    init(_ value: StoreValue) {
+        switch value {
+        case .null: self = .null
+        case .int(let number): self = .int(number)
+        case .text(let text): self = .text(text)
+        case .blob(let data): self = .blob(data)
+        }
+    }
+
     static func date(_ value: Date) -> SQLValue {
         .int(Int64((value.timeIntervalSince1970 * 1000).rounded()))
     }
@@ -96,6 +105,16 @@ final class SQLiteStatement {
         let count = Int(sqlite3_column_bytes(stmt, column))
         guard count > 0, let pointer = sqlite3_column_blob(stmt, column) else { return Data() }
         return Data(bytes: pointer, count: count)
+    }
+
+    /// The column as it is stored (its SQLite type decides the case).
+    func value(_ column: Int32) -> StoreValue {
+        switch sqlite3_column_type(stmt, column) {
+        case SQLITE_NULL: return .null
+        case SQLITE_INTEGER: return .int(int(column))
+        case SQLITE_TEXT: return .text(text(column))
+        default: return .blob(blob(column))
+        }
     }
 
     func optionalBlob(_ column: Int32) -> Data? {

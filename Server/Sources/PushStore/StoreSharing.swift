@@ -1,0 +1,88 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// An APNs provider token (the signed JWT), sealed by the service, as every instance on one
+/// store shares it: a cluster signs at most one token per (team, key) per refresh.
+public struct SharedProviderToken: Sendable, Hashable {
+    /// The token, sealed with the service's secret key (the store never sees it in clear).
+    public var sealed: Data
+    /// Its `iat` claim.
+    public var issuedAt: Date
+
+    /// Creates a value.
+    public init(sealed: Data, issuedAt: Date) {
+        self.sealed = sealed
+        self.issuedAt = issuedAt
+    }
+}
+
+/// The tables `push-server migrate-store` copies, in an order that satisfies foreign keys.
+/// Each lists its columns in the order ``ServiceStore/exportRows(table:batchSize:_:)`` returns
+/// them and ``ServiceStore/importRows(table:rows:)`` takes them; both stores keep the same
+/// logical schema (times as milliseconds since 1970 in `int`, binary as `blob`).
+public enum StoreTable: String, Sendable, CaseIterable {
+    case apps, users, authTokens = "auth_tokens", providers, pushTokens = "push_tokens", idempotency
+    case pushJobs = "push_jobs", webhookJobs = "webhook_jobs", calls, providerTokens = "provider_tokens"
+
+    /// The columns, in row order.
+    public var columns: [String] {
+        switch self {
+        case .apps: return ["id", "name", "webhook_url", "webhook_secret", "created_at"]
+        case .users: return ["app_id", "uid", "name", "avatar", "created_at"]
+        case .authTokens: return ["hash", "app_id", "uid", "hint", "created_at"]
+        case .providers: return ["app_id", "id", "kind", "settings", "secret", "created_at", "updated_at"]
+        case .pushTokens:
+            return [
+                "app_id", "token", "uid", "platform", "provider_id", "timezone", "auth_token_hash", "auth_token_hint",
+                "created_at", "updated_at", "seq", "environment",
+            ]
+        case .idempotency: return ["app_id", "key", "request_hash", "response", "created_at"]
+        case .pushJobs:
+            return [
+                "id", "app_id", "request_id", "uid", "token", "platform", "kind", "provider_id", "payload", "push_type",
+                "priority", "expiration", "collapse_id", "topic_suffix", "state", "attempts", "not_before", "lease_until",
+                "last_error", "created_at", "finished_at", "lease_owner", "environment",
+            ]
+        case .webhookJobs:
+            return [
+                "id", "app_id", "event", "body", "state", "attempts", "not_before", "lease_until", "last_error", "created_at",
+                "finished_at", "lease_owner",
+            ]
+        case .calls: return ["app_id", "session_id", "caller_uid", "details", "created_at"]
+        case .providerTokens: return ["team_id", "key_id", "sealed", "issued_at"]
+        }
+    }
+}
+
+/// One column's value in a row that ``StoreTable`` describes.
+public enum StoreValue: Sendable, Hashable {
+    case null
+    case int(Int64)
+    case text(String)
+    case blob(Data)
+}
+
+/// What every ``ServiceStore`` adds for running several instances and for moving between stores.
+public protocol SharedStore: Sendable {
+    /// Runs `update` with the stored provider token of (`teamId`, `keyId`) while holding a lock
+    /// that every instance on this store honours (PostgreSQL: a transaction-scoped advisory
+    /// lock; SQLite: a write transaction), stores what it returns when that is not nil, and
+    /// returns the token in effect afterwards. `update` decides whether the stored token is
+    /// still good (its age, whether APNs rejected it) and signs a new one when not.
+    func withSharedProviderToken(
+        teamId: String, keyId: String, _ update: (SharedProviderToken?) throws -> SharedProviderToken?
+    ) throws -> SharedProviderToken?
+
+    /// Calls `body` with the table's rows, `batchSize` at a time, each row in ``StoreTable/columns`` order.
+    func exportRows(table: StoreTable, batchSize: Int, _ body: ([[StoreValue]]) throws -> Void) throws
+
+    /// Inserts rows (in ``StoreTable/columns`` order) in one transaction, as they are (no
+    /// defaults applied, no constraint relaxed); throws ``StoreError/conflict`` on a duplicate key.
+    func importRows(table: StoreTable, rows: [[StoreValue]]) throws
+
+    /// Counts a table's rows.
+    func rowCount(table: StoreTable) throws -> Int
+}
