@@ -19,6 +19,9 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .systemLibrary(
+            name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         // Shared with part 2 (JWT signing): add the wrappers you need to shim.h.
         .systemLibrary(
             name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
@@ -30,8 +33,8 @@ let package = Package(
         .target(name: "ServerSupport", dependencies: ["CSystem"]),
         .testTarget(name: "ServerSupportTests", dependencies: ["ServerSupport"]),
         .target(name: "PushCore", dependencies: ["ServerSupport"]),
-        /// The store protocol and its SQLite implementation (WAL, migrations).
-        .target(name: "PushStore", dependencies: ["PushCore", "CSQLite"]),
+        /// The store protocol and its SQLite (WAL) and PostgreSQL (libpq) implementations.
+        .target(name: "PushStore", dependencies: ["PushCore", "CSQLite", "CLibPQ", "ServerSupport"]),
         /// A small HTTP/1.1 server on libmicrohttpd.
         .target(name: "HTTPServer", dependencies: ["CMHD", "ServerSupport"]),
         /// Client and admin API, payload builder, webhooks, configuration, workers.
