@@ -71,7 +71,8 @@ let package = Package(
         /// The FCM HTTP v1 client (service-account OAuth exchange, messages:send).
         .target(name: "FCM", dependencies: ["CurlHTTP", "PushCrypto", "ServerSupport"]),
         /// The delivery engine: outbox workers, APNs/FCM senders, outcome mapping, metrics.
-        .target(name: "Delivery", dependencies: ["PushCore", "APNs", "FCM", "CurlHTTP", "PushCrypto", "ServerSupport"]),
+        .target(
+            name: "Delivery", dependencies: ["PushCore", "PushStore", "APNs", "FCM", "CurlHTTP", "PushCrypto", "ServerSupport"]),
         .testTarget(
             name: "DeliveryTests",
             dependencies: ["Delivery", "APNs", "FCM", "PushCore", "PushStore", "PushMocks", "PushTestSupport", "CurlHTTP", "PushCrypto"]),

@@ -4,6 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 import PushCore
+import PushCrypto
+import PushStore
 
 /// Where and how the delivery engine connects to APNs and FCM.
 public struct DeliveryConfiguration: Sendable {
@@ -23,6 +25,9 @@ public struct DeliveryConfiguration: Sendable {
     public var apnsConnections: Int = 4
     /// The per-provider circuit breaker's tuning.
     public var breaker = ProviderBreakers.Settings()
+    /// Where the instances of a cluster share each key's APNs provider token (nil: each
+    /// sender signs its own). The service sets it to ``StoredProviderTokens`` over its store.
+    public var providerTokenSharing: (any ProviderTokenSharing)?
 
     /// Creates a configuration.
     public init(
@@ -35,5 +40,17 @@ public struct DeliveryConfiguration: Sendable {
         self.retry = retry
         self.requestTimeoutMilliseconds = requestTimeoutMilliseconds
         self.providerCacheSeconds = providerCacheSeconds
+    }
+}
+
+extension DeliveryConfiguration {
+    /// This configuration with the APNs provider tokens shared through `store`, sealed with
+    /// `secrets` (``StoredProviderTokens``): every instance on the store uses one token per key.
+    public func sharingProviderTokens(
+        through store: any SharedStore, secrets: SecretBox, log: @escaping @Sendable (String) -> Void = { _ in }
+    ) -> DeliveryConfiguration {
+        var configuration = self
+        configuration.providerTokenSharing = StoredProviderTokens(store: store, secrets: secrets, log: log)
+        return configuration
     }
 }

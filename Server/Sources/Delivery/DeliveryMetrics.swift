@@ -127,3 +127,51 @@ public final class DeliveryMetrics: Sendable {
         return String(word.filter { $0.isLetter || $0.isNumber || $0 == "_" }.prefix(40))
     }
 }
+
+/// What the APNs token provider of one (team, key) did since the sender started.
+public struct ProviderTokenCounts: Sendable, Equatable {
+    /// The team id (`iss`).
+    public var teamID: String
+    /// The key id (`kid`).
+    public var keyID: String
+    /// Tokens this instance signed.
+    public var signed: Int
+    /// Tokens this instance took from the store (another instance had signed them).
+    public var adopted: Int
+    /// Calls to the store that failed (the instance then signed locally or kept its token).
+    public var sharingFailures: Int
+
+    /// Creates a value.
+    public init(teamID: String, keyID: String, signed: Int, adopted: Int, sharingFailures: Int) {
+        self.teamID = teamID
+        self.keyID = keyID
+        self.signed = signed
+        self.adopted = adopted
+        self.sharingFailures = sharingFailures
+    }
+
+    /// The Prometheus text of these counters (their HELP and TYPE lines even when empty).
+    public static func prometheusText(_ all: [ProviderTokenCounts]) -> String {
+        let series: [(name: String, help: String, value: (ProviderTokenCounts) -> Int)] = [
+            ("push_apns_provider_tokens_signed_total", "APNs provider tokens (JWTs) this instance signed, by team and key.", { $0.signed }),
+            (
+                "push_apns_provider_tokens_adopted_total",
+                "APNs provider tokens this instance took from the store (signed by another instance), by team and key.", { $0.adopted }
+            ),
+            (
+                "push_apns_provider_token_sharing_failures_total",
+                "Failed store calls for the shared APNs provider token (the instance went on with its own), by team and key.",
+                { $0.sharingFailures }
+            ),
+        ]
+        var out = ""
+        for (name, help, value) in series {
+            out += "# HELP \(name) \(help)\n# TYPE \(name) counter\n"
+            for counts in all {
+                let labels = "team=\"\(DeliveryMetrics.label(counts.teamID))\",key=\"\(DeliveryMetrics.label(counts.keyID))\""
+                out += "\(name){\(labels)} \(value(counts))\n"
+            }
+        }
+        return out
+    }
+}

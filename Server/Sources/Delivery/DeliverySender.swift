@@ -72,6 +72,16 @@ public final class DeliverySender: PushSender {
         events.providerRecovered(appId, providerId)
     }
 
+    /// What the APNs provider token of each (team, key) did since this sender started: tokens
+    /// signed here, taken from the store, failed store calls.
+    public func providerTokenCounts() -> [ProviderTokenCounts] {
+        clients.providerTokenCounts().map {
+            ProviderTokenCounts(
+                teamID: $0.teamID, keyID: $0.keyID, signed: $0.counts.signed, adopted: $0.counts.adopted,
+                sharingFailures: $0.counts.sharingFailures)
+        }
+    }
+
     /// Requests in flight on the APNs connections.
     public var apnsInFlight: Int { clients.apnsInFlight }
 

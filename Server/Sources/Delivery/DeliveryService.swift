@@ -88,6 +88,7 @@ public final class DeliveryService: DeliveryStatus {
             let label = DeliveryMetrics.label(entry.appId + "_" + entry.providerId)
             text += "push_provider_misconfigured_info{provider=\"\(label)\"} 1\n"
         }
+        if let sender { text += ProviderTokenCounts.prometheusText(sender.providerTokenCounts()) }
         return text
     }
 

@@ -113,7 +113,9 @@ public enum ProviderCheck {
     /// Sends one push to `deviceToken` with the provider's credentials and explains the answer.
     /// - Parameters:
     ///   - production: the APNs environment to use instead of the provider's (nil: the provider's).
-    ///   - configuration: hosts (a mock's URL in tests), CA file and timeout.
+    ///   - configuration: hosts (a mock's URL in tests), CA file and timeout; with a
+    ///     `providerTokenSharing`, the push uses the token the service's instances share
+    ///     (instead of signing one more, which counts as a token update at APNs).
     public static func sendTestPush(
         _ credentials: ProviderCredentials, deviceToken: String, push: TestPush = .alert, production: Bool? = nil,
         configuration: DeliveryConfiguration = DeliveryConfiguration()
@@ -133,7 +135,9 @@ public enum ProviderCheck {
                 configuration.apnsBaseURL.map { .custom(baseURL: $0) } ?? (useProduction ? .production : .sandbox)
             let tokens: APNsTokenProvider
             do {
-                tokens = try APNsTokenProvider(key: PrivateKey(pem: apns.privateKeyPEM), keyID: apns.keyId, teamID: apns.teamId)
+                tokens = try APNsTokenProvider(
+                    key: PrivateKey(pem: apns.privateKeyPEM), keyID: apns.keyId, teamID: apns.teamId,
+                    sharing: configuration.providerTokenSharing)
             } catch {
                 report.fail("the key cannot sign a provider token: \(error)")
                 return report

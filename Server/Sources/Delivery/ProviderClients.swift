@@ -24,6 +24,25 @@ final class ProviderClients: Sendable {
         let teamID: String
     }
 
+    /// The token provider of one (team, key), shared by the key's clients of both environments.
+    struct TokenEntry {
+        let tokens: APNsTokenProvider
+        let keyPEM: String
+    }
+
+    /// What the token providers of one (team, key) did, for `/metrics`.
+    struct TokenCounts: Equatable {
+        var signed = 0
+        var adopted = 0
+        var sharingFailures = 0
+
+        mutating func add(_ tokens: APNsTokenProvider) {
+            signed += tokens.tokensSigned
+            adopted += tokens.tokensAdopted
+            sharingFailures += tokens.sharingFailures
+        }
+    }
+
     struct FCMEntry {
         let client: FCMClient
         let keyPEM: String
@@ -34,6 +53,8 @@ final class ProviderClients: Sendable {
     private let configuration: DeliveryConfiguration
     private let credentials = Mutex<[String: CachedCredentials]>([:])
     private let apns = Mutex<[String: APNsEntry]>([:])
+    /// Token providers by team and key id; the counts of replaced ones (a key changed) are kept.
+    private let tokenProviders = Mutex<(current: [String: TokenEntry], retired: [String: TokenCounts])>(([:], [:]))
     private let fcm = Mutex<[String: FCMEntry]>([:])
     private let fcmHTTP: HTTP2Client
 
@@ -75,8 +96,7 @@ final class ProviderClients: Sendable {
                 return entry.client
             }
             clients[key]?.client.shutdown()
-            let tokens = try APNsTokenProvider(
-                key: PrivateKey(pem: credentials.privateKeyPEM), keyID: credentials.keyId, teamID: credentials.teamId)
+            let tokens = try tokenProvider(for: credentials)
             let client = APNsClient(
                 environment: environment, tokens: tokens,
                 http: HTTP2Client.Configuration(caFile: configuration.caFile),
@@ -84,6 +104,37 @@ final class ProviderClients: Sendable {
                 timeoutMilliseconds: configuration.requestTimeoutMilliseconds)
             clients[key] = APNsEntry(client: client, keyPEM: credentials.privateKeyPEM, teamID: credentials.teamId)
             return client
+        }
+    }
+
+    /// The token provider of the credentials' (team, key): one per key in this process, so
+    /// the sandbox and production clients of a key use the same token.
+    private func tokenProvider(for credentials: APNsCredentials) throws -> APNsTokenProvider {
+        let key = credentials.teamId + "\u{0}" + credentials.keyId
+        return try tokenProviders.withLock { providers in
+            if let entry = providers.current[key], entry.keyPEM == credentials.privateKeyPEM { return entry.tokens }
+            let tokens = try APNsTokenProvider(
+                key: PrivateKey(pem: credentials.privateKeyPEM), keyID: credentials.keyId, teamID: credentials.teamId,
+                sharing: configuration.providerTokenSharing)
+            if let old = providers.current[key] {
+                providers.retired[key, default: TokenCounts()].add(old.tokens)
+            }
+            providers.current[key] = TokenEntry(tokens: tokens, keyPEM: credentials.privateKeyPEM)
+            return tokens
+        }
+    }
+
+    /// What the APNs token providers did, by team and key id (since this sender started).
+    func providerTokenCounts() -> [(teamID: String, keyID: String, counts: TokenCounts)] {
+        tokenProviders.withLock { providers in
+            var totals = providers.retired
+            for (key, entry) in providers.current {
+                totals[key, default: TokenCounts()].add(entry.tokens)
+            }
+            return totals.sorted { $0.key < $1.key }.map { key, counts in
+                let parts = key.split(separator: "\u{0}", omittingEmptySubsequences: false).map(String.init)
+                return (teamID: parts.first ?? "", keyID: parts.count > 1 ? parts[1] : "", counts: counts)
+            }
         }
     }
 

@@ -171,8 +171,10 @@ enum CheckProviderCommand {
             return 64
         }
         let credentials: ProviderCredentials
+        var settings = configuration.delivery
         do {
             let stored = try StoredProviders(configuration: configuration)
+            settings.providerTokenSharing = stored.providerTokenSharing
             guard try stored.appExists(options.app) else {
                 fail("push-server check-provider: no app \"\(options.app)\" in \(configuration.resolvedDatabasePath)")
                 return 1
@@ -192,7 +194,6 @@ enum CheckProviderCommand {
         print(describe(credentials, app: options.app, provider: options.provider))
         let report: ProviderCheck.Report
         if let token = options.token {
-            var settings = configuration.delivery
             settings.requestTimeoutMilliseconds = Int(options.timeout * 1000)
             let result = Locked<ProviderCheck.Report?>(nil)
             let done = DispatchSemaphore(value: 0)

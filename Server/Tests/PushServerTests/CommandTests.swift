@@ -126,6 +126,11 @@ import Testing
         #expect(delivered.output.contains("topic com.example.chat, sandbox environment"))
         #expect(!delivered.output.contains(accepted), "the token is printed as a hint only")
         #expect(mock.log(kind: "apns").filter { $0["token"] as? String == accepted }.count == 1)
+        // A second test push uses the provider token the first stored for the service's
+        // instances (a new one would count as a token update at APNs).
+        _ = try await check("good", token: accepted)
+        let tokensSent = mock.log(kind: "apns").filter { $0["token"] as? String == accepted }.compactMap { $0["jwt"] as? String }
+        #expect(tokensSent.count == 2 && Set(tokensSent).count == 1, "check-provider signed its own provider token again")
 
         let cases: [(String, String, String, [String])] = [
             (

@@ -71,7 +71,9 @@ public final class PushServiceApp: Sendable {
             delivery = DeliveryService(store: store, sender: sender, engine: configuration.engine, log: log)
         case (nil, .delivery):
             delivery = DeliveryService(
-                store: store, directory: providers, configuration: configuration.delivery, engine: configuration.engine,
+                store: store, directory: providers,
+                configuration: configuration.delivery.sharingProviderTokens(through: store, secrets: secrets, log: log),
+                engine: configuration.engine,
                 lastRegistration: { appId, token in
                     (try? store.tokens(appId: appId, uid: nil))?.first { $0.token == token }?.updatedAt
                 }, log: log)

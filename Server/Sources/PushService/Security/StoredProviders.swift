@@ -1,3 +1,4 @@
+import Delivery
 import PushCrypto
 import ServerSupport
 #if canImport(FoundationEssentials)
@@ -9,11 +10,12 @@ import PushCore
 import PushStore
 
 /// The providers of an existing data directory, read without starting the service and
-/// without creating anything (for `push-server check-provider`): the database and the secret
+/// without creating any file (for `push-server check-provider`): the database and the secret
 /// key must already exist. Works while the service runs (SQLite readers do not block it).
 public struct StoredProviders: Sendable {
     private let store: SQLiteStore
     private let secrets: ProviderSecrets
+    private let box: SecretBox
 
     /// Opens the database and the secret key that `configuration` names.
     /// - Throws: ``ConfigurationError/invalid(_:)`` with a plain explanation when either is missing.
@@ -38,8 +40,14 @@ public struct StoredProviders: Sendable {
             throw ConfigurationError.invalid("the secret key is not 32 bytes as base64 or 64 hex digits")
         }
         store = try SQLiteStore(path: database, synchronousFull: false)
-        secrets = ProviderSecrets(store: store, secrets: try SecretBox(key: key))
+        box = try SecretBox(key: key)
+        secrets = ProviderSecrets(store: store, secrets: box)
     }
+
+    /// The APNs provider tokens the service's instances share through this database: a test
+    /// push uses the token they use instead of signing one more (each new token counts as a
+    /// token update at APNs).
+    public var providerTokenSharing: any ProviderTokenSharing { StoredProviderTokens(store: store, secrets: box) }
 
     /// Whether the app exists.
     public func appExists(_ appId: String) throws -> Bool {
