@@ -174,7 +174,7 @@ enum CheckProviderCommand {
         do {
             let stored = try StoredProviders(configuration: configuration)
             guard try stored.appExists(options.app) else {
-                fail("push-server check-provider: no app \"\(options.app)\" in \(configuration.resolvedDatabasePath)")
+                fail("push-server check-provider: no app \"\(options.app)\" in \(configuration.storeDescription)")
                 return 1
             }
             guard let found = try stored.credentials(appId: options.app, providerId: options.provider) else {

@@ -10,16 +10,16 @@ import PushStore
 
 /// The providers of an existing data directory, read without starting the service and
 /// without creating anything (for `push-server check-provider`): the database and the secret
-/// key must already exist. Works while the service runs (SQLite readers do not block it).
+/// key must already exist. Works while the service runs (SQLite readers do not block it), on SQLite or PostgreSQL.
 public struct StoredProviders: Sendable {
-    private let store: SQLiteStore
+    private let store: any ServiceStore
     private let secrets: ProviderSecrets
 
     /// Opens the database and the secret key that `configuration` names.
     /// - Throws: ``ConfigurationError/invalid(_:)`` with a plain explanation when either is missing.
     public init(configuration: ServiceConfiguration) throws {
         let database = configuration.resolvedDatabasePath
-        guard FileManager.default.fileExists(atPath: database) else {
+        guard configuration.postgresURL != nil || FileManager.default.fileExists(atPath: database) else {
             throw ConfigurationError.invalid(
                 "no database at \(database): give the service's --data-dir (or --database) to check its providers")
         }
@@ -37,7 +37,11 @@ public struct StoredProviders: Sendable {
         guard let key = KeyFiles.parseKey(keyText) else {
             throw ConfigurationError.invalid("the secret key is not 32 bytes as base64 or 64 hex digits")
         }
-        store = try SQLiteStore(path: database, synchronousFull: false)
+        if let url = configuration.postgresURL {
+            store = try PostgresStore(url: url, poolSize: 1)
+        } else {
+            store = try SQLiteStore(path: database, synchronousFull: false)
+        }
         secrets = ProviderSecrets(store: store, secrets: try SecretBox(key: key))
     }
 
