@@ -124,20 +124,22 @@ public struct ServiceConfiguration: Sendable {
     /// replaced by `***`.
     public static func maskingPassword(_ url: String) -> String {
         var text = url
-        if let scheme = text.range(of: "://") {
+        if let scheme = text.firstRange(of: "://") {
             let rest = text[scheme.upperBound...]
             let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
             if let at = rest[..<authorityEnd].lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") {
                 text.replaceSubrange(text.index(after: colon)..<at, with: "***")
             }
         }
-        var parts = text.components(separatedBy: "password=")
-        for index in parts.indices.dropFirst() {
-            let value = parts[index]
-            let end = value.firstIndex { $0 == "&" || $0 == " " } ?? value.endIndex
-            parts[index] = "***" + value[end...]
+        var masked = ""
+        var remaining = text[...]
+        while let found = remaining.firstRange(of: "password=") {
+            masked += remaining[..<found.upperBound] + "***"
+            remaining = remaining[found.upperBound...]
+            let end = remaining.firstIndex { $0 == "&" || $0 == " " } ?? remaining.endIndex
+            remaining = remaining[end...]
         }
-        return parts.joined(separator: "password=")
+        return masked + remaining
     }
 
     /// The admin key file in effect.
