@@ -3,6 +3,7 @@ import Foundation
 import PushCore
 import PushMocks
 import PushStore
+import PushTestSupport
 
 /// Provider credentials served from memory (the service decrypts them from its store).
 struct StaticDirectory: ProviderDirectory {
