@@ -1,4 +1,5 @@
 import Foundation
+import PushStore
 import PushTestSupport
 import PushCore
 import PushCrypto
