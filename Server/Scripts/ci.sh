@@ -3,6 +3,8 @@
 # Installs what it needs first (Scripts/install-deps.sh: Debian packages when missing, the Python venv).
 # Usage: Server/Scripts/ci.sh            (from anywhere; Scripts/test.sh calls it)
 #        SERVER_CI_CONFIGS="release" Server/Scripts/ci.sh   (one configuration only)
+# In release, the store and API suites (PushServerTests, DeliveryTests) run a second time on a
+# throwaway PostgreSQL cluster (Server/Scripts/pg-cluster.sh); SERVER_CI_POSTGRES=0 skips that.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -25,4 +27,18 @@ for config in $configs; do
     swift build --package-path "$server" --scratch-path "$scratch" -c "$config" --build-tests -Xswiftc -warnings-as-errors
     swift test --package-path "$server" --scratch-path "$scratch" -c "$config" --skip-build
     echo "ci.sh: $config done in $(( $(date +%s) - start ))s"
+    if [ "$config" = release ] && [ "${SERVER_CI_POSTGRES:-1}" = 1 ]; then
+        # The suites that touch a store again, on PostgreSQL: a throwaway cluster (stopped and
+        # deleted on exit); each test makes its own schema in it (PushTestSupport's TestDatabase).
+        start=$(date +%s)
+        pg_dir=$(mktemp -d "${TMPDIR:-/tmp}/push-ci-pg-XXXXXX")
+        trap 'bash "$here/pg-cluster.sh" stop "$pg_dir"' EXIT
+        pg_url=$(bash "$here/pg-cluster.sh" start "$pg_dir")
+        echo "ci.sh: testing Server/ ($config) on PostgreSQL ($pg_url)"
+        PUSH_TEST_DATABASE_URL="$pg_url" swift test --package-path "$server" --scratch-path "$scratch" -c "$config" --skip-build \
+            --filter 'PushServerTests|DeliveryTests'
+        bash "$here/pg-cluster.sh" stop "$pg_dir"
+        trap - EXIT
+        echo "ci.sh: $config on PostgreSQL done in $(( $(date +%s) - start ))s"
+    fi
 done

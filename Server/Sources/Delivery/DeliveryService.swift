@@ -66,6 +66,9 @@ public final class DeliveryService: DeliveryStatus {
     /// Starts the workers.
     public func start() { engine.start() }
 
+    /// Ends the engine's idle wait early: jobs were added (by another instance, say).
+    public func wake() { engine.wake() }
+
     /// Stops the workers (waiting briefly for sends in flight) and closes connections.
     public func stop() {
         engine.stop(timeout: 10)

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PushCore
 
 /// An APNs provider token (the signed JWT), sealed by the service, as every instance on one
 /// store shares it: a cluster signs at most one token per (team, key) per refresh.
@@ -85,4 +86,55 @@ public protocol SharedStore: Sendable {
 
     /// Counts a table's rows.
     func rowCount(table: StoreTable) throws -> Int
+}
+
+/// Whole-table reads for tests and small installations, built on ``SharedStore/exportRows(table:batchSize:_:)``
+/// so that every store has them.
+extension SharedStore {
+    /// Every push job, oldest first.
+    public func allPushJobs() throws -> [PushJob] {
+        let columns = StoreTable.pushJobs.columns
+        func index(_ name: String) -> Int { columns.firstIndex(of: name)! }
+        var jobs: [PushJob] = []
+        try exportRows(table: .pushJobs, batchSize: 1_000) { rows in
+            for row in rows {
+                func text(_ name: String) -> String? {
+                    if case .text(let value) = row[index(name)] { return value }
+                    return nil
+                }
+                func int(_ name: String) -> Int64 {
+                    if case .int(let value) = row[index(name)] { return value }
+                    return 0
+                }
+                func date(_ name: String) -> Date { Date(timeIntervalSince1970: Double(int(name)) / 1000) }
+                var payload = Data()
+                if case .blob(let value) = row[index("payload")] { payload = value }
+                jobs.append(
+                    PushJob(
+                        id: text("id") ?? "", appId: text("app_id") ?? "", requestId: text("request_id") ?? "", uid: text("uid") ?? "",
+                        token: text("token") ?? "", platform: text("platform").flatMap(TokenPlatform.init(rawValue:)) ?? .apnsDevice,
+                        kind: text("kind").flatMap(PushKind.init(rawValue:)) ?? .chat, providerId: text("provider_id") ?? "",
+                        payload: payload,
+                        headers: PushHeaders(
+                            pushType: text("push_type").flatMap(PushHeaders.PushType.init(rawValue:)) ?? .alert,
+                            priority: Int(int("priority")), expiration: int("expiration"), collapseId: text("collapse_id"),
+                            topicSuffix: text("topic_suffix") ?? ""),
+                        attempts: Int(int("attempts")), notBefore: date("not_before"), createdAt: date("created_at"),
+                        environment: text("environment").flatMap(TokenEnvironment.init(rawValue:))))
+            }
+        }
+        return jobs.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+    }
+
+    /// Webhook jobs by state: waiting (including retries), leased, delivered.
+    public func webhookJobCounts() throws -> (pending: Int, leased: Int, delivered: Int) {
+        let state = StoreTable.webhookJobs.columns.firstIndex(of: "state")!
+        var counts: [String: Int] = [:]
+        try exportRows(table: .webhookJobs, batchSize: 1_000) { rows in
+            for row in rows {
+                if case .text(let value) = row[state] { counts[value, default: 0] += 1 }
+            }
+        }
+        return (counts[JobState.pending] ?? 0, counts[JobState.leased] ?? 0, counts[JobState.delivered] ?? 0)
+    }
 }

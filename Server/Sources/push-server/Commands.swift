@@ -176,7 +176,7 @@ enum CheckProviderCommand {
             let stored = try StoredProviders(configuration: configuration)
             settings.providerTokenSharing = stored.providerTokenSharing
             guard try stored.appExists(options.app) else {
-                fail("push-server check-provider: no app \"\(options.app)\" in \(configuration.resolvedDatabasePath)")
+                fail("push-server check-provider: no app \"\(options.app)\" in \(configuration.storeDescription)")
                 return 1
             }
             guard let found = try stored.credentials(appId: options.app, providerId: options.provider) else {

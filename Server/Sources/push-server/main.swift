@@ -77,7 +77,7 @@ do {
 }
 
 say(
-    "push-server listening on \(app.baseURL) (store: SQLite \(configuration.resolvedDatabasePath), sender: \(configuration.sender.rawValue))"
+    "push-server listening on \(app.baseURL) (store: \(configuration.storeDescription), sender: \(configuration.sender.rawValue))"
 )
 if configuration.adminKey != nil {
     say("admin key: from \(app.adminKeySource); send it in the apikey header")

@@ -3,6 +3,7 @@ import Foundation
 import PushCore
 import PushMocks
 import PushStore
+import PushTestSupport
 
 /// Provider credentials served from memory (the service decrypts them from its store).
 struct StaticDirectory: ProviderDirectory {
@@ -10,9 +11,11 @@ struct StaticDirectory: ProviderDirectory {
     func credentials(appId: String, providerId: String) throws -> ProviderCredentials? { providers[providerId] }
 }
 
-/// A real SQLite store, the Python mock APNs/FCM, and the delivery engine wired together.
+/// A real store (SQLite, or PostgreSQL when the suite runs on it), the Python mock APNs/FCM, and the delivery engine wired together.
 final class DeliveryHarness: Sendable {
-    let store: SQLiteStore
+    let store: any ServiceStore
+    /// SQLite, or a PostgreSQL schema of this harness's when the suite runs on PostgreSQL.
+    let database: TestDatabase
     let mock: MockPushServer
     let engine: DeliveryEngine
     let sender: DeliverySender
@@ -26,7 +29,8 @@ final class DeliveryHarness: Sendable {
         mock = try MockPushServer(latencyMilliseconds: latencyMilliseconds)
         let dir = NSTemporaryDirectory() + "delivery-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        store = try SQLiteStore(path: dir + "/push.sqlite", synchronousFull: false)
+        database = try TestDatabase(directory: dir)
+        store = try database.open()
         try store.createApp(AppRecord(id: Self.app, name: "App", createdAt: Date()))
         try store.createUser(UserRecord(appId: Self.app, uid: Self.user, name: "User", createdAt: Date()))
         let credentials = mock.credentials

@@ -1,4 +1,6 @@
 import Foundation
+import PushStore
+import PushTestSupport
 import PushCore
 import PushCrypto
 import PushService
@@ -119,9 +121,27 @@ import Testing
         let list = try await harness.admin("GET", "/notifications/push/v1/providers", appId: "app1")
         #expect(list.dataArray.count == 2)
         #expect(!String(decoding: list.body, as: UTF8.self).contains("PRIVATE KEY"))
-        // Raw database bytes do not contain the key.
-        let database = try Data(contentsOf: URL(fileURLWithPath: harness.directory + "/push.sqlite"))
-        #expect(database.range(of: Data("TUlHVEFnRUFNQk1HQnlxR1NNNDlB".utf8)) == nil)
+        // No stored value contains the key (every row of every table, on either store), nor
+        // do the raw bytes of a SQLite file.
+        let keyBytes = Data("TUlHVEFnRUFNQk1HQnlxR1NNNDlB".utf8)
+        var rows = 0
+        for table in StoreTable.allCases {
+            try harness.store.exportRows(table: table, batchSize: 500) { batch in
+                rows += batch.count
+                for value in batch.joined() {
+                    switch value {
+                    case .text(let text): #expect(!text.contains("TUlHVEFnRUFNQk1HQnlxR1NNNDlB"), "\(table)")
+                    case .blob(let data): #expect(data.range(of: keyBytes) == nil, "\(table)")
+                    case .int, .null: break
+                    }
+                }
+            }
+        }
+        #expect(rows > 0)
+        if !TestDatabase.isPostgres {
+            let database = try Data(contentsOf: URL(fileURLWithPath: harness.directory + "/push.sqlite"))
+            #expect(database.range(of: keyBytes) == nil)
+        }
         // The delivery engine gets them back through the ProviderDirectory.
         guard case .apns(let apns) = try harness.app.providers.credentials(appId: "app1", providerId: "apns-1") else {
             Issue.record("no APNs credentials")

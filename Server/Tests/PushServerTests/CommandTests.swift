@@ -103,6 +103,7 @@ import Testing
                 "check-provider", "--app", "chat", "--provider", provider, "--data-dir", harness.directory,
                 "--apns-url", mock.baseURL, "--ca-file", credentials.caFile, "--timeout", "10",
             ]
+            arguments += harness.database.arguments
             if let token { arguments += ["--token", token] }
             return try await Self.run(arguments + extra, environment: environment)
         }
@@ -163,7 +164,7 @@ import Testing
                 && noProvider.errors.contains("has no provider \"nope\" (it has: apns-1, broken, fcm-1, good, wrong-team)"),
             "\(noProvider.errors)")
         let wrongKey = try await Self.run(
-            ["check-provider", "--app", "chat", "--provider", "good", "--data-dir", harness.directory],
+            ["check-provider", "--app", "chat", "--provider", "good", "--data-dir", harness.directory] + harness.database.arguments,
             environment: ["PUSH_SECRET_KEY": Data(repeating: 9, count: 32).base64EncodedString()])
         #expect(wrongKey.status == 1 && wrongKey.errors.contains("does not unseal"))
         let noData = try await Self.run([
@@ -193,7 +194,8 @@ import Testing
                 [
                     "check-provider", "--app", "chat", "--provider", "fcm-mock", "--data-dir", harness.directory,
                     "--fcm-url", mock.baseURL, "--ca-file", mock.credentials.caFile,
-                ] + extra, environment: ["PUSH_SECRET_KEY": Data(repeating: 7, count: 32).base64EncodedString()])
+                ] + harness.database.arguments + extra,
+                environment: ["PUSH_SECRET_KEY": Data(repeating: 7, count: 32).base64EncodedString()])
         }
         let local = try await check([])
         #expect(local.status == 0, "\(local.output) \(local.errors)")

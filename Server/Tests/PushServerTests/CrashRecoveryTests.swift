@@ -1,4 +1,5 @@
 import Foundation
+import PushTestSupport
 import PushCore
 import PushStore
 import Testing
@@ -12,13 +13,13 @@ import Testing
     static let adminKey = "crash-test-admin-key"
     static let authToken = "dev-user_crash-test-token"
 
-    static func start(_ directory: String) async throws -> ServerProcess {
+    static func start(_ directory: String, _ database: TestDatabase) async throws -> ServerProcess {
         try await RawHTTP.blocking {
             try ServerProcess(
                 arguments: [
                     "--port", "0", "--data-dir", directory, "--seed-dev", "--sender", "log", "--sender-journal", directory + "/sent.log",
                     "--job-lease", "60", "--poll-interval", "0.01", "--log-level", "error", "--rate-limit", "0",
-                ],
+                ] + database.arguments,
                 environment: ["PUSH_ADMIN_KEY": adminKey, "PUSH_SEED_AUTH_TOKEN": authToken])
         }
     }
@@ -39,9 +40,10 @@ import Testing
     @Test func killNineMidSendLosesNothingAndDuplicatesNothing() async throws {
         let directory = NSTemporaryDirectory() + "push-crash-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        let database = try TestDatabase(directory: directory)
         let total = 400
         // Given a running binary; the user has an APNs, an FCM and a VoIP token (a chat goes to the first two)
-        let first = try await Self.start(directory)
+        let first = try await Self.start(directory, database)
         let session = ["appid": "dev-app", "authToken": Self.authToken]
         for (token, platform) in [("aaaa0001", "apns_ios_device"), ("ffff0001", "fcm_ios"), ("bbbb0001", "apns_ios_voip")] {
             let body: [String: Any] = [
@@ -74,12 +76,12 @@ import Testing
             }
         }
         let beforeCrash = answered.withLock { $0 }
-        let inFlightAtKill = try SQLiteStore(path: directory + "/push.sqlite").pushJobCounts().inFlight
+        let inFlightAtKill = try database.open().pushJobCounts().inFlight
         #expect(beforeCrash.count >= 80)
         #expect(beforeCrash.count < total)
 
         // Then after a restart, retrying every send with its key replays the answered ones
-        let second = try await Self.start(directory)
+        let second = try await Self.start(directory, database)
         defer { second.stop() }
         var requestIds: [Int: String] = [:]
         for key in 0..<total {
@@ -91,7 +93,7 @@ import Testing
         #expect(Set(requestIds.values).count == total)
 
         // And every job of every send reaches the sender, none is stored twice
-        let store = try SQLiteStore(path: directory + "/push.sqlite")
+        let store = try database.open()
         #expect(
             try await Harness.eventually(timeout: 20) {
                 let counts = try store.pushJobCounts()

@@ -1,4 +1,5 @@
 import Foundation
+import PushTestSupport
 import PushCore
 import PushMocks
 import PushStore
@@ -24,14 +25,14 @@ let isReleaseBuild: Bool = {
     static let tokens = 200
     static let sends = 100
 
-    static func start(_ directory: String, mock: NativeMockAPNs) async throws -> ServerProcess {
+    static func start(_ directory: String, _ database: TestDatabase, mock: NativeMockAPNs) async throws -> ServerProcess {
         try await RawHTTP.blocking {
             try ServerProcess(
                 arguments: [
                     "--port", "0", "--data-dir", directory, "--seed-dev", "--apns-url", mock.baseURL, "--ca-file",
                     mock.credentials.caFile, "--job-lease", "60", "--delivery-max-in-flight", "400", "--log-level", "error",
                     "--rate-limit", "0", "--max-tokens-per-user", "1000",
-                ],
+                ] + database.arguments,
                 environment: ["PUSH_ADMIN_KEY": adminKey, "PUSH_SEED_AUTH_TOKEN": authToken])
         }
     }
@@ -51,12 +52,13 @@ let isReleaseBuild: Bool = {
     func killNineMidRunThroughTheDeliveryEngine() async throws {
         let directory = NSTemporaryDirectory() + "push-engine-crash-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        let database = try TestDatabase(directory: directory)
         let mock = try NativeMockAPNs(binaryDirectory: ServerProcess.binary.deletingLastPathComponent(), latencyMilliseconds: 50)
         defer { mock.stop() }
         let total = Self.tokens * Self.sends
 
         // Given a running service whose user has 200 device tokens
-        let first = try await Self.start(directory, mock: mock)
+        let first = try await Self.start(directory, database, mock: mock)
         let session = ["appid": "dev-app", "authToken": Self.authToken]
         for index in 0..<Self.tokens {
             let body: [String: Any] = ["fcmToken": String(format: "%064x", index), "platform": "apns_ios_device", "providerId": "dev-apns"]
@@ -90,7 +92,7 @@ let isReleaseBuild: Bool = {
         }
         let answeredAtKill = mock.answeredCount()
         #expect(answeredAtKill < total, "the kill came mid-run")
-        let store = try SQLiteStore(path: directory + "/push.sqlite", synchronousFull: false)
+        let store = try database.open()
         let atKill = try store.pushJobCounts()
         let inFlightAtKill = atKill.inFlight
         #expect(inFlightAtKill > 0, "jobs were in flight at the kill")
@@ -109,7 +111,7 @@ let isReleaseBuild: Bool = {
         }
         let answeredBeforeRestart = mock.answered()
         let restartedAt = Date()
-        let second = try await Self.start(directory, mock: mock)
+        let second = try await Self.start(directory, database, mock: mock)
         defer { second.stop() }
         for key in 0..<Self.sends { #expect(await Self.send(port: second.port, key: key) == 200) }
         #expect(

@@ -1,4 +1,5 @@
 import Foundation
+import PushTestSupport
 import HTTPServer
 import PushCore
 import PushStore
@@ -12,13 +13,13 @@ import Testing
     static let adminKey = "webhook-crash-admin-key"
     static let authToken = "dev-user_webhook-crash-token"
 
-    static func start(_ directory: String, webhook: String) async throws -> ServerProcess {
+    static func start(_ directory: String, _ database: TestDatabase, webhook: String) async throws -> ServerProcess {
         try await RawHTTP.blocking {
             try ServerProcess(
                 arguments: [
                     "--port", "0", "--data-dir", directory, "--seed-dev", "--seed-webhook-url", webhook, "--sender", "log",
                     "--log-level", "error", "--rate-limit", "0", "--poll-interval", "0.01",
-                ],
+                ] + database.arguments,
                 environment: ["PUSH_ADMIN_KEY": adminKey, "PUSH_SEED_AUTH_TOKEN": authToken])
         }
     }
@@ -35,11 +36,12 @@ import Testing
         defer { receiver.stop() }
         let directory = NSTemporaryDirectory() + "push-webhook-crash-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        let database = try TestDatabase(directory: directory)
         let url = "http://127.0.0.1:\(receiver.port)/hook"
         let total = 300
 
         // Given 300 quick replies queued as webhook events
-        let first = try await Self.start(directory, webhook: url)
+        let first = try await Self.start(directory, database, webhook: url)
         let session = ["appid": "dev-app", "authToken": Self.authToken]
         for index in 0..<total {
             let body: [String: Any] = [
@@ -51,13 +53,13 @@ import Testing
         // When the service is killed while it posts them
         #expect(await Harness.eventually(timeout: 60) { received.withLock { $0.count } >= total / 3 })
         first.kill9()
-        let store = try SQLiteStore(path: directory + "/push.sqlite")
+        let store = try database.open()
         let atKill = try store.webhookJobCounts()
         let receivedAtKill = received.withLock { $0.count }
         #expect(receivedAtKill < total, "the kill came mid-run")
 
         // Then after a restart every event arrives, long before the 35 s lease would end
-        let second = try await Self.start(directory, webhook: url)
+        let second = try await Self.start(directory, database, webhook: url)
         defer { second.stop() }
         #expect(await Harness.eventually(timeout: 20) { (try? store.webhookJobCounts().delivered) == total })
         #expect(await Harness.eventually(timeout: 5) { Set(received.withLock { $0 }).count == total })

@@ -13,8 +13,8 @@ import PushStore
 public final class PushServiceApp: Sendable {
     /// The configuration it runs with.
     public let configuration: ServiceConfiguration
-    /// The store.
-    public let store: SQLiteStore
+    /// The store: SQLite, or PostgreSQL when `--database` is a `postgres://` URL.
+    public let store: any ServiceStore
     /// Provider credentials for the delivery engine.
     public let providers: ProviderSecrets
     /// Where the admin key comes from (a file path or the environment); never the key.
@@ -52,7 +52,12 @@ public final class PushServiceApp: Sendable {
             adminKey = try KeyFiles.loadOrCreateText(at: path) { Crypto.randomToken(prefix: "adm_") }.value
             adminKeySource = path
         }
-        let store = try SQLiteStore(path: configuration.resolvedDatabasePath, synchronousFull: configuration.sqliteSynchronousFull)
+        let store: any ServiceStore
+        if let url = configuration.postgresURL {
+            store = try PostgresStore(url: url, poolSize: configuration.databasePoolSize)
+        } else {
+            store = try SQLiteStore(path: configuration.resolvedDatabasePath, synchronousFull: configuration.sqliteSynchronousFull)
+        }
         self.store = store
         providers = ProviderSecrets(store: store, secrets: secrets)
         context = ServiceContext(configuration: configuration, store: store, secrets: secrets, adminKey: adminKey, logger: logger)
@@ -87,6 +92,13 @@ public final class PushServiceApp: Sendable {
         context.deliveryStatus.withLock { $0 = engine }
         context.delivery.withLock { $0 = engine }
         webhooks = WebhookDispatcher(service: context)
+        // Jobs another instance added (PostgreSQL's NOTIFY) wake the workers at once; polling
+        // stays as the fallback.
+        let dispatcher = webhooks
+        (store as? PostgresStore)?.onJobsAdded {
+            engine.wake()
+            dispatcher.wake()
+        }
         if startDelivery { engine.start() }
         webhooks.start()
         if let seed { try seed.write(port: server.port, host: configuration.host, dataDirectory: configuration.dataDirectory) }
@@ -113,6 +125,7 @@ public final class PushServiceApp: Sendable {
         server.stop()
         delivery.stop()
         webhooks.stop()
+        (store as? PostgresStore)?.close()
     }
 
     private static func secretBox(_ configuration: ServiceConfiguration, logger: ServiceLogger) throws -> SecretBox {

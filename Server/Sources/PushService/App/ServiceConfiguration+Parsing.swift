@@ -13,6 +13,8 @@ extension ServiceConfiguration {
                 try option.apply(&configuration, value)
             }
         }
+        // The URL may carry a password: PUSH_DATABASE_URL keeps it out of process listings.
+        if let url = environment["PUSH_DATABASE_URL"], !url.isEmpty { configuration.databasePath = url }
         configuration.adminKey = environment["PUSH_ADMIN_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.secretKey = environment["PUSH_SECRET_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.seedAuthToken = environment["PUSH_SEED_AUTH_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
@@ -65,6 +67,8 @@ extension ServiceConfiguration {
             "  PUSH_SECRET_KEY        32-byte key (base64 or hex) sealing provider secrets",
             "                         (default: read or created in <data-dir>/secret.key)",
             "  PUSH_SEED_AUTH_TOKEN   auth token of the --seed-dev user (default: generated)",
+            "  PUSH_DATABASE_URL      postgres://user:password@host:port/db (instead of --database, so a",
+            "                         password stays out of process listings; or use a libpq ~/.pgpass file)",
         ]
         return lines.joined(separator: "\n")
     }
@@ -98,7 +102,13 @@ extension ServiceConfiguration {
             $0.port = try number($1, "--port", 0...65535)
         },
         Option(flag: "--data-dir", placeholder: "dir", help: "Database and key files (default ./data).") { $0.dataDirectory = $1 },
-        Option(flag: "--database", placeholder: "file", help: "SQLite file (default <data-dir>/push.sqlite).") { $0.databasePath = $1 },
+        Option(
+            flag: "--database", placeholder: "file|url",
+            help: "SQLite file (default <data-dir>/push.sqlite) or postgres://user@host:port/db (also PUSH_DATABASE_URL)."
+        ) { $0.databasePath = $1 },
+        Option(flag: "--database-pool", placeholder: "n", help: "PostgreSQL connections per instance (default 8).") {
+            $0.databasePoolSize = try number($1, "--database-pool", 1...200)
+        },
         Option(flag: "--sqlite-sync", placeholder: "full|normal", help: "SQLite synchronous mode (default full).") { configuration, value in
             guard ["full", "normal"].contains(value.lowercased()) else {
                 throw ConfigurationError.invalid("--sqlite-sync must be full or normal")

@@ -16,8 +16,12 @@ public struct ServiceConfiguration: Sendable {
     public var port = 8080
     /// Directory for the database and generated key files (`--data-dir`, `PUSH_DATA_DIR`).
     public var dataDirectory = "./data"
-    /// SQLite file (`--database`, `PUSH_DATABASE`); default `<data-dir>/push.sqlite`.
+    /// The store (`--database`, `PUSH_DATABASE` or `PUSH_DATABASE_URL`): a SQLite file (default
+    /// `<data-dir>/push.sqlite`; `sqlite:` in front is allowed) or a PostgreSQL URL
+    /// (`postgres://` or `postgresql://`), which several instances can share.
     public var databasePath: String?
+    /// PostgreSQL connections each instance keeps (`--database-pool`, `PUSH_DATABASE_POOL`).
+    public var databasePoolSize = 8
     /// `FULL` (default) or `NORMAL` SQLite synchronous mode (`--sqlite-sync`, `PUSH_SQLITE_SYNC`).
     public var sqliteSynchronousFull = true
     /// The admin API key (`PUSH_ADMIN_KEY` only: keys do not belong in process listings).
@@ -97,9 +101,45 @@ public struct ServiceConfiguration: Sendable {
         return engine
     }
 
-    /// The database path in effect.
+    /// The SQLite database path in effect (meaningless when ``postgresURL`` is set).
     public var resolvedDatabasePath: String {
-        databasePath ?? dataDirectory.appendingPathComponent("push.sqlite")
+        guard let path = databasePath else { return dataDirectory.appendingPathComponent("push.sqlite") }
+        return path.hasPrefix("sqlite:") ? String(path.dropFirst("sqlite:".count)) : path
+    }
+
+    /// The PostgreSQL URL when the store is PostgreSQL.
+    public var postgresURL: String? {
+        guard let path = databasePath, path.hasPrefix("postgres://") || path.hasPrefix("postgresql://") else { return nil }
+        return path
+    }
+
+    /// The store for logs and messages: the SQLite path, or the PostgreSQL URL without its
+    /// password.
+    public var storeDescription: String {
+        guard let url = postgresURL else { return "SQLite \(resolvedDatabasePath)" }
+        return "PostgreSQL " + Self.maskingPassword(url)
+    }
+
+    /// `url` with the password of its `user:password@` part (and of a `password=` parameter)
+    /// replaced by `***`.
+    public static func maskingPassword(_ url: String) -> String {
+        var text = url
+        if let scheme = text.firstRange(of: "://") {
+            let rest = text[scheme.upperBound...]
+            let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+            if let at = rest[..<authorityEnd].lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") {
+                text.replaceSubrange(text.index(after: colon)..<at, with: "***")
+            }
+        }
+        var masked = ""
+        var remaining = text[...]
+        while let found = remaining.firstRange(of: "password=") {
+            masked += remaining[..<found.upperBound] + "***"
+            remaining = remaining[found.upperBound...]
+            let end = remaining.firstIndex { $0 == "&" || $0 == " " } ?? remaining.endIndex
+            remaining = remaining[end...]
+        }
+        return masked + remaining
     }
 
     /// The admin key file in effect.

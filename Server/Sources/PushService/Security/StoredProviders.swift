@@ -11,9 +11,10 @@ import PushStore
 
 /// The providers of an existing data directory, read without starting the service and
 /// without creating any file (for `push-server check-provider`): the database and the secret
-/// key must already exist. Works while the service runs (SQLite readers do not block it).
+/// key must already exist. Works while the service runs (SQLite readers do not block it), on
+/// SQLite or PostgreSQL.
 public struct StoredProviders: Sendable {
-    private let store: SQLiteStore
+    private let store: any ServiceStore
     private let secrets: ProviderSecrets
     private let box: SecretBox
 
@@ -21,7 +22,7 @@ public struct StoredProviders: Sendable {
     /// - Throws: ``ConfigurationError/invalid(_:)`` with a plain explanation when either is missing.
     public init(configuration: ServiceConfiguration) throws {
         let database = configuration.resolvedDatabasePath
-        guard FileManager.default.fileExists(atPath: database) else {
+        guard configuration.postgresURL != nil || FileManager.default.fileExists(atPath: database) else {
             throw ConfigurationError.invalid(
                 "no database at \(database): give the service's --data-dir (or --database) to check its providers")
         }
@@ -39,7 +40,11 @@ public struct StoredProviders: Sendable {
         guard let key = KeyFiles.parseKey(keyText) else {
             throw ConfigurationError.invalid("the secret key is not 32 bytes as base64 or 64 hex digits")
         }
-        store = try SQLiteStore(path: database, synchronousFull: false)
+        if let url = configuration.postgresURL {
+            store = try PostgresStore(url: url, poolSize: 1)
+        } else {
+            store = try SQLiteStore(path: database, synchronousFull: false)
+        }
         box = try SecretBox(key: key)
         secrets = ProviderSecrets(store: store, secrets: box)
     }

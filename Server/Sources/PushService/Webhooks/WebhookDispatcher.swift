@@ -39,6 +39,11 @@ final class WebhookDispatcher: Sendable {
         client.shutdown()
     }
 
+    /// Ends the idle wait early (new webhook jobs were added).
+    func wake() {
+        pause.withLock { pause.broadcast() }
+    }
+
     /// Starts the dispatcher on its own thread (not the Swift concurrency pool, so busy or
     /// blocked tasks elsewhere in the process never delay retries).
     func start() {

@@ -204,13 +204,6 @@ extension SQLiteStore {
         }
     }
 
-    /// Every push job, oldest first (for tests and small installations).
-    public func allPushJobs() throws -> [PushJob] {
-        try withConnection {
-            try $0.query(Self.jobColumns + " ORDER BY created_at, id", [], Self.jobRow)
-        }
-    }
-
     static func insert(_ job: PushJob, into connection: SQLiteConnection) throws {
         try connection.run(
             """

@@ -48,15 +48,6 @@ extension SQLiteStore {
         }
     }
 
-    /// Webhook jobs by state: waiting (including retries), leased, delivered (for tests and health).
-    public func webhookJobCounts() throws -> (pending: Int, leased: Int, delivered: Int) {
-        let rows = try withConnection {
-            try $0.query("SELECT state, COUNT(*) FROM webhook_jobs GROUP BY state") { ($0.text(0), Int($0.int(1))) }
-        }
-        let counts = Dictionary(uniqueKeysWithValues: rows)
-        return (counts[JobState.pending] ?? 0, counts[JobState.leased] ?? 0, counts[JobState.delivered] ?? 0)
-    }
-
     public func pendingWebhookJobCount() throws -> Int {
         try withConnection {
             try $0.query("SELECT COUNT(*) FROM webhook_jobs WHERE state != ?", [.text(JobState.delivered)]) { Int($0.int(0)) }.first ?? 0

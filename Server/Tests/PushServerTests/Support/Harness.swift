@@ -13,9 +13,11 @@ final class Harness: @unchecked Sendable {
     let app: PushServiceApp
     let directory: String
     let recorder: RecordingSender?
+    /// SQLite in `directory`, or a PostgreSQL schema of this test's when the suite runs on PostgreSQL.
+    let database: TestDatabase
 
     var port: Int { app.port }
-    var store: SQLiteStore { app.store }
+    var store: any ServiceStore { app.store }
 
     /// Starts a service. `sender`: `.recording` has the delivery engine deliver into a
     /// RecordingSender, `.none` leaves the engine stopped so jobs stay in the outbox (to
@@ -28,7 +30,10 @@ final class Harness: @unchecked Sendable {
         logger: (@Sendable (String) -> Void)? = nil
     ) throws {
         directory = NSTemporaryDirectory() + "push-tests-" + UUID().uuidString
+        database = try TestDatabase(directory: directory)
         var configuration = ServiceConfiguration()
+        configuration.databasePath = database.url
+        configuration.databasePoolSize = 3  // many tests run at once on one PostgreSQL
         configuration.port = 0
         configuration.dataDirectory = directory
         configuration.adminKey = Self.adminKey
