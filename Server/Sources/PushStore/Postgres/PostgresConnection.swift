@@ -449,7 +449,7 @@ struct PGParameters: Sendable {
         var message: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(url, &message) else {
             if let message { PQfreemem(message) }
-            throw StoreError.database("the PostgreSQL URL is not valid (expected postgres://user@host:port/database?…)")
+            throw StoreError.database("the PostgreSQL URL is not valid (a libpq connection URI is expected)")
         }
         PQconninfoFree(options)
         self.url = url

@@ -250,7 +250,7 @@ extension PostgresStore {
                     WHERE state = 'leased' AND lease_owner IN (SELECT lease_owner FROM gone) RETURNING 1),
                 hooks AS (
                     UPDATE webhook_jobs SET state = 'pending', lease_until = NULL, lease_owner = NULL, not_before = LEAST(not_before, $2)
-                    WHERE state = 'leased' AND lease_owner IN (SELECT lease_owner FROM gone) RETURNING 1)
+                    WHERE state = 'leased' AND lease_owner IN (SELECT lease_owner FROM gone) RETURNING 1),
                 counted AS (SELECT (SELECT COUNT(*) FROM pushes) + (SELECT COUNT(*) FROM hooks) AS released)
                 SELECT released, (SELECT pg_notify($3, '') WHERE released > 0) FROM counted
                 """,
