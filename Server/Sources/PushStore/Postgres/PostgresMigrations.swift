@@ -1,0 +1,82 @@
+/// PostgreSQL schema versions, applied in order; each runs once in its own transaction under
+/// an advisory lock of the schema, so instances starting together migrate one at a time.
+/// Never edit a shipped migration: add a new one.
+///
+/// Version N here is SQLite's migration N (``Migrations``) in PostgreSQL: the same tables
+/// and columns, times as `BIGINT` milliseconds since 1970, binary as `BYTEA`, text compared
+/// byte by byte (`COLLATE "C"`, as SQLite does). The claim indexes are partial (only the jobs
+/// still to do), so finished jobs, which pile up, cost the claims nothing.
+enum PostgresMigrations {
+    static let all: [String] = [
+        // 1: initial schema
+        """
+        CREATE TABLE apps (
+            id TEXT COLLATE "C" PRIMARY KEY, name TEXT COLLATE "C" NOT NULL, webhook_url TEXT COLLATE "C", webhook_secret BYTEA,
+            created_at BIGINT NOT NULL);
+        CREATE TABLE users (
+            app_id TEXT COLLATE "C" NOT NULL REFERENCES apps(id) ON DELETE CASCADE, uid TEXT COLLATE "C" NOT NULL,
+            name TEXT COLLATE "C" NOT NULL, avatar TEXT COLLATE "C", created_at BIGINT NOT NULL, PRIMARY KEY (app_id, uid));
+        CREATE TABLE auth_tokens (
+            hash BYTEA PRIMARY KEY, app_id TEXT COLLATE "C" NOT NULL, uid TEXT COLLATE "C" NOT NULL, hint TEXT COLLATE "C" NOT NULL,
+            created_at BIGINT NOT NULL,
+            FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
+        CREATE INDEX auth_tokens_user ON auth_tokens(app_id, uid);
+        CREATE TABLE providers (
+            app_id TEXT COLLATE "C" NOT NULL REFERENCES apps(id) ON DELETE CASCADE, id TEXT COLLATE "C" NOT NULL,
+            kind TEXT COLLATE "C" NOT NULL, settings BYTEA NOT NULL, secret BYTEA NOT NULL,
+            created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, PRIMARY KEY (app_id, id));
+        CREATE TABLE push_tokens (
+            app_id TEXT COLLATE "C" NOT NULL, token TEXT COLLATE "C" NOT NULL, uid TEXT COLLATE "C" NOT NULL,
+            platform TEXT COLLATE "C" NOT NULL, provider_id TEXT COLLATE "C" NOT NULL, timezone TEXT COLLATE "C",
+            auth_token_hash BYTEA NOT NULL, auth_token_hint TEXT COLLATE "C" NOT NULL, created_at BIGINT NOT NULL,
+            updated_at BIGINT NOT NULL, seq BIGINT NOT NULL, PRIMARY KEY (app_id, token),
+            FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
+        CREATE INDEX push_tokens_user ON push_tokens(app_id, uid, seq);
+        CREATE INDEX push_tokens_auth ON push_tokens(auth_token_hash);
+        -- Registration order (SQLite takes MAX(seq) + 1 inside its one writer; here concurrent
+        -- registrations each need their own number).
+        CREATE SEQUENCE push_tokens_seq;
+        CREATE TABLE idempotency (
+            app_id TEXT COLLATE "C" NOT NULL, key TEXT COLLATE "C" NOT NULL, request_hash BYTEA NOT NULL, response BYTEA NOT NULL,
+            created_at BIGINT NOT NULL, PRIMARY KEY (app_id, key));
+        CREATE TABLE push_jobs (
+            id TEXT COLLATE "C" PRIMARY KEY, app_id TEXT COLLATE "C" NOT NULL, request_id TEXT COLLATE "C" NOT NULL,
+            uid TEXT COLLATE "C" NOT NULL, token TEXT COLLATE "C" NOT NULL, platform TEXT COLLATE "C" NOT NULL,
+            kind TEXT COLLATE "C" NOT NULL, provider_id TEXT COLLATE "C" NOT NULL,
+            payload BYTEA NOT NULL, push_type TEXT COLLATE "C" NOT NULL, priority BIGINT NOT NULL,
+            expiration BIGINT NOT NULL, collapse_id TEXT COLLATE "C", topic_suffix TEXT COLLATE "C" NOT NULL,
+            state TEXT COLLATE "C" NOT NULL, attempts BIGINT NOT NULL, not_before BIGINT NOT NULL,
+            lease_until BIGINT, last_error TEXT COLLATE "C", created_at BIGINT NOT NULL, finished_at BIGINT);
+        CREATE INDEX push_jobs_pending ON push_jobs(not_before) WHERE state = 'pending';
+        CREATE INDEX push_jobs_leased ON push_jobs(lease_until) WHERE state = 'leased';
+        CREATE INDEX push_jobs_request ON push_jobs(request_id);
+        CREATE TABLE webhook_jobs (
+            id TEXT COLLATE "C" PRIMARY KEY, app_id TEXT COLLATE "C" NOT NULL, event TEXT COLLATE "C" NOT NULL, body BYTEA NOT NULL,
+            state TEXT COLLATE "C" NOT NULL, attempts BIGINT NOT NULL, not_before BIGINT NOT NULL,
+            lease_until BIGINT, last_error TEXT COLLATE "C", created_at BIGINT NOT NULL, finished_at BIGINT);
+        CREATE INDEX webhook_jobs_pending ON webhook_jobs(not_before, created_at) WHERE state = 'pending';
+        CREATE INDEX webhook_jobs_leased ON webhook_jobs(lease_until) WHERE state = 'leased';
+        CREATE TABLE calls (
+            app_id TEXT COLLATE "C" NOT NULL, session_id TEXT COLLATE "C" NOT NULL, caller_uid TEXT COLLATE "C" NOT NULL,
+            details BYTEA NOT NULL, created_at BIGINT NOT NULL, PRIMARY KEY (app_id, session_id));
+        """,
+        // 2: the delivery engine claims due call pushes first (they jump the queue).
+        """
+        CREATE INDEX push_jobs_pending_calls ON push_jobs(not_before) WHERE state = 'pending' AND kind = 'call';
+        """,
+        // 3: which store holds a lease (see PostgresStore.releaseAbandonedLeases); the APNs
+        // environment a token was registered for or found to work in.
+        """
+        ALTER TABLE push_jobs ADD COLUMN lease_owner TEXT COLLATE "C";
+        ALTER TABLE webhook_jobs ADD COLUMN lease_owner TEXT COLLATE "C";
+        ALTER TABLE push_tokens ADD COLUMN environment TEXT COLLATE "C";
+        ALTER TABLE push_jobs ADD COLUMN environment TEXT COLLATE "C";
+        """,
+        // 4: the APNs provider token every instance on the store shares (sealed).
+        """
+        CREATE TABLE provider_tokens (
+            team_id TEXT COLLATE "C" NOT NULL, key_id TEXT COLLATE "C" NOT NULL, sealed BYTEA NOT NULL, issued_at BIGINT NOT NULL,
+            PRIMARY KEY (team_id, key_id));
+        """,
+    ]
+}

@@ -1,0 +1,270 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import PushCore
+
+// Apps, users, auth tokens, providers and push tokens: SQLiteStore's statements in PostgreSQL.
+extension PostgresStore {
+    // MARK: Apps
+
+    public func createApp(_ app: AppRecord) throws {
+        try withConnection {
+            try $0.query(
+                "INSERT INTO apps (id, name, webhook_url, webhook_secret, created_at) VALUES ($1, $2, $3, $4, $5)",
+                [.text(app.id), .text(app.name), .text(app.webhookURL), .bytea(app.sealedWebhookSecret), .date(app.createdAt)])
+        }
+    }
+
+    public func updateApp(_ app: AppRecord) throws {
+        let changed = try withConnection {
+            try $0.query(
+                "UPDATE apps SET name = $1, webhook_url = $2, webhook_secret = $3 WHERE id = $4",
+                [.text(app.name), .text(app.webhookURL), .bytea(app.sealedWebhookSecret), .text(app.id)]
+            ).affected
+        }
+        if changed == 0 { throw StoreError.notFound }
+    }
+
+    public func app(id: String) throws -> AppRecord? {
+        try selectApps("WHERE id = $1", [.text(id)]).first
+    }
+
+    public func apps() throws -> [AppRecord] {
+        try selectApps("ORDER BY id", [])
+    }
+
+    public func deleteApp(id: String) throws -> Bool {
+        try withConnection { connection in
+            try connection.transaction {
+                // Its queued webhook events go too: with no app they could never be delivered.
+                // Users (with their tokens) and providers go by ON DELETE CASCADE.
+                for table in ["push_tokens", "idempotency", "calls", "auth_tokens", "webhook_jobs"] {
+                    try connection.query("DELETE FROM \(table) WHERE app_id = $1", [.text(id)])
+                }
+                return try connection.query("DELETE FROM apps WHERE id = $1", [.text(id)]).affected > 0
+            }
+        }
+    }
+
+    private func selectApps(_ clause: String, _ values: [PGValue]) throws -> [AppRecord] {
+        try withConnection {
+            try $0.query("SELECT id, name, webhook_url, webhook_secret, created_at FROM apps \(clause)", values).map {
+                AppRecord(
+                    id: $0.text(0), name: $0.text(1), webhookURL: $0.optionalText(2), sealedWebhookSecret: $0.optionalBlob(3),
+                    createdAt: $0.date(4))
+            }
+        }
+    }
+
+    // MARK: Users and auth tokens
+
+    public func createUser(_ user: UserRecord) throws {
+        try withConnection {
+            try $0.query(
+                "INSERT INTO users (app_id, uid, name, avatar, created_at) VALUES ($1, $2, $3, $4, $5)",
+                [.text(user.appId), .text(user.uid), .text(user.name), .text(user.avatar), .date(user.createdAt)])
+        }
+    }
+
+    public func user(appId: String, uid: String) throws -> UserRecord? {
+        try selectUsers("WHERE app_id = $1 AND uid = $2", [.text(appId), .text(uid)]).first
+    }
+
+    public func users(appId: String) throws -> [UserRecord] {
+        try selectUsers("WHERE app_id = $1 ORDER BY uid", [.text(appId)])
+    }
+
+    public func deleteUser(appId: String, uid: String) throws -> Bool {
+        try withConnection {
+            try $0.query("DELETE FROM users WHERE app_id = $1 AND uid = $2", [.text(appId), .text(uid)]).affected > 0
+        }
+    }
+
+    public func addAuthToken(_ token: AuthTokenRecord) throws {
+        try withConnection {
+            try $0.query(
+                "INSERT INTO auth_tokens (hash, app_id, uid, hint, created_at) VALUES ($1, $2, $3, $4, $5)",
+                [.bytea(token.hash), .text(token.appId), .text(token.uid), .text(token.hint), .date(token.createdAt)])
+        }
+    }
+
+    public func authToken(hash: Data) throws -> AuthTokenRecord? {
+        try selectAuthTokens("WHERE hash = $1", [.bytea(hash)]).first
+    }
+
+    public func authTokens(appId: String, uid: String) throws -> [AuthTokenRecord] {
+        try selectAuthTokens("WHERE app_id = $1 AND uid = $2 ORDER BY created_at", [.text(appId), .text(uid)])
+    }
+
+    public func revokeAuthToken(appId: String, uid: String, hash: Data) throws -> Bool {
+        try withConnection {
+            try $0.query(
+                "DELETE FROM auth_tokens WHERE app_id = $1 AND uid = $2 AND hash = $3", [.text(appId), .text(uid), .bytea(hash)]
+            ).affected > 0
+        }
+    }
+
+    public func revokeAuthTokens(appId: String, uid: String) throws -> Int {
+        try withConnection {
+            try $0.query("DELETE FROM auth_tokens WHERE app_id = $1 AND uid = $2", [.text(appId), .text(uid)]).affected
+        }
+    }
+
+    private func selectUsers(_ clause: String, _ values: [PGValue]) throws -> [UserRecord] {
+        try withConnection {
+            try $0.query("SELECT app_id, uid, name, avatar, created_at FROM users \(clause)", values).map {
+                UserRecord(appId: $0.text(0), uid: $0.text(1), name: $0.text(2), avatar: $0.optionalText(3), createdAt: $0.date(4))
+            }
+        }
+    }
+
+    private func selectAuthTokens(_ clause: String, _ values: [PGValue]) throws -> [AuthTokenRecord] {
+        try withConnection {
+            try $0.query("SELECT hash, app_id, uid, hint, created_at FROM auth_tokens \(clause)", values).map {
+                AuthTokenRecord(hash: $0.blob(0), appId: $0.text(1), uid: $0.text(2), hint: $0.text(3), createdAt: $0.date(4))
+            }
+        }
+    }
+
+    // MARK: Providers
+
+    public func createProvider(_ provider: ProviderRecord) throws {
+        try withConnection {
+            try $0.query(
+                "INSERT INTO providers (app_id, id, kind, settings, secret, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                [
+                    .text(provider.appId), .text(provider.id), .text(provider.kind.rawValue), .bytea(provider.settings),
+                    .bytea(provider.sealedSecret), .date(provider.createdAt), .date(provider.updatedAt),
+                ])
+        }
+    }
+
+    public func updateProvider(_ provider: ProviderRecord) throws {
+        let changed = try withConnection {
+            try $0.query(
+                "UPDATE providers SET kind = $1, settings = $2, secret = $3, updated_at = $4 WHERE app_id = $5 AND id = $6",
+                [
+                    .text(provider.kind.rawValue), .bytea(provider.settings), .bytea(provider.sealedSecret), .date(provider.updatedAt),
+                    .text(provider.appId), .text(provider.id),
+                ]
+            ).affected
+        }
+        if changed == 0 { throw StoreError.notFound }
+    }
+
+    public func provider(appId: String, id: String) throws -> ProviderRecord? {
+        try selectProviders("WHERE app_id = $1 AND id = $2", [.text(appId), .text(id)]).first
+    }
+
+    public func providers(appId: String) throws -> [ProviderRecord] {
+        try selectProviders("WHERE app_id = $1 ORDER BY id", [.text(appId)])
+    }
+
+    public func deleteProvider(appId: String, id: String) throws -> Bool {
+        try withConnection {
+            try $0.query("DELETE FROM providers WHERE app_id = $1 AND id = $2", [.text(appId), .text(id)]).affected > 0
+        }
+    }
+
+    private func selectProviders(_ clause: String, _ values: [PGValue]) throws -> [ProviderRecord] {
+        try withConnection {
+            try $0.query("SELECT app_id, id, kind, settings, secret, created_at, updated_at FROM providers \(clause)", values).map {
+                ProviderRecord(
+                    appId: $0.text(0), id: $0.text(1), kind: ProviderRecord.Kind(rawValue: $0.text(2)) ?? .apns,
+                    settings: $0.blob(3), sealedSecret: $0.blob(4), createdAt: $0.date(5), updatedAt: $0.date(6))
+            }
+        }
+    }
+
+    // MARK: Push tokens
+
+    public func registerToken(_ token: PushTokenRecord, maxPerUser: Int) throws -> PushTokenRecord {
+        try withConnection { connection in
+            try connection.transaction {
+                let stored = try connection.query(
+                    """
+                    INSERT INTO push_tokens (app_id, token, uid, platform, provider_id, timezone, auth_token_hash,
+                        auth_token_hint, created_at, updated_at, seq, environment)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, nextval('push_tokens_seq'), $11)
+                    ON CONFLICT (app_id, token) DO UPDATE SET uid = excluded.uid, platform = excluded.platform,
+                        provider_id = excluded.provider_id, timezone = excluded.timezone,
+                        auth_token_hash = excluded.auth_token_hash, auth_token_hint = excluded.auth_token_hint,
+                        updated_at = excluded.updated_at, seq = excluded.seq,
+                        environment = COALESCE(excluded.environment, push_tokens.environment)
+                    RETURNING \(Self.tokenColumnList)
+                    """,
+                    [
+                        .text(token.appId), .text(token.token), .text(token.uid), .text(token.platform.rawValue), .text(token.providerId),
+                        .text(token.timezone), .bytea(token.authTokenHash), .text(token.authTokenHint), .date(token.createdAt),
+                        .date(token.updatedAt), .text(token.environment?.rawValue),
+                    ]
+                ).first(Self.tokenRow)
+                // The user's newest `maxPerUser` tokens stay (a negative limit keeps all, as in SQLite).
+                let pruned = try connection.query(
+                    """
+                    DELETE FROM push_tokens WHERE app_id = $1 AND uid = $2 AND token NOT IN (
+                        SELECT token FROM push_tokens WHERE app_id = $1 AND uid = $2 ORDER BY seq DESC LIMIT $3)
+                    RETURNING token
+                    """,
+                    [.text(token.appId), .text(token.uid), .limit(maxPerUser)]
+                ).map { $0.text(0) }
+                guard let stored, !pruned.contains(token.token) else { throw StoreError.notFound }
+                return stored
+            }
+        }
+    }
+
+    public func deleteTokens(appId: String, authTokenHash: Data) throws -> Int {
+        try withConnection {
+            try $0.query("DELETE FROM push_tokens WHERE app_id = $1 AND auth_token_hash = $2", [.text(appId), .bytea(authTokenHash)])
+                .affected
+        }
+    }
+
+    public func deleteToken(appId: String, token: String) throws -> Bool {
+        try withConnection {
+            try $0.query("DELETE FROM push_tokens WHERE app_id = $1 AND token = $2", [.text(appId), .text(token)]).affected > 0
+        }
+    }
+
+    public func tokens(appId: String, uid: String?) throws -> [PushTokenRecord] {
+        try withConnection { connection in
+            if let uid {
+                return try connection.query(
+                    "SELECT \(Self.tokenColumnList) FROM push_tokens WHERE app_id = $1 AND uid = $2 ORDER BY seq",
+                    [.text(appId), .text(uid)]
+                ).map(Self.tokenRow)
+            }
+            return try connection.query("SELECT \(Self.tokenColumnList) FROM push_tokens WHERE app_id = $1 ORDER BY seq", [.text(appId)])
+                .map(Self.tokenRow)
+        }
+    }
+
+    /// Stores the APNs environment a send found a token to work in (it and its pending jobs
+    /// use it from then on).
+    public func recordTokenEnvironment(appId: String, token: String, environment: TokenEnvironment) throws {
+        try withConnection { connection in
+            try connection.transaction {
+                try connection.query(
+                    "UPDATE push_tokens SET environment = $1 WHERE app_id = $2 AND token = $3",
+                    [.text(environment.rawValue), .text(appId), .text(token)])
+                try connection.query(
+                    "UPDATE push_jobs SET environment = $1 WHERE app_id = $2 AND token = $3 AND state = 'pending' AND environment IS NULL",
+                    [.text(environment.rawValue), .text(appId), .text(token)])
+            }
+        }
+    }
+
+    static let tokenColumnList = """
+        app_id, uid, token, platform, provider_id, timezone, auth_token_hash, auth_token_hint, created_at, updated_at, environment
+        """
+
+    static func tokenRow(_ row: PGRow) -> PushTokenRecord {
+        PushTokenRecord(
+            appId: row.text(0), uid: row.text(1), token: row.text(2), platform: TokenPlatform(rawValue: row.text(3)) ?? .apnsDevice,
+            providerId: row.text(4), timezone: row.optionalText(5), authTokenHash: row.blob(6), authTokenHint: row.text(7),
+            createdAt: row.date(8), updatedAt: row.date(9), environment: row.optionalText(10).flatMap(TokenEnvironment.init(rawValue:)))
+    }
+}

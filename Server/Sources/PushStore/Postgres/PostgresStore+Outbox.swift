@@ -1,0 +1,389 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import PushCore
+import ServerSupport
+
+// The outbox: sends, claims, outcomes, webhooks and calls. Job states are literals in the SQL
+// (not parameters) so that the planner can use the partial indexes on pending and leased jobs.
+extension PostgresStore {
+    /// Rows per multi-row `INSERT` (arrays unnested): a 20,000-job send is four statements.
+    static let insertChunk = 5_000
+
+    public func acceptSend(
+        appId: String, idempotencyKey: String, requestHash: Data, jobs: [PushJob], webhooks: [WebhookJob], response: Data, now: Date
+    ) throws -> SendAcceptance {
+        try withConnection { connection in
+            try connection.transaction {
+                // The key first: a concurrent send with the same key waits here until the other
+                // commits (then this one replays it) or rolls back (then this one goes on).
+                let inserted = try connection.query(
+                    """
+                    INSERT INTO idempotency (app_id, key, request_hash, response, created_at) VALUES ($1, $2, $3, $4, $5)
+                    ON CONFLICT (app_id, key) DO NOTHING
+                    """,
+                    [.text(appId), .text(idempotencyKey), .bytea(requestHash), .bytea(response), .date(now)]
+                ).affected
+                if inserted == 0 {
+                    let seen = try connection.query(
+                        "SELECT request_hash, response FROM idempotency WHERE app_id = $1 AND key = $2",
+                        [.text(appId), .text(idempotencyKey)]
+                    ).first { ($0.blob(0), $0.blob(1)) }
+                    guard let (hash, stored) = seen else { throw StoreError.conflict }
+                    return hash == requestHash ? .replayed(response: stored) : .keyReused
+                }
+                try insert(jobs, webhooks: webhooks, into: connection)
+                return .accepted(response: response)
+            }
+        }
+    }
+
+    public func enqueue(webhooks: [WebhookJob], pushJobs: [PushJob]) throws {
+        guard !webhooks.isEmpty || !pushJobs.isEmpty else { return }
+        try withConnection { connection in
+            try connection.transaction {
+                try insert(pushJobs, webhooks: webhooks, into: connection)
+            }
+        }
+    }
+
+    /// Inserts jobs (a few statements however many) and has the commit notify the listeners.
+    private func insert(_ jobs: [PushJob], webhooks: [WebhookJob], into connection: PGConnection) throws {
+        for start in stride(from: 0, to: webhooks.count, by: Self.insertChunk) {
+            let chunk = webhooks[start..<min(start + Self.insertChunk, webhooks.count)]
+            try connection.query(
+                """
+                INSERT INTO webhook_jobs (id, app_id, event, body, state, attempts, not_before, created_at)
+                SELECT id, app_id, event, body, 'pending', attempts, not_before, created_at
+                FROM unnest($1::text[], $2::text[], $3::text[], $4::bytea[], $5::bigint[], $6::bigint[], $7::bigint[])
+                    AS u(id, app_id, event, body, attempts, not_before, created_at)
+                """,
+                [
+                    .textArray(chunk.map(\.id)), .textArray(chunk.map(\.appId)), .textArray(chunk.map(\.event)),
+                    .byteaArray(chunk.map(\.body)), .intArray(chunk.map { Int64($0.attempts) }), .dates(chunk.map(\.notBefore)),
+                    .dates(chunk.map(\.createdAt)),
+                ])
+        }
+        for start in stride(from: 0, to: jobs.count, by: Self.insertChunk) {
+            let chunk = jobs[start..<min(start + Self.insertChunk, jobs.count)]
+            try connection.query(
+                """
+                INSERT INTO push_jobs (id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type,
+                    priority, expiration, collapse_id, topic_suffix, state, attempts, not_before, created_at, environment)
+                SELECT id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type,
+                    priority, expiration, collapse_id, topic_suffix, 'pending', attempts, not_before, created_at, environment
+                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                    $9::bytea[], $10::text[], $11::bigint[], $12::bigint[], $13::text[], $14::text[], $15::bigint[], $16::bigint[],
+                    $17::bigint[], $18::text[])
+                    AS u(id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type, priority,
+                        expiration, collapse_id, topic_suffix, attempts, not_before, created_at, environment)
+                """,
+                [
+                    .textArray(chunk.map(\.id)), .textArray(chunk.map(\.appId)), .textArray(chunk.map(\.requestId)),
+                    .textArray(chunk.map(\.uid)), .textArray(chunk.map(\.token)), .textArray(chunk.map(\.platform.rawValue)),
+                    .textArray(chunk.map(\.kind.rawValue)), .textArray(chunk.map(\.providerId)), .byteaArray(chunk.map(\.payload)),
+                    .textArray(chunk.map(\.headers.pushType.rawValue)), .intArray(chunk.map { Int64($0.headers.priority) }),
+                    .intArray(chunk.map(\.headers.expiration)), .textArray(chunk.map(\.headers.collapseId)),
+                    .textArray(chunk.map(\.headers.topicSuffix)), .intArray(chunk.map { Int64($0.attempts) }),
+                    .dates(chunk.map(\.notBefore)), .dates(chunk.map(\.createdAt)), .textArray(chunk.map(\.environment?.rawValue)),
+                ])
+        }
+        if !jobs.isEmpty || !webhooks.isEmpty { connection.notifyAtCommit(notifyJobs) }
+    }
+
+    /// Claims due jobs in one statement: call pushes first (they jump the queue), then the
+    /// oldest due jobs, then jobs whose lease ran out, each step taking what the previous
+    /// left of `limit`. `FOR UPDATE SKIP LOCKED` passes over rows another instance is
+    /// claiming, so two instances never lease the same job.
+    public func claimPushJobs(limit: Int, lease: TimeInterval, now: Date) throws -> [PushJob] {
+        guard limit > 0 else { return [] }
+        let jobs = try withConnection { connection in
+            try connection.query(
+                """
+                WITH calls AS MATERIALIZED (
+                    SELECT id FROM push_jobs WHERE state = 'pending' AND kind = 'call' AND not_before <= $1
+                    ORDER BY not_before LIMIT $2 FOR UPDATE SKIP LOCKED),
+                due AS MATERIALIZED (
+                    SELECT id FROM push_jobs WHERE state = 'pending' AND kind <> 'call' AND not_before <= $1
+                    ORDER BY not_before LIMIT GREATEST($2 - (SELECT count(*) FROM calls), 0) FOR UPDATE SKIP LOCKED),
+                expired AS MATERIALIZED (
+                    SELECT id FROM push_jobs WHERE state = 'leased' AND lease_until <= $1
+                    ORDER BY not_before LIMIT GREATEST($2 - (SELECT count(*) FROM calls) - (SELECT count(*) FROM due), 0)
+                    FOR UPDATE SKIP LOCKED)
+                UPDATE push_jobs SET state = 'leased', lease_until = $3, lease_owner = $4, attempts = attempts + 1
+                WHERE id = ANY(ARRAY(SELECT id FROM calls UNION ALL SELECT id FROM due UNION ALL SELECT id FROM expired))
+                RETURNING \(Self.jobColumnList)
+                """,
+                [.date(now), .int(Int64(limit)), .date(now.addingTimeInterval(lease)), .text(leaseOwner)]
+            ).map(Self.jobRow)
+        }
+        return jobs.sorted { ($0.kind == .call ? 0 : 1, $0.notBefore) < ($1.kind == .call ? 0 : 1, $1.notBefore) }
+    }
+
+    public func finishPushJob(id: String, outcome: JobOutcome, now: Date) throws {
+        try finishPushJobs([(id, outcome)], now: now)
+    }
+
+    /// Records many outcomes in one transaction: every delivered job (nearly all of them) with
+    /// one statement, the others one statement each.
+    public func finishPushJobs(_ results: [(id: String, outcome: JobOutcome)], now: Date) throws {
+        guard !results.isEmpty else { return }
+        let delivered = results.filter { $0.outcome == .delivered }.map(\.id)
+        let others = results.filter { $0.outcome != .delivered }
+        try withConnection { connection in
+            let work = {
+                if !delivered.isEmpty {
+                    try connection.query(
+                        "UPDATE push_jobs SET state = 'delivered', lease_until = NULL, finished_at = $1, last_error = NULL "
+                            + "WHERE id = ANY($2)",
+                        [.date(now), .textArray(delivered)])
+                }
+                for (id, outcome) in others {
+                    try Self.finish(id: id, outcome: outcome, now: now, on: connection)
+                }
+            }
+            // One statement needs no transaction of its own.
+            if others.isEmpty || (delivered.isEmpty && others.count == 1 && !Self.isTokenInvalid(others[0].outcome)) {
+                try work()
+            } else {
+                try connection.transaction(work)
+            }
+        }
+    }
+
+    private static func isTokenInvalid(_ outcome: JobOutcome) -> Bool {
+        if case .tokenInvalid = outcome { return true }
+        return false
+    }
+
+    private static func finish(id: String, outcome: JobOutcome, now: Date, on connection: PGConnection) throws {
+        let ended = "UPDATE push_jobs SET state = $1, lease_until = NULL, finished_at = $2, last_error = $3 WHERE id = $4"
+        switch outcome {
+        case .delivered:
+            try connection.query(
+                "UPDATE push_jobs SET state = 'delivered', lease_until = NULL, finished_at = $1, last_error = NULL WHERE id = $2",
+                [.date(now), .text(id)])
+        case .retry(let notBefore, let reason):
+            try connection.query(
+                "UPDATE push_jobs SET state = 'pending', lease_until = NULL, not_before = $1, last_error = $2 WHERE id = $3",
+                [.date(notBefore), .text(reason), .text(id)])
+        case .failed(let reason):
+            try connection.query(ended, [.text(JobState.failed), .date(now), .text(reason), .text(id)])
+        case .expired(let reason):
+            try connection.query(ended, [.text(JobState.expired), .date(now), .text(reason), .text(id)])
+        case .tokenInvalid(let reason):
+            try connection.query(ended, [.text(JobState.failed), .date(now), .text(reason), .text(id)])
+            try connection.query(
+                "DELETE FROM push_tokens WHERE (app_id, token) IN (SELECT app_id, token FROM push_jobs WHERE id = $1)", [.text(id)])
+        }
+    }
+
+    public func pushJobCounts() throws -> OutboxCounts {
+        let rows = try withConnection {
+            try $0.query("SELECT state, COUNT(*) FROM push_jobs GROUP BY state").map { ($0.text(0), Int($0.int(1))) }
+        }
+        let counts = Dictionary(uniqueKeysWithValues: rows)
+        return OutboxCounts(
+            pending: counts[JobState.pending] ?? 0, inFlight: counts[JobState.leased] ?? 0,
+            delivered: counts[JobState.delivered] ?? 0, failed: counts[JobState.failed] ?? 0,
+            expired: counts[JobState.expired] ?? 0)
+    }
+
+    /// Pending and leased jobs, counted on their partial indexes: finished jobs (never purged,
+    /// so they pile up) are not read.
+    public func activePushJobCounts() throws -> OutboxCounts {
+        let counts = try withConnection {
+            try $0.query(
+                """
+                SELECT (SELECT COUNT(*) FROM push_jobs WHERE state = 'pending'), (SELECT COUNT(*) FROM push_jobs WHERE state = 'leased')
+                """
+            ).first { (Int($0.int(0)), Int($0.int(1))) }
+        }
+        return OutboxCounts(pending: counts?.0 ?? 0, inFlight: counts?.1 ?? 0, delivered: 0, failed: 0)
+    }
+
+    /// Makes the jobs of a provider that were waiting for it to be fixed (recorded with a
+    /// "provider misconfigured" reason) due now; returns how many. (`ILIKE`, as SQLite's
+    /// `LIKE` ignores ASCII case.)
+    public func releaseWaitingJobs(appId: String, providerId: String, now: Date) throws -> Int {
+        try withConnection {
+            // Every instance's engine may hold some of them: wake them all.
+            try $0.query(
+                """
+                WITH released AS (
+                    UPDATE push_jobs SET not_before = $1
+                    WHERE state = 'pending' AND app_id = $2 AND provider_id = $3 AND last_error ILIKE $4 RETURNING 1),
+                counted AS (SELECT COUNT(*) AS released FROM released)
+                SELECT released, (SELECT pg_notify($5, '') WHERE released > 0) FROM counted
+                """,
+                [.date(now), .text(appId), .text(providerId), .text(JobOutcome.waitingPrefix + "%"), .text(jobsChannel)]
+            ).first { Int($0.int(0)) } ?? 0
+        }
+    }
+
+    /// Makes the push and webhook jobs leased by stores that are gone claimable at once (and
+    /// wakes the instances); returns how many.
+    ///
+    /// Instances may run on different hosts, so a process id says nothing here. Instead every
+    /// store holds, on its listener session, a session-level advisory lock keyed by a hash of
+    /// its lease owner id for as long as it is open. When its process dies (even `kill -9`),
+    /// PostgreSQL ends the session and the lock is free. So for each other owner with leased
+    /// jobs, this tries the owner's lock (`pg_try_advisory_xact_lock`, released with this
+    /// statement): taken means the owner is gone and its jobs are released; refused means it
+    /// lives and its leases are left to run out. A store whose listener lost its connection
+    /// counts as gone until it reconnects (its jobs may then be sent twice: delivery is at
+    /// least once); a hash collision with a live owner only leaves leases to expire.
+    public func releaseAbandonedLeases(now: Date) throws -> Int {
+        try withConnection {
+            try $0.query(
+                """
+                WITH owners AS MATERIALIZED (
+                    SELECT lease_owner FROM push_jobs WHERE state = 'leased' AND lease_owner IS NOT NULL AND lease_owner <> $1
+                    UNION
+                    SELECT lease_owner FROM webhook_jobs WHERE state = 'leased' AND lease_owner IS NOT NULL AND lease_owner <> $1),
+                gone AS MATERIALIZED (
+                    SELECT lease_owner FROM owners WHERE pg_try_advisory_xact_lock(\(Self.ownerLockKey("lease_owner")))),
+                pushes AS (
+                    UPDATE push_jobs SET state = 'pending', lease_until = NULL, lease_owner = NULL, not_before = LEAST(not_before, $2)
+                    WHERE state = 'leased' AND lease_owner IN (SELECT lease_owner FROM gone) RETURNING 1),
+                hooks AS (
+                    UPDATE webhook_jobs SET state = 'pending', lease_until = NULL, lease_owner = NULL, not_before = LEAST(not_before, $2)
+                    WHERE state = 'leased' AND lease_owner IN (SELECT lease_owner FROM gone) RETURNING 1),
+                counted AS (SELECT (SELECT COUNT(*) FROM pushes) + (SELECT COUNT(*) FROM hooks) AS released)
+                SELECT released, (SELECT pg_notify($3, '') WHERE released > 0) FROM counted
+                """,
+                [.text(leaseOwner), .date(now), .text(jobsChannel)]
+            ).first { Int($0.int(0)) } ?? 0
+        }
+    }
+
+    /// Every push job of one send request, oldest first (for the admin API and tests).
+    public func pushJobs(requestId: String) throws -> [PushJob] {
+        try withConnection {
+            try $0.query("SELECT \(Self.jobColumnList) FROM push_jobs WHERE request_id = $1 ORDER BY created_at, id", [.text(requestId)])
+                .map(Self.jobRow)
+        }
+    }
+
+    /// Every push job, oldest first (for tests and small installations).
+    public func allPushJobs() throws -> [PushJob] {
+        try withConnection {
+            try $0.query("SELECT \(Self.jobColumnList) FROM push_jobs ORDER BY created_at, id").map(Self.jobRow)
+        }
+    }
+
+    /// The delivery log of one send request: every job with its state and last error.
+    public func pushJobLog(appId: String, requestId: String) throws -> [PushJobLogEntry] {
+        try withConnection { connection in
+            try connection.query(
+                """
+                SELECT id, uid, token, platform, kind, state, attempts, last_error, created_at, finished_at
+                FROM push_jobs WHERE app_id = $1 AND request_id = $2 ORDER BY created_at, id
+                """,
+                [.text(appId), .text(requestId)]
+            ).map { row in
+                PushJobLogEntry(
+                    id: row.text(0), uid: row.text(1), token: row.text(2),
+                    platform: TokenPlatform(rawValue: row.text(3)) ?? .apnsDevice, kind: PushKind(rawValue: row.text(4)) ?? .chat,
+                    state: row.text(5), attempts: Int(row.int(6)), lastError: row.optionalText(7), createdAt: row.date(8),
+                    finishedAt: row.optionalDate(9))
+            }
+        }
+    }
+
+    static let jobColumnList = """
+        id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type, priority, expiration,
+            collapse_id, topic_suffix, attempts, not_before, created_at, environment
+        """
+
+    static func jobRow(_ row: PGRow) -> PushJob {
+        PushJob(
+            id: row.text(0), appId: row.text(1), requestId: row.text(2), uid: row.text(3), token: row.text(4),
+            platform: TokenPlatform(rawValue: row.text(5)) ?? .apnsDevice, kind: PushKind(rawValue: row.text(6)) ?? .chat,
+            providerId: row.text(7), payload: row.blob(8),
+            headers: PushHeaders(
+                pushType: PushHeaders.PushType(rawValue: row.text(9)) ?? .alert, priority: Int(row.int(10)), expiration: row.int(11),
+                collapseId: row.optionalText(12), topicSuffix: row.text(13)),
+            attempts: Int(row.int(14)), notBefore: row.date(15), createdAt: row.date(16),
+            environment: row.optionalText(17).flatMap(TokenEnvironment.init(rawValue:)))
+    }
+
+    // MARK: Webhook outbox
+
+    public func claimWebhookJobs(limit: Int, lease: TimeInterval, now: Date) throws -> [WebhookJob] {
+        let jobs = try withConnection { connection in
+            try connection.query(
+                """
+                WITH due AS MATERIALIZED (
+                    SELECT id FROM webhook_jobs
+                    WHERE (state = 'pending' AND not_before <= $1) OR (state = 'leased' AND lease_until <= $1)
+                    ORDER BY not_before, created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+                UPDATE webhook_jobs SET state = 'leased', lease_until = $3, lease_owner = $4, attempts = attempts + 1
+                WHERE id = ANY(ARRAY(SELECT id FROM due))
+                RETURNING id, app_id, event, body, attempts, not_before, created_at
+                """,
+                [.date(now), .limit(limit), .date(now.addingTimeInterval(lease)), .text(leaseOwner)]
+            ).map {
+                WebhookJob(
+                    id: $0.text(0), appId: $0.text(1), event: $0.text(2), body: $0.blob(3), attempts: Int($0.int(4)),
+                    notBefore: $0.date(5), createdAt: $0.date(6))
+            }
+        }
+        return jobs.sorted { ($0.notBefore, $0.createdAt) < ($1.notBefore, $1.createdAt) }
+    }
+
+    public func finishWebhookJob(id: String, retryAt: Date?, error: String?) throws {
+        try withConnection {
+            if let retryAt {
+                try $0.query(
+                    "UPDATE webhook_jobs SET state = 'pending', lease_until = NULL, not_before = $1, last_error = $2 WHERE id = $3",
+                    [.date(retryAt), .text(error), .text(id)])
+            } else {
+                try $0.query(
+                    "UPDATE webhook_jobs SET state = 'delivered', lease_until = NULL, finished_at = $1, last_error = NULL WHERE id = $2",
+                    [.date(Date()), .text(id)])
+            }
+        }
+    }
+
+    /// Webhook jobs by state: waiting (including retries), leased, delivered (for tests and health).
+    public func webhookJobCounts() throws -> (pending: Int, leased: Int, delivered: Int) {
+        let rows = try withConnection {
+            try $0.query("SELECT state, COUNT(*) FROM webhook_jobs GROUP BY state").map { ($0.text(0), Int($0.int(1))) }
+        }
+        let counts = Dictionary(uniqueKeysWithValues: rows)
+        return (counts[JobState.pending] ?? 0, counts[JobState.leased] ?? 0, counts[JobState.delivered] ?? 0)
+    }
+
+    public func pendingWebhookJobCount() throws -> Int {
+        try withConnection {
+            try $0.query("SELECT COUNT(*) FROM webhook_jobs WHERE state <> 'delivered'").first { Int($0.int(0)) } ?? 0
+        }
+    }
+
+    // MARK: Calls
+
+    public func recordCall(_ call: CallRecord) throws {
+        try withConnection {
+            try $0.query(
+                """
+                INSERT INTO calls (app_id, session_id, caller_uid, details, created_at) VALUES ($1, $2, $3, $4, $5)
+                ON CONFLICT (app_id, session_id) DO UPDATE SET caller_uid = excluded.caller_uid, details = excluded.details
+                """,
+                [.text(call.appId), .text(call.sessionId), .text(call.callerUid), .bytea(call.details), .date(call.createdAt)])
+        }
+    }
+
+    public func call(appId: String, sessionId: String) throws -> CallRecord? {
+        try withConnection {
+            try $0.query(
+                "SELECT app_id, session_id, caller_uid, details, created_at FROM calls WHERE app_id = $1 AND session_id = $2",
+                [.text(appId), .text(sessionId)]
+            ).first {
+                CallRecord(appId: $0.text(0), sessionId: $0.text(1), callerUid: $0.text(2), details: $0.blob(3), createdAt: $0.date(4))
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import PushStore
+
+/// The PostgreSQL the tests use: `PUSH_TEST_DATABASE_URL` (Server/Scripts/ci.sh starts a
+/// throwaway cluster with Server/Scripts/pg-cluster.sh and sets it). Without it the
+/// PostgreSQL tests are skipped, visibly.
+enum PGTest {
+    static let url: String? = {
+        guard let url = ProcessInfo.processInfo.environment["PUSH_TEST_DATABASE_URL"], !url.isEmpty else { return nil }
+        return url
+    }()
+
+    static var isConfigured: Bool { url != nil }
+
+    /// `psql` of the newest installed PostgreSQL (Debian keeps it out of PATH), else from PATH.
+    static let psqlPath: String = {
+        let root = "/usr/lib/postgresql"
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted()
+        for version in versions.reversed() where FileManager.default.isExecutableFile(atPath: "\(root)/\(version)/bin/psql") {
+            return "\(root)/\(version)/bin/psql"
+        }
+        return "psql"
+    }()
+
+    /// Runs SQL with `psql` (an independent client) on `url`, or the base URL; returns the
+    /// output (unaligned, tuples only, trimmed). Throws with psql's error output.
+    @discardableResult
+    static func psql(_ sql: String, url: String? = nil) throws -> String {
+        guard let target = url ?? self.url else { throw PGTestError("PUSH_TEST_DATABASE_URL is not set") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: psqlPath.hasPrefix("/") ? psqlPath : "/usr/bin/env")
+        process.arguments =
+            (psqlPath.hasPrefix("/") ? [] : ["psql"]) + ["-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-d", target, "-c", sql]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw PGTestError("psql failed: " + String(decoding: errorData, as: UTF8.self))
+        }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+struct PGTestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A schema of its own for one test (`CREATE SCHEMA t_<random>`); stores opened through it
+/// use it as their `search_path`. `drop()` removes it with everything in it.
+final class PGTestSchema: Sendable {
+    let name: String
+    let url: String
+
+    init() throws {
+        guard let base = PGTest.url else { throw PGTestError("PUSH_TEST_DATABASE_URL is not set") }
+        name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+        try PGTest.psql("CREATE SCHEMA \(name)")
+        url = Self.url(base, schema: name)
+    }
+
+    static func url(_ base: String, schema: String, application: String? = nil) -> String {
+        var url = base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D" + schema
+        if let application { url += "&application_name=" + application }
+        return url
+    }
+
+    /// Opens a store on the schema (named `application` in pg_stat_activity when given).
+    func open(poolSize: Int = 4, application: String? = nil) throws -> PostgresStore {
+        try PostgresStore(url: Self.url(PGTest.url ?? "", schema: name, application: application), poolSize: poolSize)
+    }
+
+    /// Runs SQL in the schema with psql.
+    @discardableResult
+    func psql(_ sql: String) throws -> String {
+        try PGTest.psql(sql, url: url)
+    }
+
+    func drop() {
+        _ = try? PGTest.psql("DROP SCHEMA IF EXISTS \(name) CASCADE")
+    }
+}

@@ -1,0 +1,720 @@
+import Foundation
+import PushCore
+import PushStore
+import Testing
+
+/// What a scenario observed, step by step: each store call's result (records, counts, ids)
+/// or the kind of error it threw. The same scenario on SQLiteStore and PostgresStore must
+/// observe the same.
+final class StoreTranscript {
+    private(set) var steps: [AnyHashable] = []
+
+    /// Records what `body` returns, or its error's kind.
+    func step<T: Hashable>(_ label: String, _ body: () throws -> T) {
+        do {
+            let value = try body()
+            steps.append(AnyHashable([AnyHashable(label), AnyHashable(value)]))
+        } catch let error as StoreError {
+            switch error {
+            case .conflict: steps.append(AnyHashable([label, "conflict"]))
+            case .notFound: steps.append(AnyHashable([label, "notFound"]))
+            case .database: steps.append(AnyHashable([label, "database error"]))
+            }
+        } catch {
+            steps.append(AnyHashable([label, "other error: \(error)"]))
+        }
+    }
+
+    func run(_ label: String, _ body: () throws -> Void) {
+        step(label) { () throws -> String in
+            try body()
+            return "ok"
+        }
+    }
+}
+
+/// Store scenarios run on both stores.
+enum StoreScenarios {
+    static let t0 = Date(timeIntervalSince1970: 1_700_000_000.123)
+
+    static func job(
+        _ id: String, request: String = "r1", token: String = "live", kind: PushKind = .chat, notBefore: Date = t0,
+        payload: Data = Data("{}".utf8), environment: TokenEnvironment? = nil
+    ) -> PushJob {
+        PushJob(
+            id: id, appId: "a1", requestId: request, uid: "u1", token: token, platform: kind == .call ? .apnsVoIP : .apnsDevice,
+            kind: kind, providerId: "p1", payload: payload,
+            headers: PushHeaders(
+                pushType: kind == .call ? .voip : .alert, priority: 10, expiration: 42, collapseId: id == "j1" ? "c" : nil),
+            notBefore: notBefore, createdAt: t0, environment: environment)
+    }
+
+    static func webhook(_ id: String, body: Data = Data("{\"e\":1}".utf8), notBefore: Date = t0) -> WebhookJob {
+        WebhookJob(id: id, appId: "a1", event: "call.declined", body: body, notBefore: notBefore, createdAt: t0)
+    }
+
+    static func token(
+        _ token: String, uid: String = "u1", hash: Data = Data([1]), environment: TokenEnvironment? = nil, at offset: Double = 0
+    )
+        -> PushTokenRecord
+    {
+        PushTokenRecord(
+            appId: "a1", uid: uid, token: token, platform: .apnsDevice, providerId: "p1", timezone: offset == 0 ? nil : "Europe/Paris",
+            authTokenHash: hash, authTokenHint: "hint", createdAt: t0.addingTimeInterval(offset), updatedAt: t0.addingTimeInterval(offset),
+            environment: environment)
+    }
+
+    /// Apps, users, auth tokens and providers: conflicts, not found, foreign keys, cascades.
+    static func accounts(_ store: any ServiceStore) -> [AnyHashable] {
+        let log = StoreTranscript()
+        let app = AppRecord(
+            id: "a1", name: "App", webhookURL: "https://hooks.example/x", sealedWebhookSecret: Data([0, 1, 2]), createdAt: t0)
+        log.run("create app") { try store.createApp(app) }
+        log.run("create app again") { try store.createApp(app) }
+        log.run("create a2") { try store.createApp(AppRecord(id: "a2", name: "Other", createdAt: t0)) }
+        log.step("app") { try store.app(id: "a1") }
+        log.step("missing app") { try store.app(id: "nope") }
+        log.step("apps") { try store.apps() }
+        log.run("update app") { try store.updateApp(AppRecord(id: "a1", name: "Renamed", createdAt: t0)) }
+        log.run("update missing app") { try store.updateApp(AppRecord(id: "nope", name: "x", createdAt: t0)) }
+        log.step("updated app") { try store.app(id: "a1") }
+        log.run("create u1") { try store.createUser(UserRecord(appId: "a1", uid: "u1", name: "Ann", createdAt: t0)) }
+        log.run("create u2") {
+            try store.createUser(UserRecord(appId: "a1", uid: "u2", name: "Bob", avatar: "https://a/b.png", createdAt: t0))
+        }
+        log.run("create u0") { try store.createUser(UserRecord(appId: "a1", uid: "U0", name: "Cid", createdAt: t0)) }
+        log.run("create u1 again") { try store.createUser(UserRecord(appId: "a1", uid: "u1", name: "Ann", createdAt: t0)) }
+        log.run("user of a missing app") { try store.createUser(UserRecord(appId: "nope", uid: "u1", name: "Ann", createdAt: t0)) }
+        log.step("user") { try store.user(appId: "a1", uid: "u2") }
+        log.step("users by uid") { try store.users(appId: "a1") }
+        for (index, hash) in [Data([1]), Data([2]), Data([3])].enumerated() {
+            let uid = index == 2 ? "u2" : "u1"
+            log.run("add auth token \(index)") {
+                try store.addAuthToken(
+                    AuthTokenRecord(hash: hash, appId: "a1", uid: uid, hint: "h\(index)", createdAt: t0.addingTimeInterval(Double(index))))
+            }
+        }
+        log.run("add auth token again") {
+            try store.addAuthToken(AuthTokenRecord(hash: Data([1]), appId: "a1", uid: "u1", hint: "h", createdAt: t0))
+        }
+        log.run("auth token of a missing user") {
+            try store.addAuthToken(AuthTokenRecord(hash: Data([9]), appId: "a1", uid: "ghost", hint: "h", createdAt: t0))
+        }
+        log.step("auth token") { try store.authToken(hash: Data([1])) }
+        log.step("auth tokens") { try store.authTokens(appId: "a1", uid: "u1") }
+        log.step("revoke one") { try store.revokeAuthToken(appId: "a1", uid: "u1", hash: Data([1])) }
+        log.step("revoke it again") { try store.revokeAuthToken(appId: "a1", uid: "u1", hash: Data([1])) }
+        log.step("revoke all") { try store.revokeAuthTokens(appId: "a1", uid: "u1") }
+        let provider = ProviderRecord(
+            appId: "a1", id: "p1", kind: .apns, settings: Data("{\"k\":1}".utf8), sealedSecret: Data([7, 0, 7]), createdAt: t0,
+            updatedAt: t0)
+        log.run("create provider") { try store.createProvider(provider) }
+        log.run("create fcm provider") {
+            try store.createProvider(
+                ProviderRecord(appId: "a1", id: "p0", kind: .fcm, settings: Data(), sealedSecret: Data(), createdAt: t0, updatedAt: t0))
+        }
+        log.run("create provider again") { try store.createProvider(provider) }
+        log.run("provider of a missing app") {
+            var other = provider
+            other.appId = "nope"
+            try store.createProvider(other)
+        }
+        log.step("provider") { try store.provider(appId: "a1", id: "p1") }
+        log.step("providers by id") { try store.providers(appId: "a1") }
+        log.run("update provider") {
+            var changed = provider
+            changed.settings = Data("{\"k\":2}".utf8)
+            changed.updatedAt = t0.addingTimeInterval(60)
+            try store.updateProvider(changed)
+        }
+        log.run("update missing provider") {
+            var missing = provider
+            missing.id = "nope"
+            try store.updateProvider(missing)
+        }
+        log.step("updated provider") { try store.provider(appId: "a1", id: "p1") }
+        log.step("delete provider") { try store.deleteProvider(appId: "a1", id: "p0") }
+        log.step("delete it again") { try store.deleteProvider(appId: "a1", id: "p0") }
+        log.step("register u2 token") { try store.registerToken(token("t-u2", uid: "u2", hash: Data([3])), maxPerUser: 10) }
+        log.step("delete u2") { try store.deleteUser(appId: "a1", uid: "u2") }
+        log.step("delete u2 again") { try store.deleteUser(appId: "a1", uid: "u2") }
+        log.step("u2's auth token went with u2") { try store.authToken(hash: Data([3])) }
+        log.step("u2's push token went with u2") { try store.tokens(appId: "a1", uid: nil) }
+        log.step("delete app") { try store.deleteApp(id: "a1") }
+        log.step("delete app again") { try store.deleteApp(id: "a1") }
+        log.step("users after") { try store.users(appId: "a1") }
+        log.step("providers after") { try store.providers(appId: "a1") }
+        log.step("apps after") { try store.apps() }
+        return log.steps
+    }
+
+    /// Push tokens: upsert, moving to another user, pruning beyond maxPerUser by
+    /// registration order, environments, deletes.
+    static func tokens(_ store: any ServiceStore) -> [AnyHashable] {
+        let log = StoreTranscript()
+        log.run("setup") {
+            try store.createApp(AppRecord(id: "a1", name: "App", createdAt: t0))
+            try store.createUser(UserRecord(appId: "a1", uid: "u1", name: "Ann", createdAt: t0))
+            try store.createUser(UserRecord(appId: "a1", uid: "u2", name: "Bob", createdAt: t0))
+        }
+        log.step("register 1") { try store.registerToken(token("tok1", environment: .sandbox), maxPerUser: 3) }
+        log.step("register 2") { try store.registerToken(token("tok2", at: 1), maxPerUser: 3) }
+        log.step("register 3") { try store.registerToken(token("tok3", hash: Data([2]), at: 2), maxPerUser: 3) }
+        log.step("register 1 again (now the newest)") { try store.registerToken(token("tok1", at: 3), maxPerUser: 3) }
+        log.step("register 4 (prunes the oldest: 2)") { try store.registerToken(token("tok4", at: 4), maxPerUser: 3) }
+        log.step("u1's tokens by registration") { try store.tokens(appId: "a1", uid: "u1").map(\.token) }
+        log.step("move tok3 to u2") { try store.registerToken(token("tok3", uid: "u2", environment: .production, at: 5), maxPerUser: 3) }
+        log.step("move it back keeps its environment") { try store.registerToken(token("tok3", at: 6), maxPerUser: 3) }
+        log.step("maxPerUser 0 refuses and changes nothing") { try store.registerToken(token("tok5", at: 7), maxPerUser: 0) }
+        log.step("negative maxPerUser keeps all") { try store.registerToken(token("tok6", at: 8), maxPerUser: -1) }
+        log.step("token of a missing user") { try store.registerToken(token("tok7", uid: "ghost"), maxPerUser: 3) }
+        log.step("all tokens") { try store.tokens(appId: "a1", uid: nil) }
+        log.run("record environment") { try store.recordTokenEnvironment(appId: "a1", token: "tok4", environment: .production) }
+        log.step("u1's tokens") { try store.tokens(appId: "a1", uid: "u1") }
+        log.step("delete by auth token") { try store.deleteTokens(appId: "a1", authTokenHash: Data([2])) }
+        log.step("delete one") { try store.deleteToken(appId: "a1", token: "tok1") }
+        log.step("delete it again") { try store.deleteToken(appId: "a1", token: "tok1") }
+        log.step("left") { try store.tokens(appId: "a1", uid: nil).map(\.token) }
+        return log.steps
+    }
+
+    /// Sends, claims (calls first, leases, expired leases), outcomes, waiting jobs,
+    /// environments, the delivery log, webhooks, calls and the shared provider token.
+    static func outbox(_ store: any ServiceStore) -> [AnyHashable] {
+        let log = StoreTranscript()
+        let now = t0.addingTimeInterval(10)
+        log.run("setup") {
+            try store.createApp(AppRecord(id: "a1", name: "App", createdAt: t0))
+            try store.createUser(UserRecord(appId: "a1", uid: "u1", name: "Ann", createdAt: t0))
+            _ = try store.registerToken(token("live"), maxPerUser: 10)
+            _ = try store.registerToken(token("dead", at: 1), maxPerUser: 10)
+        }
+        let jobs = [
+            job("j1", notBefore: t0), job("j2", token: "dead", notBefore: t0.addingTimeInterval(1)),
+            job("j3", notBefore: t0.addingTimeInterval(30)),
+        ]
+        log.step("accept") {
+            try store.acceptSend(
+                appId: "a1", idempotencyKey: "k1", requestHash: Data([1, 1]), jobs: jobs, webhooks: [webhook("w1", body: Data())],
+                response: Data("{\"requestId\":\"r1\"}".utf8), now: now)
+        }
+        log.step("same key, same request: replayed") {
+            try store.acceptSend(
+                appId: "a1", idempotencyKey: "k1", requestHash: Data([1, 1]), jobs: [job("jx")], webhooks: [], response: Data("other".utf8),
+                now: now)
+        }
+        log.step("same key, other request: reused") {
+            try store.acceptSend(
+                appId: "a1", idempotencyKey: "k1", requestHash: Data([2]), jobs: [job("jy")], webhooks: [], response: Data(), now: now)
+        }
+        log.step("same key in another app is another key") {
+            try store.acceptSend(
+                appId: "a2", idempotencyKey: "k1", requestHash: Data([2]), jobs: [], webhooks: [], response: Data([5]), now: now)
+        }
+        log.step("a job id twice: conflict, nothing kept") {
+            try store.acceptSend(
+                appId: "a1", idempotencyKey: "k2", requestHash: Data([3]), jobs: [job("j1")], webhooks: [], response: Data(), now: now)
+        }
+        log.step("k2 was rolled back") {
+            try store.acceptSend(
+                appId: "a1", idempotencyKey: "k2", requestHash: Data([4]), jobs: [], webhooks: [], response: Data([4]), now: now)
+        }
+        log.step("jobs of r1") { try store.pushJobs(requestId: "r1") }
+        log.run("enqueue a call and a webhook") {
+            try store.enqueue(
+                webhooks: [webhook("w2", notBefore: t0.addingTimeInterval(1))],
+                pushJobs: [job("c1", request: "r2", kind: .call, notBefore: t0.addingTimeInterval(5))])
+        }
+        log.step("counts") { try store.pushJobCounts() }
+        log.step("claim 2: the call first") { try store.claimPushJobs(limit: 2, lease: 30, now: now) }
+        log.step("claim the rest due") { try store.claimPushJobs(limit: 10, lease: 30, now: now.addingTimeInterval(1)) }
+        log.step("leased jobs are not claimed") { try store.claimPushJobs(limit: 10, lease: 30, now: now.addingTimeInterval(5)) }
+        log.step("claim 0") { try store.claimPushJobs(limit: 0, lease: 30, now: now.addingTimeInterval(100)) }
+        log.step("active counts") { try store.activePushJobCounts() }
+        log.run("finish a batch") {
+            try store.finishPushJobs(
+                [
+                    ("c1", .delivered), ("j1", .retry(notBefore: now.addingTimeInterval(10), reason: "503")),
+                    ("j2", .tokenInvalid(reason: "Unregistered")),
+                ], now: now.addingTimeInterval(2))
+        }
+        log.step("the dead token is gone") { try store.tokens(appId: "a1", uid: nil).map(\.token) }
+        log.step("counts after") { try store.pushJobCounts() }
+        log.step("claim after the retry is due") { try store.claimPushJobs(limit: 10, lease: 30, now: now.addingTimeInterval(20)) }
+        log.run("fail and expire") {
+            try store.finishPushJob(id: "j3", outcome: .failed(reason: "BadTopic"), now: now.addingTimeInterval(21))
+            try store.finishPushJob(id: "j1", outcome: .expired(reason: "past expiration"), now: now.addingTimeInterval(21))
+        }
+        log.step("nothing left") { try store.claimPushJobs(limit: 10, lease: 30, now: now.addingTimeInterval(100)) }
+        log.run("enqueue j4") { try store.enqueue(webhooks: [], pushJobs: [job("j4", request: "r3", notBefore: now)]) }
+        log.step("claim j4") { try store.claimPushJobs(limit: 10, lease: 30, now: now.addingTimeInterval(101)) }
+        log.step("its lease runs out: claimed again") { try store.claimPushJobs(limit: 10, lease: 30, now: now.addingTimeInterval(200)) }
+        log.step("own leases are not abandoned") { try store.releaseAbandonedLeases(now: now.addingTimeInterval(201)) }
+        log.run("j4 waits for its provider") {
+            try store.finishPushJob(
+                id: "j4", outcome: .retry(notBefore: now.addingTimeInterval(9_000), reason: JobOutcome.waitingPrefix + ": bad key"),
+                now: now.addingTimeInterval(202))
+        }
+        log.step("release for another provider") {
+            try store.releaseWaitingJobs(appId: "a1", providerId: "p9", now: now.addingTimeInterval(300))
+        }
+        log.step("release for its provider") {
+            try store.releaseWaitingJobs(appId: "a1", providerId: "p1", now: now.addingTimeInterval(300))
+        }
+        log.run("enqueue j5 and j6") {
+            try store.enqueue(
+                webhooks: [],
+                pushJobs: [
+                    job("j5", request: "r4", notBefore: now.addingTimeInterval(500)),
+                    job("j6", request: "r4", token: "other", notBefore: now.addingTimeInterval(500)),
+                ])
+        }
+        log.run("record environment") { try store.recordTokenEnvironment(appId: "a1", token: "live", environment: .sandbox) }
+        log.step("pending jobs took it") { try store.pushJobs(requestId: "r4").map { [$0.id, $0.environment?.rawValue ?? "-"] } }
+        log.step("claim j4 (released)") { try store.claimPushJobs(limit: 10, lease: 30, now: now.addingTimeInterval(301)) }
+        log.step("log of r1") { try store.pushJobLog(appId: "a1", requestId: "r1") }
+        log.step("log of r1 in another app") { try store.pushJobLog(appId: "a2", requestId: "r1") }
+        log.step("final counts") { try store.pushJobCounts() }
+        log.step("final active counts") { try store.activePushJobCounts() }
+        // Webhooks
+        log.step("pending webhooks") { try store.pendingWebhookJobCount() }
+        log.step("claim 1 webhook (oldest)") { try store.claimWebhookJobs(limit: 1, lease: 30, now: now) }
+        log.step("claim the others") { try store.claimWebhookJobs(limit: 10, lease: 30, now: now) }
+        log.run("retry w1") { try store.finishWebhookJob(id: "w1", retryAt: now.addingTimeInterval(60), error: "HTTP 500") }
+        log.step("w1 not yet due, w2 leased") { try store.claimWebhookJobs(limit: 10, lease: 30, now: now.addingTimeInterval(10)) }
+        log.step("w1 due, w2's lease over") { try store.claimWebhookJobs(limit: 10, lease: 30, now: now.addingTimeInterval(61)) }
+        log.run("deliver both") {
+            try store.finishWebhookJob(id: "w1", retryAt: nil, error: nil)
+            try store.finishWebhookJob(id: "w2", retryAt: nil, error: nil)
+        }
+        log.step("pending webhooks after") { try store.pendingWebhookJobCount() }
+        log.step("no webhooks left") { try store.claimWebhookJobs(limit: 10, lease: 30, now: now.addingTimeInterval(1_000)) }
+        // Calls
+        log.run("record a call") {
+            try store.recordCall(CallRecord(appId: "a1", sessionId: "s1", callerUid: "u1", details: Data([1]), createdAt: t0))
+        }
+        log.run("replace it") {
+            try store.recordCall(
+                CallRecord(appId: "a1", sessionId: "s1", callerUid: "u9", details: Data(), createdAt: t0.addingTimeInterval(5)))
+        }
+        log.step("call") { try store.call(appId: "a1", sessionId: "s1") }
+        log.step("missing call") { try store.call(appId: "a1", sessionId: "s2") }
+        // The shared provider token
+        let first = SharedProviderToken(sealed: Data([0, 9, 0]), issuedAt: t0)
+        log.step("first token") { try store.withSharedProviderToken(teamId: "T", keyId: "K") { $0 == nil ? first : nil } }
+        log.step("kept") { try store.withSharedProviderToken(teamId: "T", keyId: "K") { _ in nil } }
+        log.step("replaced") {
+            try store.withSharedProviderToken(teamId: "T", keyId: "K") {
+                $0 == first ? SharedProviderToken(sealed: Data(), issuedAt: now) : nil
+            }
+        }
+        log.step("other key") { try store.withSharedProviderToken(teamId: "T", keyId: "K2") { _ in nil } }
+        log.step("an update that throws stores nothing") {
+            try store.withSharedProviderToken(teamId: "T", keyId: "K3") { _ in throw StoreError.notFound }
+        }
+        log.step("rows") { try StoreTable.allCases.map { try store.rowCount(table: $0) } }
+        // Deleting the app takes its tokens, idempotency keys, calls and webhook jobs (not its push jobs).
+        log.step("delete app") { try store.deleteApp(id: "a1") }
+        log.step("rows after") { try StoreTable.allCases.map { try store.rowCount(table: $0) } }
+        return log.steps
+    }
+}
+
+/// ``PostgresStore`` against a real PostgreSQL (`PUSH_TEST_DATABASE_URL`), each test in a
+/// schema of its own: the same behaviour as ``SQLiteStore`` (the scenarios above run on both),
+/// and what only several instances show: claims that never overlap, leases of a closed store
+/// released by another, notifications, the shared provider token, migrations at once.
+@Suite(.enabled(if: PGTest.isConfigured, "PUSH_TEST_DATABASE_URL is not set (Server/Scripts/ci.sh sets it)"))
+struct PostgresStoreTests {
+    static func sqlite() throws -> SQLiteStore {
+        try SQLiteStore(path: NSTemporaryDirectory() + "pg-mirror-" + UUID().uuidString + ".sqlite", synchronousFull: false)
+    }
+
+    static func compare(_ scenario: (any ServiceStore) -> [AnyHashable]) throws {
+        let schema = try PGTestSchema()
+        defer { schema.drop() }
+        let postgres = try schema.open()
+        defer { postgres.close() }
+        let expected = scenario(try sqlite())
+        let observed = scenario(postgres)
+        #expect(observed.count == expected.count)
+        for (index, (mine, theirs)) in zip(observed, expected).enumerated() {
+            #expect(mine == theirs, "step \(index)")
+        }
+    }
+
+    @Test func accountsBehaveAsOnSQLite() throws {
+        try Self.compare(StoreScenarios.accounts)
+    }
+
+    @Test func tokensBehaveAsOnSQLite() throws {
+        try Self.compare(StoreScenarios.tokens)
+    }
+
+    @Test func outboxBehavesAsOnSQLite() throws {
+        try Self.compare(StoreScenarios.outbox)
+    }
+
+    @Test func migratesOnceWhenThreeInstancesOpenAtOnce() throws {
+        let schema = try PGTestSchema()
+        defer { schema.drop() }
+        let opened = Locked<[Result<PostgresStore, any Error>]>([])
+        Self.onThreads(3) { _ in
+            let result = Result { try schema.open(poolSize: 2) }
+            opened.withLock { $0.append(result) }
+        }
+        let stores = try opened.withLock { $0 }.map { try $0.get() }
+        defer { stores.forEach { $0.close() } }
+        #expect(stores.allSatisfy { $0.schemaVersion == 4 })
+        #expect(try schema.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations") == "1,2,3,4")
+        let reopened = try schema.open(poolSize: 1)
+        defer { reopened.close() }
+        #expect(reopened.schemaVersion == 4)
+        #expect(try schema.psql("SELECT count(*) FROM schema_migrations") == "4")
+        #expect(try schema.psql("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") == "11")
+    }
+
+    @Test func concurrentClaimsFromTwoInstancesNeverShareAJob() throws {
+        let schema = try PGTestSchema()
+        defer { schema.drop() }
+        let stores = [try schema.open(poolSize: 3), try schema.open(poolSize: 3)]
+        defer { stores.forEach { $0.close() } }
+        let total = 2_000
+        let jobs = (0..<total).map {
+            StoreScenarios.job(
+                String(format: "job-%05d", $0), kind: $0 % 10 == 0 ? .call : .chat,
+                notBefore: StoreScenarios.t0.addingTimeInterval(Double($0 % 7)))
+        }
+        try stores[0].enqueue(webhooks: [], pushJobs: jobs)
+        let claimed = Locked<[String]>([])
+        let failures = Locked<[String]>([])
+        let now = StoreScenarios.t0.addingTimeInterval(60)
+        Self.onThreads(6) { worker in
+            let store = stores[worker % 2]
+            do {
+                while true {
+                    let batch = try store.claimPushJobs(limit: 25, lease: 300, now: now)
+                    if batch.isEmpty {
+                        if try store.activePushJobCounts().pending == 0 { return }
+                        continue
+                    }
+                    claimed.withLock { $0 += batch.map(\.id) }
+                }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        let ids = claimed.withLock { $0 }
+        #expect(ids.count == total, "every job claimed exactly once")
+        #expect(Set(ids).count == ids.count, "no job claimed twice")
+        #expect(try stores[1].pushJobCounts().inFlight == total)
+    }
+
+    @Test func leasesOfAClosedInstanceAreReleasedThoseOfALiveOneAreNot() async throws {
+        let schema = try PGTestSchema()
+        defer { schema.drop() }
+        let gone = try schema.open(poolSize: 2)
+        let live = try schema.open(poolSize: 2)
+        let other = try schema.open(poolSize: 2)
+        defer {
+            live.close()
+            other.close()
+        }
+        let now = StoreScenarios.t0.addingTimeInterval(60)
+        try other.enqueue(
+            webhooks: [StoreScenarios.webhook("w1"), StoreScenarios.webhook("w2")],
+            pushJobs: (1...4).map { StoreScenarios.job("j\($0)", notBefore: StoreScenarios.t0.addingTimeInterval(Double($0))) })
+        let goneJobs = try gone.claimPushJobs(limit: 2, lease: 300, now: now).map(\.id)
+        let liveJobs = try live.claimPushJobs(limit: 2, lease: 300, now: now).map(\.id)
+        let goneHooks = try gone.claimWebhookJobs(limit: 1, lease: 300, now: now).map(\.id)
+        _ = try live.claimWebhookJobs(limit: 1, lease: 300, now: now)
+        #expect(goneJobs == ["j1", "j2"] && liveJobs == ["j3", "j4"])
+        // While both run, nothing is abandoned.
+        #expect(try other.releaseAbandonedLeases(now: now) == 0)
+        gone.close()
+        // The server ends the closed store's session (and its lock) a moment after it hangs up.
+        var released = 0
+        try await Self.waitUntil {
+            released += try other.releaseAbandonedLeases(now: now)
+            return released >= 3
+        }
+        #expect(released == 3)
+        #expect(try other.pushJobCounts() == OutboxCounts(pending: 2, inFlight: 2, delivered: 0, failed: 0))
+        // The released jobs are due at once (well before their lease would have run out).
+        #expect(try other.claimPushJobs(limit: 10, lease: 300, now: now).map(\.id) == goneJobs)
+        #expect(try other.claimWebhookJobs(limit: 10, lease: 300, now: now).map(\.id) == goneHooks)
+        #expect(try live.releaseAbandonedLeases(now: now) == 0)
+    }
+
+    @Test func byteaRoundTripsEveryByteAndEmptyData() throws {
+        let schema = try PGTestSchema()
+        defer { schema.drop() }
+        let store = try schema.open()
+        defer { store.close() }
+        let every = Data((0...255).map { UInt8($0) })
+        try store.createApp(AppRecord(id: "a1", name: "App", sealedWebhookSecret: Data(), createdAt: StoreScenarios.t0))
+        try store.createUser(UserRecord(appId: "a1", uid: "u1", name: "Ann", createdAt: StoreScenarios.t0))
+        #expect(try store.app(id: "a1")?.sealedWebhookSecret == Data(), "empty, not NULL")
+        try store.addAuthToken(AuthTokenRecord(hash: every, appId: "a1", uid: "u1", hint: "h", createdAt: StoreScenarios.t0))
+        #expect(try store.authToken(hash: every)?.hash == every)
+        try store.createProvider(
+            ProviderRecord(
+                appId: "a1", id: "p1", kind: .apns, settings: every, sealedSecret: Data(), createdAt: StoreScenarios.t0,
+                updatedAt: StoreScenarios.t0))
+        #expect(try store.provider(appId: "a1", id: "p1")?.settings == every)
+        #expect(try store.provider(appId: "a1", id: "p1")?.sealedSecret == Data())
+        try store.enqueue(
+            webhooks: [StoreScenarios.webhook("w1", body: every), StoreScenarios.webhook("w2", body: Data())],
+            pushJobs: [StoreScenarios.job("j1", payload: every), StoreScenarios.job("j2", payload: Data())])
+        let jobs = try store.claimPushJobs(limit: 10, lease: 30, now: StoreScenarios.t0)
+        #expect(Dictionary(uniqueKeysWithValues: jobs.map { ($0.id, $0.payload) }) == ["j1": every, "j2": Data()])
+        let hooks = try store.claimWebhookJobs(limit: 10, lease: 30, now: StoreScenarios.t0)
+        #expect(Dictionary(uniqueKeysWithValues: hooks.map { ($0.id, $0.body) }) == ["w1": every, "w2": Data()])
+        let token = try store.withSharedProviderToken(teamId: "T", keyId: "K") { _ in
+            SharedProviderToken(sealed: every, issuedAt: StoreScenarios.t0)
+        }
+        #expect(token?.sealed == every)
+        #expect(try store.withSharedProviderToken(teamId: "T", keyId: "K") { _ in nil }?.sealed == every)
+        // Text round-trips as UTF-8, whatever the script.
+        try store.createUser(UserRecord(appId: "a1", uid: "ü-😀-ß", name: "Zoë \u{202E}", createdAt: StoreScenarios.t0))
+        #expect(try store.user(appId: "a1", uid: "ü-😀-ß")?.name == "Zoë \u{202E}")
+    }
+
+    @Test func textWithNULIsRefusedNotCut() throws {
+        let schema = try PGTestSchema()
+        defer { schema.drop() }
+        let store = try schema.open()
+        defer { store.close() }
+        try store.createApp(AppRecord(id: "a1", name: "App", createdAt: StoreScenarios.t0))
+        let error = #expect(throws: StoreError.self) {
+            try store.createUser(UserRecord(appId: "a1", uid: "u\u{0}x", name: "Ann", createdAt: StoreScenarios.t0))
+        }
+        guard case .database(let message)? = error else {
+            Issue.record("expected a database error, got \(String(describing: error))")
+            return
+        }
+        #expect(message.contains("NUL"), "\(message)")
+        #expect(try store.users(appId: "a1").isEmpty, "nothing stored, not even the text before the NUL")
+        // In an array parameter too (a send's jobs).
+        #expect(throws: StoreError.self) {
+            try store.enqueue(webhooks: [], pushJobs: [StoreScenarios.job("j\u{0}1")])
+        }
+        #expect(try store.pushJobCounts() == OutboxCounts(pending: 0, inFlight: 0, delivered: 0, failed: 0))
+    }
+
+    @Test func addedJobsWakeEveryInstanceOnTheSchema() async throws {
+        let schema = try PGTestSchema()
+        defer { schema.drop() }
+        let sender = try schema.open(poolSize: 2)
+        let listener = try schema.open(poolSize: 2)
+        defer {
+            sender.close()
+            listener.close()
+        }
+        let wakes = Locked(0)
+        listener.onJobsAdded { wakes.withLock { $0 += 1 } }
+        // enqueue, then acceptSend: each commit wakes the other instance.
+        try sender.enqueue(webhooks: [], pushJobs: [StoreScenarios.job("j1")])
+        try await Self.waitUntil { wakes.withLock { $0 } >= 1 }
+        let before = wakes.withLock { $0 }
+        _ = try sender.acceptSend(
+            appId: "a1", idempotencyKey: "k", requestHash: Data([1]), jobs: [StoreScenarios.job("j2")], webhooks: [], response: Data(),
+            now: StoreScenarios.t0)
+        try await Self.waitUntil { wakes.withLock { $0 } > before }
+        let afterSend = wakes.withLock { $0 }
+        try sender.enqueue(webhooks: [StoreScenarios.webhook("w1")], pushJobs: [])
+        try await Self.waitUntil { wakes.withLock { $0 } > afterSend }
+    }
+
+    @Test func aStoreOutlivesItsConnectionsBeingKilled() async throws {
+        let schema = try PGTestSchema()
+        defer { schema.drop() }
+        let application = "victim_" + schema.name
+        let store = try schema.open(poolSize: 2, application: application)
+        let other = try schema.open(poolSize: 1)
+        defer {
+            store.close()
+            other.close()
+        }
+        let wakes = Locked(0)
+        store.onJobsAdded { wakes.withLock { $0 += 1 } }
+        #expect(try store.pushJobCounts().pending == 0)
+        let killed = try PGTest.psql(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = '\(application)'")
+        #expect(Int(killed) ?? 0 >= 2, "the pool's connection and the listener's")
+        // The pool reopens its connection on the next call.
+        #expect(try store.pushJobCounts().pending == 0)
+        // The listener reconnects and says so (notifications may have been missed).
+        try await Self.waitUntil { wakes.withLock { $0 } >= 1 }
+        let before = wakes.withLock { $0 }
+        try other.enqueue(webhooks: [], pushJobs: [StoreScenarios.job("j1")])
+        try await Self.waitUntil { wakes.withLock { $0 } > before }
+        // …and holds its lease lock again: its leases are not abandoned.
+        _ = try store.claimPushJobs(limit: 1, lease: 300, now: StoreScenarios.t0.addingTimeInterval(60))
+        #expect(try other.releaseAbandonedLeases(now: StoreScenarios.t0) == 0)
+    }
+
+    @Test func aSharedProviderTokenIsSignedOnceUnderContention() throws {
+        let schema = try PGTestSchema()
+        defer { schema.drop() }
+        let stores = try (0..<3).map { _ in try schema.open(poolSize: 4) }
+        defer { stores.forEach { $0.close() } }
+        let signed = Locked(0)
+        let seen = Locked<Set<Data>>([])
+        let failures = Locked<[String]>([])
+        Self.onThreads(12) { worker in
+            do {
+                let token = try stores[worker % 3].withSharedProviderToken(teamId: "TEAM", keyId: "KEY") { stored in
+                    if let stored, Date().timeIntervalSince(stored.issuedAt) < 1_200 { return nil }
+                    let number = signed.withLock { count -> Int in
+                        count += 1
+                        return count
+                    }
+                    usleep(20_000)  // signing takes a while: others must wait, not sign too
+                    return SharedProviderToken(sealed: Data("token-\(number)".utf8), issuedAt: Date())
+                }
+                if let token { seen.withLock { _ = $0.insert(token.sealed) } }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        #expect(signed.withLock { $0 } == 1)
+        #expect(seen.withLock { $0 } == [Data("token-1".utf8)])
+    }
+
+    @Test func rowsMoveFromSQLiteToPostgreSQLAndBack() throws {
+        let schema = try PGTestSchema()
+        defer { schema.drop() }
+        let postgres = try schema.open()
+        defer { postgres.close() }
+        let source = try Self.sqlite()
+        try Self.fill(source)
+        let back = try Self.sqlite()
+        let original = try Self.rows(of: source)
+        #expect(StoreTable.allCases.allSatisfy { !(original[$0] ?? []).isEmpty }, "every table has rows")
+        try Self.copy(from: source, to: postgres)
+        let copied = try Self.rows(of: postgres)
+        for table in StoreTable.allCases {
+            #expect(Set(copied[table] ?? []) == Set(original[table] ?? []), "\(table.rawValue)")
+            #expect(try postgres.rowCount(table: table) == original[table]?.count)
+        }
+        try Self.copy(from: postgres, to: back)
+        let returned = try Self.rows(of: back)
+        for table in StoreTable.allCases {
+            #expect(Set(returned[table] ?? []) == Set(original[table] ?? []), "\(table.rawValue)")
+        }
+        // The copy works: a duplicate import is a conflict, registration numbers follow the imported ones.
+        #expect(throws: StoreError.conflict) { try Self.copy(from: source, to: postgres, tables: [.apps]) }
+        let registered = try postgres.registerToken(StoreScenarios.token("after-import", at: 50), maxPerUser: 100)
+        #expect(try postgres.tokens(appId: "a1", uid: "u1").last == registered)
+        #expect(try postgres.claimPushJobs(limit: 100, lease: 30, now: StoreScenarios.t0.addingTimeInterval(10_000)).count > 0)
+    }
+
+    /// A store with rows in every table (in every state), through the store's own API.
+    static func fill(_ store: any ServiceStore) throws {
+        _ = StoreScenarios.tokens(store)
+        let t0 = StoreScenarios.t0
+        try store.createProvider(
+            ProviderRecord(
+                appId: "a1", id: "p1", kind: .apns, settings: Data([0, 255]), sealedSecret: Data(), createdAt: t0, updatedAt: t0))
+        try store.addAuthToken(AuthTokenRecord(hash: Data([0, 1, 0]), appId: "a1", uid: "u1", hint: "h", createdAt: t0))
+        try store.addAuthToken(AuthTokenRecord(hash: Data([0xff]), appId: "a1", uid: "u2", hint: "h2", createdAt: t0))
+        for index in 0..<7 {
+            _ = try store.acceptSend(
+                appId: "a1", idempotencyKey: "k\(index)", requestHash: Data([UInt8(index)]),
+                jobs: (0..<3).map {
+                    StoreScenarios.job(
+                        "j\(index)-\($0)", request: "r\(index)", kind: $0 == 0 ? .call : .chat, environment: $0 == 1 ? .sandbox : nil)
+                },
+                webhooks: [StoreScenarios.webhook("w\(index)")], response: Data("{}".utf8), now: t0)
+        }
+        let claimed = try store.claimPushJobs(limit: 12, lease: 30, now: t0.addingTimeInterval(1))
+        try store.finishPushJobs(
+            claimed.enumerated().map { index, job in
+                switch index % 4 {
+                case 0: return (job.id, .delivered)
+                case 1: return (job.id, .retry(notBefore: t0.addingTimeInterval(5), reason: "503"))
+                case 2: return (job.id, .failed(reason: "BadTopic"))
+                default: return (job.id, .expired(reason: "late"))
+                }
+            }, now: t0.addingTimeInterval(2))
+        _ = try store.claimPushJobs(limit: 3, lease: 30, now: t0.addingTimeInterval(6))
+        _ = try store.claimWebhookJobs(limit: 3, lease: 30, now: t0)
+        try store.recordCall(CallRecord(appId: "a1", sessionId: "s1", callerUid: "u1", details: Data([1, 0]), createdAt: t0))
+        try store.recordCall(CallRecord(appId: "a1", sessionId: "s2", callerUid: "u2", details: Data(), createdAt: t0))
+        for key in ["K1", "K2", "K3"] {
+            _ = try store.withSharedProviderToken(teamId: "TEAM", keyId: key) { _ in
+                SharedProviderToken(sealed: Data(key.utf8), issuedAt: t0)
+            }
+        }
+    }
+
+    static func rows(of store: any ServiceStore) throws -> [StoreTable: [[StoreValue]]] {
+        var all: [StoreTable: [[StoreValue]]] = [:]
+        for table in StoreTable.allCases {
+            var rows: [[StoreValue]] = []
+            try store.exportRows(table: table, batchSize: 3) { page in
+                #expect(page.count <= 3)
+                rows += page
+            }
+            all[table] = rows
+        }
+        return all
+    }
+
+    static func copy(from source: any ServiceStore, to target: any ServiceStore, tables: [StoreTable] = StoreTable.allCases) throws {
+        for table in tables {
+            try source.exportRows(table: table, batchSize: 4) { try target.importRows(table: table, rows: $0) }
+        }
+    }
+
+    /// Runs `body` on `count` threads at once and waits for all.
+    static func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        let group = DispatchGroup()
+        for index in 0..<count {
+            group.enter()
+            Thread {
+                body(index)
+                group.leave()
+            }.start()
+        }
+        group.wait()
+    }
+
+    static func waitUntil(timeout: Double = 10, _ condition: () throws -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while try !condition() {
+            guard Date() < deadline else {
+                Issue.record("timed out after \(timeout) s")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+}
+
+/// What needs no database: the URL (which may hold a password) never shows in an error.
+@Suite struct PostgresStoreURLTests {
+    @Test func errorsNeverShowTheURLOrItsPassword() throws {
+        for url in [
+            "postgres://push:s3cr3t-pw@127.0.0.1:1/push?connect_timeout=2",  // nothing listens on port 1
+            "postgres://push:s3cr3t-pw%zz@127.0.0.1:1/push",  // not a valid URL
+            "postgres://push:s3cr3t-pw@127.0.0.1:1/push?bogus_option=s3cr3t-pw",
+        ] {
+            do {
+                _ = try PostgresStore(url: url, poolSize: 1)
+                Issue.record("opened \(url.count)-byte URL that cannot work")
+            } catch let error as StoreError {
+                guard case .database(let message) = error else {
+                    Issue.record("unexpected \(error)")
+                    continue
+                }
+                #expect(!message.contains("s3cr3t"), "\(message)")
+                #expect(!message.contains("postgres://"))
+                #expect(!message.isEmpty)
+            }
+        }
+    }
+}
