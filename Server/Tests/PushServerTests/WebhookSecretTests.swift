@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import PushTestSupport
 import Testing
 
 /// A webhook whose secret cannot be decrypted (the service restarted with another secret
@@ -9,14 +10,16 @@ import Testing
         let receiver = try WebhookTests.Receiver(failures: 0)
         let directory = NSTemporaryDirectory() + "push-webhook-secret-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        let database = try TestDatabase(directory: directory)
         // Given an app with a webhook and a secret, sealed with one secret key
         do {
-            let first = try Harness { $0.dataDirectory = directory }
+            let first = try Harness(database: database) { $0.dataDirectory = directory }
             try await first.makeApp(webhookURL: receiver.url)
         }
         // When the service runs with another secret key and an event comes in
         let lines = Locked<[String]>([])
         let second = try Harness(
+            database: database,
             configure: {
                 $0.dataDirectory = directory
                 $0.secretKey = Data(repeating: 9, count: 32).base64EncodedString()

@@ -25,14 +25,16 @@ final class Harness: @unchecked Sendable {
     /// `.delivery` runs the real delivery engine (point it at a mock with `configure`).
     enum SenderChoice { case recording, none, delivery }
 
+    /// `database`: the store of another harness, for tests of two services on one database
+    /// (give both the same `dataDirectory` too, for SQLite).
     init(
-        sender: SenderChoice = .none, configure: (inout ServiceConfiguration) -> Void = { _ in },
+        sender: SenderChoice = .none, database: TestDatabase? = nil, configure: (inout ServiceConfiguration) -> Void = { _ in },
         logger: (@Sendable (String) -> Void)? = nil
     ) throws {
         directory = NSTemporaryDirectory() + "push-tests-" + UUID().uuidString
-        database = try TestDatabase(directory: directory)
+        self.database = try database ?? TestDatabase(directory: directory)
         var configuration = ServiceConfiguration()
-        configuration.databasePath = database.url
+        configuration.databasePath = self.database.url
         configuration.databasePoolSize = 3  // many tests run at once on one PostgreSQL
         configuration.port = 0
         configuration.dataDirectory = directory
