@@ -63,7 +63,7 @@ let package = Package(
         /// All of the service's cryptography: JWT signing, hashes and MACs, random bytes, the
         /// sealing of stored secrets and webhook signatures.
         .target(name: "PushCrypto", dependencies: ["CCrypto", "ServerSupport"]),
-        .testTarget(name: "PushCryptoTests", dependencies: ["PushCrypto"]),
+        .testTarget(name: "PushCryptoTests", dependencies: ["PushCrypto", "PushMocks"]),
         /// An HTTP/2 client on libcurl's multi interface (connection pool, multiplexing).
         .target(name: "CurlHTTP", dependencies: ["CCurl", "ServerSupport"]),
         /// The APNs provider API client (token auth, push types, payload limits).

@@ -11,7 +11,7 @@ enum MockProcess {
         try process.run()
         var output = ""
         while !output.contains("\n") {
-            let chunk = pipe.fileHandleForReading.availableData
+            let chunk = pipe.fileHandleForReading.readChunk()
             if chunk.isEmpty { break }
             output += String(decoding: chunk, as: UTF8.self)
         }

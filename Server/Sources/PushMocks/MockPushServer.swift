@@ -95,7 +95,7 @@ public final class MockPushServer: @unchecked Sendable {
         var output = ""
         let deadline = Date().addingTimeInterval(15)
         while !output.contains("\n"), Date() < deadline {
-            let chunk = pipe.fileHandleForReading.availableData
+            let chunk = pipe.fileHandleForReading.readChunk()
             if chunk.isEmpty { break }
             output += String(decoding: chunk, as: UTF8.self)
         }

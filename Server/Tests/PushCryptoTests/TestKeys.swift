@@ -1,4 +1,5 @@
 import Foundation
+import PushMocks
 
 /// Keys made with the `openssl` command at test time (never committed), plus helpers to run
 /// the independent Python verifier in `Server/Mocks/verify_jwt.py`.
@@ -57,7 +58,7 @@ struct TestKeys {
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        let data = pipe.fileHandleForReading.readUntilEnd()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }

@@ -27,8 +27,8 @@ import Testing
             process.standardOutput = output
             process.standardError = errors
             try process.run()
-            let out = output.fileHandleForReading.readDataToEndOfFile()
-            let err = errors.fileHandleForReading.readDataToEndOfFile()
+            let out = output.fileHandleForReading.readUntilEnd()
+            let err = errors.fileHandleForReading.readUntilEnd()
             process.waitUntilExit()
             return Run(
                 status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),

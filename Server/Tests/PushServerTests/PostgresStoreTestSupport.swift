@@ -1,4 +1,5 @@
 import Foundation
+import PushMocks
 import PushStore
 
 /// The PostgreSQL the tests use: `PUSH_TEST_DATABASE_URL` (Server/Scripts/ci.sh starts a
@@ -36,8 +37,8 @@ enum PGTest {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        let data = output.fileHandleForReading.readUntilEnd()
+        let errorData = errors.fileHandleForReading.readUntilEnd()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw PGTestError("psql failed: " + String(decoding: errorData, as: UTF8.self))

@@ -1,4 +1,5 @@
 import Foundation
+import PushMocks
 
 /// The built `push-server` binary run as a child process (for crash tests).
 final class ServerProcess: @unchecked Sendable {
@@ -31,7 +32,7 @@ final class ServerProcess: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(20)
         var found: Int?
         while found == nil, Date() < deadline {
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = output.fileHandleForReading.readChunk()
             if chunk.isEmpty { break }
             text += String(decoding: chunk, as: UTF8.self)
             if let range = text.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
@@ -45,7 +46,7 @@ final class ServerProcess: @unchecked Sendable {
         port = found
         // Keep draining stdout so the child never blocks on a full pipe.
         let handle = output.fileHandleForReading
-        handle.readabilityHandler = { $0.availableData.isEmpty ? ($0.readabilityHandler = nil) : () }
+        handle.readabilityHandler = { $0.readChunk().isEmpty ? ($0.readabilityHandler = nil) : () }
     }
 
     /// SIGKILL: no shutdown code runs.
