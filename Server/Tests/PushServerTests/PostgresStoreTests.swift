@@ -555,6 +555,27 @@ struct PostgresStoreTests {
         #expect(try other.releaseAbandonedLeases(now: StoreScenarios.t0) == 0)
     }
 
+    @Test func concurrentRegistrationsKeepAtMostMaxPerUser() throws {
+        let schema = try PGTestSchema()
+        defer { schema.drop() }
+        let stores = [try schema.open(poolSize: 4), try schema.open(poolSize: 4)]
+        defer { stores.forEach { $0.close() } }
+        try stores[0].createApp(AppRecord(id: "a1", name: "App", createdAt: StoreScenarios.t0))
+        try stores[0].createUser(UserRecord(appId: "a1", uid: "u1", name: "Ann", createdAt: StoreScenarios.t0))
+        let failures = Locked<[String]>([])
+        Self.onThreads(8) { worker in
+            for index in 0..<10 {
+                do {
+                    _ = try stores[worker % 2].registerToken(StoreScenarios.token("t\(worker)-\(index)"), maxPerUser: 3)
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        #expect(try stores[1].tokens(appId: "a1", uid: "u1").count == 3)
+    }
+
     @Test func aSharedProviderTokenIsSignedOnceUnderContention() throws {
         let schema = try PGTestSchema()
         defer { schema.drop() }

@@ -53,6 +53,7 @@ final class PGListener: @unchecked Sendable {
         let first = state.withLock { () -> Bool in
             defer {
                 closing = true
+                handler = nil  // it may hold what holds the store: let both go
                 state.broadcast()
             }
             return !closing

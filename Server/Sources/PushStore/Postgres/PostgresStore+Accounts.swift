@@ -183,6 +183,14 @@ extension PostgresStore {
     public func registerToken(_ token: PushTokenRecord, maxPerUser: Int) throws -> PushTokenRecord {
         try withConnection { connection in
             try connection.transaction {
+                // One registration per user at a time (SQLite has one writer): concurrent ones
+                // would each prune by their own snapshot and keep more than `maxPerUser`.
+                try connection.query(
+                    """
+                    SELECT pg_advisory_xact_lock(hashtextextended(
+                        'push-server tokens ' || current_schema() || ' ' || length($1) || ' ' || $1 || ' ' || $2, 0))
+                    """,
+                    [.text(token.appId), .text(token.uid)])
                 let stored = try connection.query(
                     """
                     INSERT INTO push_tokens (app_id, token, uid, platform, provider_id, timezone, auth_token_hash,
