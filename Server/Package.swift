@@ -81,7 +81,7 @@ let package = Package(
             name: "apns-mock-native", path: "Sources/apns-mock-native",
             linkerSettings: [.linkedLibrary("nghttp2"), .linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         /// Test support: starts the protocol-speaking mocks of `Mocks/` with a test CA.
-        .target(name: "PushMocks"),
+        .target(name: "PushMocks", dependencies: ["CSystem"]),
         /// Test doubles (a recording sender) shared by the test targets; never linked into the service.
         .target(name: "PushTestSupport", dependencies: ["PushCore", "PushStore", "CLibPQ"]),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "CurlHTTP", "PushCrypto", "PushMocks", "ServerSupport"]),

@@ -15,7 +15,7 @@ public final class FaultProxy: @unchecked Sendable {
         case refuse
     }
 
-    private let process = Process()
+    private let process = ChildProcess()
     private let control: String
     /// The port clients connect to.
     public let port: Int

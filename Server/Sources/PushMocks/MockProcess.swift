@@ -4,7 +4,7 @@ import Foundation
 enum MockProcess {
     /// Runs `process` (its stderr discarded) and returns the port of its first line; kills it
     /// and throws when that line does not come.
-    static func startAndReadPort(_ process: Process, name: String) throws -> Int {
+    static func startAndReadPort(_ process: ChildProcess, name: String) throws -> Int {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice

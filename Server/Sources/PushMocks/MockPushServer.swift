@@ -19,7 +19,7 @@ public final class MockPushServer: @unchecked Sendable {
     public let credentials: TestCredentials
     private let directory: String
     private let extraArguments: [String]
-    private var process: Process?
+    private var process: ChildProcess?
 
     /// Starts a mock.
     /// - Parameters:
@@ -78,7 +78,7 @@ public final class MockPushServer: @unchecked Sendable {
     }
 
     private func start(port requested: Int) throws {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments =
             [

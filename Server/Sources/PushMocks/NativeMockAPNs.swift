@@ -6,7 +6,7 @@ import Foundation
 /// at the mock how often each job was sent.
 public final class NativeMockAPNs: @unchecked Sendable {
     // @unchecked: set in init, only signalled afterwards.
-    private let process = Process()
+    private let process = ChildProcess()
     /// The port it listens on (127.0.0.1).
     public let port: Int
     /// Its base URL.

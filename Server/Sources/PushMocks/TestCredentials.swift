@@ -52,7 +52,7 @@ enum MockPaths {
 
 /// Runs a tool to completion and returns its status and standard output.
 func runTool(_ path: String, _ arguments: [String]) -> (Int32, String) {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     let pipe = Pipe()

@@ -62,7 +62,9 @@ final class DeliveryHarness: Sendable {
                 }))
         engine = DeliveryEngine(
             store: store, sender: sender,
-            configuration: DeliveryEngine.Configuration(batchSize: 100, maxInFlight: 400, lease: 30, idleWait: 0.02))
+            // A long lease: on a loaded machine a first send (the OAuth exchange, the TLS
+            // handshake) took over 30 s, its lease ran out and the job was sent twice.
+            configuration: DeliveryEngine.Configuration(batchSize: 100, maxInFlight: 400, lease: 120, idleWait: 0.02))
     }
 
     deinit {

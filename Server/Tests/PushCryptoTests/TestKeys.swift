@@ -51,7 +51,7 @@ struct TestKeys {
 
     @discardableResult
     static func run(_ tool: String, _ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
         let pipe = Pipe()

@@ -28,7 +28,7 @@ enum PGTest {
     @discardableResult
     static func psql(_ sql: String, url: String? = nil) throws -> String {
         guard let target = url ?? self.url else { throw PGTestError("PUSH_TEST_DATABASE_URL is not set") }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: psqlPath.hasPrefix("/") ? psqlPath : "/usr/bin/env")
         process.arguments =
             (psqlPath.hasPrefix("/") ? [] : ["psql"]) + ["-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-d", target, "-c", sql]

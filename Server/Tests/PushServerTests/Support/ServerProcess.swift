@@ -4,7 +4,7 @@ import PushMocks
 /// The built `push-server` binary run as a child process (for crash tests).
 final class ServerProcess: @unchecked Sendable {
     // @unchecked: `port` is immutable and Process is only signalled (kill, terminate, wait).
-    let process = Process()
+    let process = ChildProcess()
     let port: Int
 
     /// The binary next to the test bundle (same build directory).
