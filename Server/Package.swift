@@ -42,7 +42,7 @@ let package = Package(
             name: "PushService",
             dependencies: ["PushCore", "PushStore", "HTTPServer", "PushCrypto", "CurlHTTP", "Delivery", "ServerSupport"]),
         .systemLibrary(name: "CSystem", path: "Sources/CSystem"),
-        .executableTarget(name: "push-server", dependencies: ["PushService", "Delivery", "CSystem", "ServerSupport"]),
+        .executableTarget(name: "push-server", dependencies: ["PushService", "PushStore", "Delivery", "CSystem", "ServerSupport"]),
         .testTarget(
             name: "PushServerTests",
             dependencies: [

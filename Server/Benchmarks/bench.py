@@ -13,13 +13,23 @@ Prints pushes/s for both (delivered pushes only; the service runs with its defau
 --sqlite-sync full). A script that prints numbers, not a test. For a long steady run that
 watches memory, file descriptors and p99, see soak.py.
 
+Several instances on one PostgreSQL (issue 17): --instances N with --database postgres://…
+(each run gets a fresh schema) or --postgres (a throwaway durable cluster made with
+Scripts/pg-cluster.sh, stopped at the end); the sends are spread over the instances and the
+CPU seconds of the service processes and of PostgreSQL (postmaster and backends, from /proc)
+are reported per 1,000 pushes. --scaling runs SQLite x1, PostgreSQL x1, x2 and x3 (at 50 ms
+unless --latency is given) and prints a table.
+
 usage: python3 Server/Benchmarks/bench.py [-n 20000] [--latency 0 50] [--build-dir DIR]
+       python3 Server/Benchmarks/bench.py --scaling [--postgres | --database URL] [--runs 3]
+       python3 Server/Benchmarks/bench.py --instances 2 --postgres --latency 50
 Needs: release builds of push-server and apns-mock-native (the script runs `swift build`
 unless --no-build), openssl, and `aioapns`: run with any python3, the script re-runs itself
 with the repository's virtual environment (Scripts/pyenv.sh, which installs aioapns).
 """
 import argparse
 import asyncio
+import base64
 import http.client
 import json
 import os
@@ -30,6 +40,7 @@ import ssl
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -82,107 +93,235 @@ class API:
         return self.call(method, path, body, headers)
 
 
-def cpu_seconds(pid):
-    """User + system CPU time of a process, in seconds."""
+def cpu_seconds(pid, children=False):
+    """User + system CPU time of a process, in seconds (with `children`, also that of its
+    children that have exited and were waited for)."""
     with open("/proc/%d/stat" % pid) as f:
         fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    ticks = int(fields[11]) + int(fields[12])
+    if children:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def psql_path():
+    """psql of the newest PostgreSQL Debian installed (or the one on PATH)."""
+    root = "/usr/lib/postgresql"
+    versions = sorted((int(v) for v in os.listdir(root) if v.isdigit()), reverse=True) if os.path.isdir(root) else []
+    for version in versions:
+        path = "%s/%d/bin/psql" % (root, version)
+        if os.access(path, os.X_OK):
+            return path
+    return "psql"
+
+
+def psql(url, sql):
+    out = subprocess.run([psql_path(), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql],
+                         check=True, capture_output=True, text=True)
+    return out.stdout.strip()
+
+
+def masked(url):
+    """The URL without its password (never printed)."""
+    return re.sub(r"(://[^:/?#@\s]*:)[^/?#\s]*@", r"\1***@", url)
+
+
+class Postgres:
+    """A PostgreSQL server for the runs: a fresh schema per run, and the CPU time of the
+    server's processes (the postmaster, its live children, and the children it reaped)."""
+
+    def __init__(self, url, cluster_dir=None):
+        self.url = url
+        self.cluster_dir = cluster_dir
+        try:
+            data = cluster_dir + "/data" if cluster_dir else psql(url, "SHOW data_directory")
+            with open(os.path.join(data, "postmaster.pid")) as f:
+                self.postmaster = int(f.readline())
+        except (OSError, ValueError, subprocess.CalledProcessError):
+            self.postmaster = None  # another machine's server, or no permission: CPU not measured
+
+    @classmethod
+    def start_cluster(cls):
+        """A throwaway cluster with PostgreSQL's durable defaults (PG_CLUSTER_DURABLE=1)."""
+        directory = os.path.join(tempfile.gettempdir(), "push-bench-pg-" + os.urandom(4).hex())
+        out = subprocess.run(["bash", os.path.join(SERVER, "Scripts", "pg-cluster.sh"), "start", directory],
+                             check=True, capture_output=True, text=True, env=dict(os.environ, PG_CLUSTER_DURABLE="1"))
+        return cls(out.stdout.strip().splitlines()[-1], directory)
+
+    def stop(self):
+        if self.cluster_dir:
+            subprocess.run(["bash", os.path.join(SERVER, "Scripts", "pg-cluster.sh"), "stop", self.cluster_dir],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def new_schema(self):
+        """Creates a schema; returns (its name, the URL that uses it)."""
+        name = "bench_" + os.urandom(6).hex()
+        psql(self.url, "CREATE SCHEMA %s" % name)
+        return name, self.url + ("&" if "?" in self.url else "?") + "options=-csearch_path%3D" + name
+
+    def drop_schema(self, name):
+        psql(self.url, "DROP SCHEMA IF EXISTS %s CASCADE" % name)
+
+    def cpu(self):
+        """CPU seconds of the server so far, or None when not measurable."""
+        if self.postmaster is None:
+            return None
+        total = cpu_seconds(self.postmaster, children=True)
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open("/proc/%s/stat" % entry) as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                if int(fields[1]) == self.postmaster:
+                    total += (int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+            except (OSError, IndexError, ValueError):
+                pass  # a backend that just exited: its time moves to the postmaster's children
+        return total
 
 
 def tokens_for(n):
     return ["%064x" % (0xB000000000 + i) for i in range(n)]
 
 
-def run_service(bin_dir, creds, mock_port, n, work, mock_pid=None):
+def run_service(bin_dir, creds, mock_port, n, work, mock_pid=None, instances=1, postgres=None, pool=None,
+                users_per_send=1000):
+    """Starts `instances` push-servers (SQLite in `work`, or all on a fresh schema of
+    `postgres`), registers n tokens, then times n pushes sent through the instances in turn."""
     admin_key = "adm_bench_" + os.urandom(8).hex()
-    env = dict(os.environ, PUSH_ADMIN_KEY=admin_key)
-    cmd = [os.path.join(bin_dir, "push-server"), "--port", "0", "--data-dir", work, "--sender",
-           os.environ.get("BENCH_SENDER", "delivery"),
-           "--apns-url", "https://127.0.0.1:%d" % mock_port, "--ca-file", creds + "/ca.pem",
-           # The default --sqlite-sync (full): measured as deployed.
-           "--log-level", "error", "--rate-limit", "1000000", "--rate-burst", "1000000"]
-    server, port = start(cmd, r"listening on http://[\d.]+:(\d+)", env)
+    # One secret key for every instance: each must open the providers the first one sealed.
+    env = dict(os.environ, PUSH_ADMIN_KEY=admin_key, PUSH_SECRET_KEY=base64.b64encode(os.urandom(32)).decode())
+    schema, database = postgres.new_schema() if postgres else (None, None)
+    servers = []
     try:
-        api = API(port, admin_key)
-        app = "bench"
-        api.admin("POST", "/apps", {"appId": app, "name": "Bench"})
-        api.admin("POST", "/notifications/push/v1/providers/apns", {
-            "providerId": "apns-bench", "keyId": KEY_ID, "teamId": TEAM_ID, "bundleId": BUNDLE,
-            "p8Key": open(creds + "/apns.p8").read(), "production": False}, app=app)
-        tokens = tokens_for(n)
-        users = []
-        for u in range((n + 99) // 100):
-            uid = "user%d" % u
-            api.admin("POST", "/users", {"uid": uid}, app=app)
-            auth = api.admin("POST", "/users/%s/auth_tokens" % uid, app=app)["authToken"]
-            for token in tokens[u * 100:(u + 1) * 100]:
-                api.call("POST", "/notifications/push/v1/tokens",
-                         {"fcmToken": token, "platform": "apns_ios_device", "providerId": "apns-bench",
-                          "timezone": "UTC"}, {"appid": app, "authToken": auth})
-            users.append(uid)
-        # Timed part: accept N pushes, wait until APNs answered all of them.
-        if os.environ.get("BENCH_PERF"):
-            subprocess.Popen(["perf", "record", "-F", os.environ.get("BENCH_PERF_FREQ", "499"), "-g", "-p", str(server.pid), "-o", os.environ["BENCH_PERF"],
-                              "--", "sleep", "12"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            time.sleep(0.5)
-        cpu_before = cpu_seconds(server.pid)
-        mock_cpu_before = cpu_seconds(mock_pid) if mock_pid else 0.0
-        started = time.time()
-        for i in range(0, len(users), 1000):
-            api.admin("POST", "/notifications/push/v1/send", {
-                "type": "chat",
-                "message": {"id": "m%d" % i, "sender": {"uid": "sender", "name": "Bench"}, "receiver": {"uid": users[i]},
-                            "text": "Hello from the benchmark"},
-                "recipients": [{"uid": uid} for uid in users[i:i + 1000]]}, app=app)
-        accepted = time.time() - started
-        if os.environ.get("BENCH_TOP"):
-            subprocess.Popen(["sh", "-c", "sleep 1; top -H -b -n 1 -p %d | head -25" % server.pid])
-        if os.environ.get("BENCH_SENDER") == "none":
-            with open("/proc/%d/status" % server.pid) as f:
-                print("accept only: %.2f s, peak RSS %s" % (accepted, re.search(r"VmHWM:\s+(\d+ kB)", f.read()).group(1)))
-            return None
-        # Wait for the last answer on /healthz (live in-memory totals: cheap), then for the
-        # outbox to have recorded every outcome (/admin/outbox counts rows: polled only then,
-        # so the harness does not scan the jobs table 40 times a second while we measure).
-        while True:
-            poll_started = time.time()
-            api.conn.request("GET", "/healthz")
-            delivery = json.loads(api.conn.getresponse().read())["delivery"]
-            if os.environ.get("BENCH_TIMES"):
-                print("poll %.3f took %.3f %s" % (poll_started % 1000, time.time() - poll_started, delivery))
-            if delivery.get("delivered", 0) + delivery.get("failed", 0) >= n:
-                break
-            if time.time() - started > 300:
-                raise RuntimeError("timed out: %s" % delivery)
-            time.sleep(0.01)
-        while True:
-            outbox = api.admin("GET", "/admin/outbox")["pushJobs"]
-            if outbox["delivered"] + outbox["failed"] >= n:
-                break
-            if time.time() - started > 300:
-                raise RuntimeError("timed out: %s" % outbox)
-            time.sleep(0.005)
-        elapsed = time.time() - started
-        if os.environ.get("BENCH_TIMES"):
-            print("started %.3f accepted %.3f done %.3f" % (started % 1000, (started + accepted) % 1000, (started + elapsed) % 1000))
-        cpu = cpu_seconds(server.pid) - cpu_before
-        mock_cpu = cpu_seconds(mock_pid) - mock_cpu_before if mock_pid else float("nan")
-        metrics = api.call("GET", "/metrics")
-        quantiles = dict(re.findall(r'push_delivery_latency_recent_seconds\{quantile="([\d.]+)"\} ([\d.e+-]+)', metrics))
-        with open("/proc/%d/status" % server.pid) as f:
-            rss = int(re.search(r"VmHWM:\s+(\d+) kB", f.read()).group(1)) / 1024
-        if os.environ.get("BENCH_TOP"):
-            print("accepted in %.2f s" % accepted)
-        # pushes/s counts delivered pushes only (a failed push is not throughput).
-        return {"rate": outbox["delivered"] / elapsed, "elapsed": elapsed, "failed": outbox["failed"], "cpu": cpu,
-                "p50": float(quantiles.get("0.5", "nan")) * 1000, "p99": float(quantiles.get("0.99", "nan")) * 1000,
-                "rss": rss, "mock_cpu": mock_cpu, "accepted": accepted}
+        for index in range(instances):
+            cmd = [os.path.join(bin_dir, "push-server"), "--port", "0", "--data-dir", os.path.join(work, "instance-%d" % index),
+                   "--sender", os.environ.get("BENCH_SENDER", "delivery"),
+                   "--apns-url", "https://127.0.0.1:%d" % mock_port, "--ca-file", creds + "/ca.pem",
+                   # The default --sqlite-sync (full): measured as deployed.
+                   "--log-level", "error", "--rate-limit", "1000000", "--rate-burst", "1000000"]
+            if database:
+                cmd += ["--database", database] + (["--database-pool", str(pool)] if pool else [])
+            # One after the other: the first creates the schema.
+            servers.append(start(cmd, r"listening on http://[\d.]+:(\d+)", env))
+        return measure(servers, creds, n, admin_key, mock_pid, postgres, users_per_send)
     finally:
-        server.send_signal(signal.SIGTERM)
+        for server, _ in servers:
+            server.send_signal(signal.SIGTERM)
+        for server, _ in servers:
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+        if schema:
+            postgres.drop_schema(schema)
+
+
+def measure(servers, creds, n, admin_key, mock_pid, postgres, users_per_send):
+    apis = [API(port, admin_key) for _, port in servers]
+    pids = [server.pid for server, _ in servers]
+    api = apis[0]
+    app = "bench"
+    api.admin("POST", "/apps", {"appId": app, "name": "Bench"})
+    api.admin("POST", "/notifications/push/v1/providers/apns", {
+        "providerId": "apns-bench", "keyId": KEY_ID, "teamId": TEAM_ID, "bundleId": BUNDLE,
+        "p8Key": open(creds + "/apns.p8").read(), "production": False}, app=app)
+    tokens = tokens_for(n)
+    users = []
+    for u in range((n + 99) // 100):
+        uid = "user%d" % u
+        api.admin("POST", "/users", {"uid": uid}, app=app)
+        auth = api.admin("POST", "/users/%s/auth_tokens" % uid, app=app)["authToken"]
+        for token in tokens[u * 100:(u + 1) * 100]:
+            api.call("POST", "/notifications/push/v1/tokens",
+                     {"fcmToken": token, "platform": "apns_ios_device", "providerId": "apns-bench",
+                      "timezone": "UTC"}, {"appid": app, "authToken": auth})
+        users.append(uid)
+    # Timed part: accept N pushes, wait until APNs answered all of them.
+    if os.environ.get("BENCH_PERF"):
+        subprocess.Popen(["perf", "record", "-F", os.environ.get("BENCH_PERF_FREQ", "499"), "-g", "-p", str(pids[0]), "-o", os.environ["BENCH_PERF"],
+                          "--", "sleep", "12"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(0.5)
+    cpu_before = sum(cpu_seconds(pid) for pid in pids)
+    pg_cpu_before = postgres.cpu() if postgres else None
+    mock_cpu_before = cpu_seconds(mock_pid) if mock_pid else 0.0
+    started = time.time()
+    # Each send goes to `users_per_send` users (100 tokens each); sends go to the instances in
+    # turn, each instance's sends from its own thread.
+    chunks = [users[i:i + users_per_send] for i in range(0, len(users), users_per_send)]
+    errors = []
+
+    def send_all(index):
         try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+            for number in range(index, len(chunks), len(apis)):
+                chunk = chunks[number]
+                apis[index].admin("POST", "/notifications/push/v1/send", {
+                    "type": "chat",
+                    "message": {"id": "m%d" % number, "sender": {"uid": "sender", "name": "Bench"},
+                                "receiver": {"uid": chunk[0]}, "text": "Hello from the benchmark"},
+                    "recipients": [{"uid": uid} for uid in chunk]}, app=app)
+        except Exception as error:  # reported below: the run is void
+            errors.append(error)
+
+    threads = [threading.Thread(target=send_all, args=(index,)) for index in range(min(len(apis), len(chunks)))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise RuntimeError("a send failed: %s" % errors[0])
+    accepted = time.time() - started
+    if os.environ.get("BENCH_TOP"):
+        subprocess.Popen(["sh", "-c", "sleep 1; top -H -b -n 1 -p %d | head -25" % pids[0]])
+    if os.environ.get("BENCH_SENDER") == "none":
+        with open("/proc/%d/status" % pids[0]) as f:
+            print("accept only: %.2f s, peak RSS %s" % (accepted, re.search(r"VmHWM:\s+(\d+ kB)", f.read()).group(1)))
+        return None
+    # Wait for the last answer on /healthz (live in-memory totals of each instance: cheap),
+    # then for the outbox to have recorded every outcome (/admin/outbox counts rows: polled
+    # only then, so the harness does not scan the jobs table 40 times a second while we measure).
+    while True:
+        poll_started = time.time()
+        done = 0
+        for each in apis:
+            each.conn.request("GET", "/healthz")
+            delivery = json.loads(each.conn.getresponse().read())["delivery"]
+            done += delivery.get("delivered", 0) + delivery.get("failed", 0)
+        if os.environ.get("BENCH_TIMES"):
+            print("poll %.3f took %.3f done %d" % (poll_started % 1000, time.time() - poll_started, done))
+        if done >= n:
+            break
+        if time.time() - started > 300:
+            raise RuntimeError("timed out: %d of %d answered" % (done, n))
+        time.sleep(0.01)
+    while True:
+        outbox = api.admin("GET", "/admin/outbox")["pushJobs"]
+        if outbox["delivered"] + outbox["failed"] >= n:
+            break
+        if time.time() - started > 300:
+            raise RuntimeError("timed out: %s" % outbox)
+        time.sleep(0.005)
+    elapsed = time.time() - started
+    if os.environ.get("BENCH_TIMES"):
+        print("started %.3f accepted %.3f done %.3f" % (started % 1000, (started + accepted) % 1000, (started + elapsed) % 1000))
+    cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
+    pg_cpu = postgres.cpu() - pg_cpu_before if postgres and pg_cpu_before is not None else None
+    mock_cpu = cpu_seconds(mock_pid) - mock_cpu_before if mock_pid else float("nan")
+    p50s, p99s, rss = [], [], 0.0
+    for each, pid in zip(apis, pids):
+        metrics = each.call("GET", "/metrics")
+        quantiles = dict(re.findall(r'push_delivery_latency_recent_seconds\{quantile="([\d.]+)"\} ([\d.e+-]+)', metrics))
+        p50s.append(float(quantiles.get("0.5", "nan")) * 1000)
+        p99s.append(float(quantiles.get("0.99", "nan")) * 1000)
+        with open("/proc/%d/status" % pid) as f:
+            rss = max(rss, int(re.search(r"VmHWM:\s+(\d+) kB", f.read()).group(1)) / 1024)
+    if os.environ.get("BENCH_TOP"):
+        print("accepted in %.2f s" % accepted)
+    # pushes/s counts delivered pushes only (a failed push is not throughput). With several
+    # instances: the highest p50/p99 of any instance, the highest peak RSS of any instance.
+    return {"rate": outbox["delivered"] / elapsed, "elapsed": elapsed, "failed": outbox["failed"], "cpu": cpu,
+            "pg_cpu": pg_cpu, "delivered": outbox["delivered"], "p50": max(p50s), "p99": max(p99s),
+            "rss": rss, "mock_cpu": mock_cpu, "accepted": accepted}
 
 
 def run_aioapns(creds, mock_port, n):
@@ -216,17 +355,35 @@ def run_aioapns(creds, mock_port, n):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("-n", type=int, default=20000)
-    parser.add_argument("--latency", type=int, nargs="+", default=[0, 50])
+    parser.add_argument("--latency", type=int, nargs="+",
+                        help="mock answer delays in ms (default 0 50; 50 with --scaling or several instances)")
     parser.add_argument("--scratch", default=os.path.join(SERVER, ".build-bench"))
     parser.add_argument("--no-build", action="store_true")
     parser.add_argument("--runs", type=int, default=3, help="runs per latency (the summary shows medians)")
+    parser.add_argument("--instances", type=int, default=1, help="push-server processes sharing one PostgreSQL")
+    parser.add_argument("--database", help="postgres://… URL the instances share (each run makes its own schema)")
+    parser.add_argument("--postgres", action="store_true",
+                        help="start a throwaway durable PostgreSQL cluster (Scripts/pg-cluster.sh) for the runs")
+    parser.add_argument("--pool", type=int, help="--database-pool of each instance (default: the service's)")
+    parser.add_argument("--users-per-send", type=int,
+                        help="users (100 tokens each) per send request (default 1000; 10 in the cluster table)")
+    parser.add_argument("--scaling", action="store_true",
+                        help="SQLite x1, PostgreSQL x1, x2 and x3 in turn; prints the scaling table")
+    parser.add_argument("--no-peer", action="store_true", help="skip aioapns; print the cluster table")
     args = parser.parse_args()
+    cluster = args.scaling or args.no_peer or args.instances > 1 or args.database or args.postgres
+    if args.latency is None:
+        args.latency = [50] if cluster else [0, 50]
+    if args.instances > 1 and not (args.database or args.postgres):
+        parser.error("several instances need PostgreSQL: --database postgres://… or --postgres")
     bin_dir = (subprocess.run(["swift", "build", "-c", "release", "--package-path", SERVER, "--scratch-path",
                                args.scratch, "--show-bin-path"], capture_output=True, text=True).stdout.strip()
                if args.no_build else build(args.scratch))
     work = tempfile.mkdtemp(prefix="push-bench-")
     creds = os.path.join(work, "creds")
     subprocess.run(["sh", os.path.join(SERVER, "Mocks", "make_test_ca.sh"), creds], check=True)
+    if cluster:
+        return cluster_table(args, bin_dir, creds, work)
     print("N = %d pushes per run, 2 cores, mock: apns-mock-native (HTTP/2 + TLS)" % args.n)
     print("%-8s %-10s %12s %9s %9s %9s %9s %7s %8s" % ("latency", "client", "pushes/s", "seconds", "p50 ms", "p99 ms",
                                                        "RSS MB", "failed", "CPU s"))
@@ -273,6 +430,88 @@ def main():
                 latency, ">=" if ours_rate >= 10000 else "BELOW", "faster than" if ours_rate > peer_rate else "NOT faster than",
                 "under" if rss < 64 else "NOT under"))
         print("targets: " + "; ".join(verdicts))
+
+def cluster_table(args, bin_dir, creds, work):
+    """SQLite or PostgreSQL with one or more instances (--scaling: SQLite x1, PostgreSQL x1,
+    x2, x3, alternating within each run so slow spells of the machine hit every one): pushes/s
+    and CPU seconds per 1,000 pushes of the service processes and of PostgreSQL."""
+    postgres = None
+    started_cluster = False
+    try:
+        if args.database:
+            postgres = Postgres(args.database)
+        elif args.postgres or args.scaling:
+            postgres = Postgres.start_cluster()
+            started_cluster = True
+        if args.scaling:
+            configs = [("SQLite", 1), ("PostgreSQL", 1), ("PostgreSQL", 2), ("PostgreSQL", 3)]
+        else:
+            configs = [("PostgreSQL" if postgres else "SQLite", args.instances)]
+        users_per_send = args.users_per_send or 10
+        print("N = %d pushes per run, 2 cores, mock: apns-mock-native (HTTP/2 + TLS); %d users (%d pushes) per send, "
+              "sends spread over the instances" % (args.n, users_per_send, users_per_send * 100))
+        if postgres:
+            print("PostgreSQL: %s%s%s" % (masked(postgres.url), " (throwaway durable cluster)" if started_cluster else "",
+                                          "" if postgres.postmaster else "; its CPU is not measurable from here"))
+        header = "%-8s %-15s %10s %8s %8s %8s %8s %6s %9s %9s %9s" % (
+            "latency", "store", "pushes/s", "seconds", "p50 ms", "p99 ms", "RSS MB", "failed", "svc CPU s", "PG CPU s",
+            "CPU s/1k")
+        print(header)
+        summary = []
+        for latency in args.latency:
+            mock, mock_port = start([os.path.join(bin_dir, "apns-mock-native"), "--cert", creds + "/server.pem", "--key",
+                                     creds + "/server.key", "--latency-ms", str(latency)], r"PORT (\d+)")
+            results = {config: [] for config in configs}
+            try:
+                for run in range(args.runs):
+                    for config in configs:
+                        store, instances = config
+                        result = run_service(
+                            bin_dir, creds, mock_port, args.n,
+                            os.path.join(work, "data-%d-%d-%s-%d" % (latency, run, store, instances)), mock.pid,
+                            instances=instances, postgres=postgres if store == "PostgreSQL" else None, pool=args.pool,
+                            users_per_send=users_per_send)
+                        results[config].append(result)
+                        pg_cpu = result["pg_cpu"]
+                        total_cpu = result["cpu"] + (pg_cpu or 0.0)
+                        print("%-8s %-15s %10.0f %8.2f %8.1f %8.1f %8.1f %6d %9.2f %9s %9.3f" % (
+                            "%d ms" % latency, "%s x%d" % config, result["rate"], result["elapsed"], result["p50"],
+                            result["p99"], result["rss"], result["failed"], result["cpu"],
+                            "-" if pg_cpu is None else "%.2f" % pg_cpu, total_cpu / max(1, result["delivered"]) * 1000),
+                            flush=True)
+            finally:
+                mock.send_signal(signal.SIGTERM)
+                mock.wait(10)
+            summary.append((latency, results))
+        print("\nmedians of %d run(s); CPU seconds per 1,000 delivered pushes (service: every push-server process, "
+              "utime+stime; PostgreSQL: postmaster and backends)" % args.runs)
+        print("| latency | store x instances | pushes/s (median) | runs | service CPU s/1k | PostgreSQL CPU s/1k | "
+              "total CPU s/1k | p99 (ms, worst instance) | peak RSS per instance |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for latency, results in summary:
+            medians = {}
+            for config in configs:
+                runs = results[config]
+                rate = statistics.median(r["rate"] for r in runs)
+                medians[config] = rate
+                svc = statistics.median(r["cpu"] / max(1, r["delivered"]) * 1000 for r in runs)
+                pg = [r["pg_cpu"] / max(1, r["delivered"]) * 1000 for r in runs if r["pg_cpu"] is not None]
+                pg_text = "%.3f" % statistics.median(pg) if pg else "-"
+                total = svc + (statistics.median(pg) if pg else 0.0)
+                print("| %d ms | %s x%d | **%.0f** | %s | %.3f | %s | %.3f | %.0f | %.1f MB |" % (
+                    latency, config[0], config[1], rate, " · ".join("%.0f" % r["rate"] for r in runs), svc, pg_text,
+                    total, statistics.median(r["p99"] for r in runs), max(r["rss"] for r in runs)))
+            if args.scaling:
+                sqlite, pg1 = medians[("SQLite", 1)], medians[("PostgreSQL", 1)]
+                pg2, pg3 = medians[("PostgreSQL", 2)], medians[("PostgreSQL", 3)]
+                print("%d ms: PostgreSQL x1 is %.0f %% of SQLite x1 (target: within 30 %%, %s); x2 is %.0f %% of x1 "
+                      "(target: not below, %s); x3 is %.0f %% of x1" % (
+                          latency, pg1 / sqlite * 100, "met" if pg1 >= 0.7 * sqlite else "NOT met", pg2 / pg1 * 100,
+                          "met" if pg2 >= pg1 else "NOT met", pg3 / pg1 * 100))
+    finally:
+        if started_cluster:
+            postgres.stop()
+
 
 def use_repository_venv():
     """Re-runs this script with the venv python of Scripts/pyenv.sh (which has aioapns) unless

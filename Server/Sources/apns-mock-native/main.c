@@ -8,9 +8,13 @@
  * `authorization: bearer …` get 403.
  *
  * usage: apns-mock-native --cert server.pem --key server.key [--port 0] [--latency-ms 0]
- *                         [--max-streams 1000] [--log FILE]
+ *                         [--max-streams 1000] [--log FILE] [--jwt-log FILE]
  * --log appends the apns-id of every request answered 200 to FILE, one a line (flushed
  * after each batch of answers): tests count deliveries and duplicates per job with it.
+ * --jwt-log appends one line per distinct bearer token (provider JWT) the first time it is
+ * seen: its unsigned part (`<header>.<claims>`, base64url: who signed it and when, not a
+ * usable credential) and a 64-bit FNV-1a fingerprint of the whole token, so two tokens with
+ * the same claims but another signature count as two: tests count the JWTs a cluster signed.
  * Prints `PORT <n>` once listening; prints totals on SIGTERM/SIGINT.
  */
 #include <arpa/inet.h>
@@ -59,6 +63,38 @@ static volatile sig_atomic_t stopping;
 static unsigned long long answered, refused;
 static int epfd;
 static FILE *answer_log;
+static FILE *jwt_log;
+
+/* Fingerprints of the bearer tokens seen so far (a handful in any test: a linear scan). */
+static uint64_t *jwt_seen;
+static size_t jwt_seen_count, jwt_seen_cap;
+
+static uint64_t fnv1a(const uint8_t *bytes, size_t length) {
+    uint64_t hash = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < length; i++) {
+        hash ^= bytes[i];
+        hash *= 0x100000001b3ull;
+    }
+    return hash;
+}
+
+/* Logs a bearer token (the value after "bearer ") the first time it is seen. */
+static void note_jwt(const uint8_t *token, size_t length) {
+    if (!jwt_log) return;
+    uint64_t hash = fnv1a(token, length);
+    for (size_t i = 0; i < jwt_seen_count; i++)
+        if (jwt_seen[i] == hash) return;
+    if (jwt_seen_count == jwt_seen_cap) {
+        jwt_seen_cap = jwt_seen_cap ? jwt_seen_cap * 2 : 16;
+        jwt_seen = realloc(jwt_seen, jwt_seen_cap * sizeof *jwt_seen);
+    }
+    jwt_seen[jwt_seen_count++] = hash;
+    size_t unsigned_length = length;
+    while (unsigned_length > 0 && token[unsigned_length - 1] != '.') unsigned_length--;
+    if (unsigned_length > 0) unsigned_length--; /* drop the dot before the signature */
+    fprintf(jwt_log, "%.*s %016llx\n", (int)unsigned_length, (const char *)token, (unsigned long long)hash);
+    fflush(jwt_log);
+}
 
 /* Per-stream request facts: a bearer token was sent; the apns-id to echo. */
 typedef struct {
@@ -160,8 +196,10 @@ static int on_header(nghttp2_session *s, const nghttp2_frame *f, const uint8_t *
     if (f->hd.type != NGHTTP2_HEADERS) return 0;
     stream_state *st = nghttp2_session_get_stream_user_data(s, f->hd.stream_id);
     if (st && namelen == 13 && memcmp(name, "authorization", 13) == 0 && valuelen > 7 &&
-        strncasecmp((const char *)value, "bearer ", 7) == 0)
+        strncasecmp((const char *)value, "bearer ", 7) == 0) {
         st->authorized = 1;
+        note_jwt(value + 7, valuelen - 7);
+    }
     if (st && namelen == 7 && memcmp(name, "apns-id", 7) == 0 && valuelen == 36) {
         memcpy(st->apns_id, value, 36);
         st->apns_id[36] = 0;
@@ -305,6 +343,9 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--log")) {
             answer_log = fopen(argv[i + 1], "a");
             if (!answer_log) { perror("--log"); return 2; }
+        } else if (!strcmp(argv[i], "--jwt-log")) {
+            jwt_log = fopen(argv[i + 1], "a");
+            if (!jwt_log) { perror("--jwt-log"); return 2; }
         }
     }
     if (!cert || !key) { fprintf(stderr, "usage: %s --cert PEM --key PEM [--port N] [--latency-ms N]\n", argv[0]); return 2; }

@@ -9,15 +9,17 @@ import PushCore
 import PushService
 import ServerSupport
 
-/// The subcommands of `push-server`: `serve` (the default), `check-provider`, `help`, `version`.
+/// The subcommands of `push-server`: `serve` (the default), `check-provider`, `migrate-store`,
+/// `help`, `version`.
 enum Subcommand: Equatable {
     case serve([String])
     case checkProvider([String])
+    case migrateStore([String])
     case help(String?)
     case version
     case unknown(String)
 
-    static let names = ["serve", "check-provider", "help", "version"]
+    static let names = ["serve", "check-provider", "migrate-store", "help", "version"]
 
     static func parse(_ arguments: [String]) -> Subcommand {
         guard let first = arguments.first else { return .serve([]) }
@@ -29,6 +31,7 @@ enum Subcommand: Equatable {
         case "help": return .help(rest.first)
         case "serve": return wantsHelp ? .help("serve") : .serve(rest)
         case "check-provider": return wantsHelp ? .help("check-provider") : .checkProvider(rest)
+        case "migrate-store": return wantsHelp ? .help("migrate-store") : .migrateStore(rest)
         default: return first.hasPrefix("-") ? .serve(arguments) : .unknown(first)
         }
     }
@@ -39,6 +42,7 @@ enum Subcommand: Equatable {
         case nil: return overview + "\n\n" + serveHelp
         case "serve": return serveHelp
         case "check-provider": return checkProviderHelp
+        case "migrate-store": return MigrateStoreCommand.help
         case "help": return "USAGE: push-server help [command]\n\nPrints the help of a command: " + names.joined(separator: ", ") + "."
         case "version": return "USAGE: push-server --version\n\nPrints the version (\(PushServerVersion.current))."
         default: return nil
@@ -53,6 +57,9 @@ enum Subcommand: Equatable {
           push-server check-provider --app <app> --provider <provider> [--token <device token>]
                                               Check a stored APNs or FCM provider; with a device token,
                                               send one push and explain the answer.
+          push-server migrate-store --from <store> --to <store> [--batch <rows>]
+                                              Copy every table of a stopped service's store into an
+                                              empty one (SQLite -> PostgreSQL, or back).
           push-server help [command]          Help for one command (also: push-server <command> --help).
           push-server --version               Print the version.
         """

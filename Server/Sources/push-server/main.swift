@@ -42,6 +42,10 @@ case .checkProvider(let arguments):
     exit(
         CheckProviderCommand.run(
             arguments, environment: ProcessInfo.processInfo.environment, print: { say($0) }, fail: { StandardStream.error($0) }))
+case .migrateStore(let arguments):
+    exit(
+        MigrateStoreCommand.run(
+            arguments, environment: ProcessInfo.processInfo.environment, print: { say($0) }, fail: { StandardStream.error($0) }))
 case .unknown(let name):
     StandardStream.error("push-server: no command \"\(name)\"; commands: \(Subcommand.names.joined(separator: ", ")) (push-server --help)")
     exit(64)
