@@ -18,6 +18,28 @@ import Testing
         #expect(configuration.sender == .none)
     }
 
+    /// `--database` names SQLite or PostgreSQL; PUSH_DATABASE_URL keeps a password off the
+    /// command line, and no message shows it.
+    @Test func theStoreIsSQLiteOrPostgreSQL() throws {
+        let sqlite = try ServiceConfiguration.parse(arguments: ["--database", "sqlite:/tmp/p.sqlite"], environment: [:])
+        #expect(sqlite.storeLocation == .sqlite(path: "/tmp/p.sqlite") && sqlite.postgresURL == nil)
+        #expect(sqlite.storeDescription == "SQLite /tmp/p.sqlite")
+        let url = "postgres://push:s3cret@db.internal:5432/push"
+        let postgres = try ServiceConfiguration.parse(arguments: ["--database-pool", "12"], environment: ["PUSH_DATABASE_URL": url])
+        #expect(postgres.postgresURL == url && postgres.databasePoolSize == 12)
+        #expect(postgres.storeDescription == "PostgreSQL postgres://push:***@db.internal:5432/push")
+        let flagWins = try ServiceConfiguration.parse(arguments: ["--database", "/tmp/q.sqlite"], environment: ["PUSH_DATABASE_URL": url])
+        #expect(flagWins.resolvedDatabasePath == "/tmp/q.sqlite")
+        #expect(throws: ConfigurationError.self) {
+            try ServiceConfiguration.parse(arguments: ["--database", "mysql://root:pw@host/db"], environment: [:])
+        }
+        do {
+            _ = try ServiceConfiguration.parse(arguments: ["--database", "mysql://root:pw@host/db"], environment: [:])
+        } catch {
+            #expect(!"\(error)".contains(":pw@"), "\(error)")
+        }
+    }
+
     /// `--sender` and the delivery flags are read in one place, the service's parser.
     @Test func senderAndDeliveryFlagsAreParsedOnce() throws {
         let defaults = try ServiceConfiguration.parse(arguments: ["--port", "0"], environment: [:])

@@ -52,12 +52,8 @@ public final class PushServiceApp: Sendable {
             adminKey = try KeyFiles.loadOrCreateText(at: path) { Crypto.randomToken(prefix: "adm_") }.value
             adminKeySource = path
         }
-        let store: any ServiceStore
-        if let url = configuration.postgresURL {
-            store = try PostgresStore(url: url, poolSize: configuration.databasePoolSize)
-        } else {
-            store = try SQLiteStore(path: configuration.resolvedDatabasePath, synchronousFull: configuration.sqliteSynchronousFull)
-        }
+        let store = try configuration.storeLocation.open(
+            poolSize: configuration.databasePoolSize, sqliteSynchronousFull: configuration.sqliteSynchronousFull)
         self.store = store
         providers = ProviderSecrets(store: store, secrets: secrets)
         context = ServiceContext(configuration: configuration, store: store, secrets: secrets, adminKey: adminKey, logger: logger)

@@ -14,7 +14,14 @@ extension ServiceConfiguration {
             }
         }
         // The URL may carry a password: PUSH_DATABASE_URL keeps it out of process listings.
-        if let url = environment["PUSH_DATABASE_URL"], !url.isEmpty { configuration.databasePath = url }
+        if let url = environment["PUSH_DATABASE_URL"], !url.isEmpty {
+            do {
+                _ = try StoreLocation.parse(url)
+            } catch {
+                throw ConfigurationError.invalid("PUSH_DATABASE_URL: \(error)")
+            }
+            configuration.databasePath = url
+        }
         configuration.adminKey = environment["PUSH_ADMIN_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.secretKey = environment["PUSH_SECRET_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.seedAuthToken = environment["PUSH_SEED_AUTH_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
@@ -105,7 +112,14 @@ extension ServiceConfiguration {
         Option(
             flag: "--database", placeholder: "file|url",
             help: "SQLite file (default <data-dir>/push.sqlite) or postgres://user@host:port/db (also PUSH_DATABASE_URL)."
-        ) { $0.databasePath = $1 },
+        ) { configuration, value in
+            do {
+                _ = try StoreLocation.parse(value)
+            } catch {
+                throw ConfigurationError.invalid("--database: \(error)")
+            }
+            configuration.databasePath = value
+        },
         Option(flag: "--database-pool", placeholder: "n", help: "PostgreSQL connections per instance (default 8).") {
             $0.databasePoolSize = try number($1, "--database-pool", 1...200)
         },

@@ -101,45 +101,34 @@ public struct ServiceConfiguration: Sendable {
         return engine
     }
 
+    /// The store `--database` names (``StoreLocation/parse(_:)``; `--database` is checked when
+    /// it is given), or the default SQLite file `<data-dir>/push.sqlite`.
+    public var storeLocation: StoreLocation {
+        guard let text = databasePath, let location = try? StoreLocation.parse(text) else {
+            return .sqlite(path: dataDirectory.appendingPathComponent("push.sqlite"))
+        }
+        return location
+    }
+
     /// The SQLite database path in effect (meaningless when ``postgresURL`` is set).
     public var resolvedDatabasePath: String {
-        guard let path = databasePath else { return dataDirectory.appendingPathComponent("push.sqlite") }
-        return path.hasPrefix("sqlite:") ? String(path.dropFirst("sqlite:".count)) : path
+        if case .sqlite(let path) = storeLocation { return path }
+        return dataDirectory.appendingPathComponent("push.sqlite")
     }
 
     /// The PostgreSQL URL when the store is PostgreSQL.
     public var postgresURL: String? {
-        guard let path = databasePath, path.hasPrefix("postgres://") || path.hasPrefix("postgresql://") else { return nil }
-        return path
+        if case .postgres(let url) = storeLocation { return url }
+        return nil
     }
 
     /// The store for logs and messages: the SQLite path, or the PostgreSQL URL without its
     /// password.
     public var storeDescription: String {
-        guard let url = postgresURL else { return "SQLite \(resolvedDatabasePath)" }
-        return "PostgreSQL " + Self.maskingPassword(url)
-    }
-
-    /// `url` with the password of its `user:password@` part (and of a `password=` parameter)
-    /// replaced by `***`.
-    public static func maskingPassword(_ url: String) -> String {
-        var text = url
-        if let scheme = text.firstRange(of: "://") {
-            let rest = text[scheme.upperBound...]
-            let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-            if let at = rest[..<authorityEnd].lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") {
-                text.replaceSubrange(text.index(after: colon)..<at, with: "***")
-            }
+        switch storeLocation {
+        case .sqlite(let path): return "SQLite " + path
+        case .postgres: return "PostgreSQL " + storeLocation.description
         }
-        var masked = ""
-        var remaining = text[...]
-        while let found = remaining.firstRange(of: "password=") {
-            masked += remaining[..<found.upperBound] + "***"
-            remaining = remaining[found.upperBound...]
-            let end = remaining.firstIndex { $0 == "&" || $0 == " " } ?? remaining.endIndex
-            remaining = remaining[end...]
-        }
-        return masked + remaining
     }
 
     /// The admin key file in effect.

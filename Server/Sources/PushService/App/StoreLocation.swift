@@ -92,11 +92,7 @@ public enum StoreLocation: Sendable, Hashable, CustomStringConvertible {
         case .sqlite(let path):
             return try SQLiteStore(path: path, synchronousFull: sqliteSynchronousFull)
         case .postgres(let url):
-            let store: AnyObject = try PostgresStore(url: url, poolSize: poolSize)
-            guard let service = store as? any ServiceStore else {
-                throw StoreError.database("the PostgreSQL store does not implement ServiceStore yet")
-            }
-            return service
+            return try PostgresStore(url: url, poolSize: poolSize)
         }
     }
 

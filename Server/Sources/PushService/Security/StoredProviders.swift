@@ -40,11 +40,7 @@ public struct StoredProviders: Sendable {
         guard let key = KeyFiles.parseKey(keyText) else {
             throw ConfigurationError.invalid("the secret key is not 32 bytes as base64 or 64 hex digits")
         }
-        if let url = configuration.postgresURL {
-            store = try PostgresStore(url: url, poolSize: 1)
-        } else {
-            store = try SQLiteStore(path: database, synchronousFull: false)
-        }
+        store = try configuration.storeLocation.open(poolSize: 1, sqliteSynchronousFull: false)
         box = try SecretBox(key: key)
         secrets = ProviderSecrets(store: store, secrets: box)
     }
