@@ -44,9 +44,13 @@ final class ServerProcess: @unchecked Sendable {
             throw RawHTTP.Failure.noResponse
         }
         port = found
-        // Keep draining stdout so the child never blocks on a full pipe.
-        let handle = output.fileHandleForReading
-        handle.readabilityHandler = { $0.readChunk().isEmpty ? ($0.readabilityHandler = nil) : () }
+        // Keep draining stdout so the child never blocks on a full pipe: a thread that reads
+        // until the child's end of file and holds the pipe until then. (Not a
+        // readabilityHandler: its dispatch source watched a descriptor that could be closed
+        // under it, and libdispatch crashed the test process in its event loop.)
+        Thread.detachNewThread {
+            while !output.fileHandleForReading.readChunk().isEmpty {}
+        }
     }
 
     /// SIGKILL: no shutdown code runs.
