@@ -51,7 +51,9 @@ import Testing
     // MARK: Helpers
 
     @discardableResult
-    func register(_ token: String, platform: String, _ session: Harness.TestSession, timezone: String? = "Europe/Paris")
+    func register(
+        _ token: String, platform: String, _ session: Harness.TestSession, timezone: String? = "Europe/Paris"
+    )
         async throws -> RawHTTP.Response
     {
         var body: [String: Any] = ["fcmToken": token, "platform": platform, "providerId": platform == "fcm_ios" ? "fcm-1" : "apns-1"]
@@ -63,7 +65,9 @@ import Testing
 
     static func party(_ uid: String) -> [String: Any] { ["uid": uid, "name": uid.capitalized] }
 
-    static func chat(from sender: String = "alice", group: String? = nil, mentions: [String]? = nil, to recipients: [String] = ["bob"])
+    static func chat(
+        from sender: String = "alice", group: String? = nil, mentions: [String]? = nil, to recipients: [String] = ["bob"]
+    )
         -> [String: Any]
     {
         var message: [String: Any] = [
@@ -264,7 +268,9 @@ import Testing
 
     @Test func quietHoursWithinADay() async throws {
         #expect(try await put("/quiet-hours", ["start": "09:00", "end": "17:30", "timezone": "Asia/Tokyo"]).status == 200)
-        for (time, quiet) in [(Self.tokyo(8, 59), false), (Self.tokyo(9, 0), true), (Self.tokyo(17, 29), true), (Self.tokyo(17, 30), false)] {
+        for (time, quiet) in [
+            (Self.tokyo(8, 59), false), (Self.tokyo(9, 0), true), (Self.tokyo(17, 29), true), (Self.tokyo(17, 30), false),
+        ] {
             clock.set(time)
             let pushed = try await send(Self.chat(), expecting: quiet ? "quiet-hours" : nil)
             #expect(pushed.map(\.rule) == [quiet ? "quiet-hours" : nil], "\(time)")
@@ -278,7 +284,8 @@ import Testing
 
     @Test func quietHoursUseTheZoneOfTheLatestRegistration() async throws {
         // Bob registered in Paris first; his latest registration is from New York.
-        try await register("b0b0000000000000000000000000000000000000000000000000000000000002", platform: "apns_ios_device", bob,
+        try await register(
+            "b0b0000000000000000000000000000000000000000000000000000000000002", platform: "apns_ios_device", bob,
             timezone: "America/New_York")
         let answer = try await put("/quiet-hours", ["start": "22:00", "end": "06:00"])
         #expect((answer.data["quietHours"] as? [String: Any])?["timezone"] as? String == "America/New_York")
@@ -294,7 +301,8 @@ import Testing
         #expect(try await send(Self.chat()).map(\.rule) == [nil, nil])
 
         // Registering again from Tokyo moves the window: 22:00 in New York is 12:00 in Tokyo.
-        try await register("b0b0000000000000000000000000000000000000000000000000000000000001", platform: "apns_ios_device", bob,
+        try await register(
+            "b0b0000000000000000000000000000000000000000000000000000000000001", platform: "apns_ios_device", bob,
             timezone: "Asia/Tokyo")
         #expect(try await preferences(bob)["timezone"] as? String == "Asia/Tokyo")
         clock.set(Self.newYork(22, 0))
@@ -349,7 +357,8 @@ import Testing
         let putAdmin = try await harness.admin("PUT", admin + "/groups/team", appId: "app1", ["level": "mentions"])
         #expect(putAdmin.status == 200)
         #expect(same(try await preferences(bob), putAdmin.data))
-        _ = try await harness.admin("PUT", admin + "/mutes", appId: "app1", ["receiverType": "group", "receiver": "team", "until": NSNull()])
+        _ = try await harness.admin(
+            "PUT", admin + "/mutes", appId: "app1", ["receiverType": "group", "receiver": "team", "until": NSNull()])
         _ = try await put("/quiet-hours", ["start": "23:15", "end": "06:45", "includeCalls": true])
         _ = try await put("/mutes", ["receiverType": "user", "receiver": "carol", "until": 1_800_000_000_000])
         let viaAdmin = try await harness.admin("GET", admin, appId: "app1")
@@ -380,23 +389,24 @@ import Testing
         #expect(try harness.store.preferences(appId: "app1", uid: "bob") == PushPreferences())
     }
 
-    @Test(arguments: [
-        ("/mutes", ["receiverType": "channel", "receiver": "alice"], "receiverType"),
-        ("/mutes", ["receiverType": "user"], "receiver"),
-        ("/mutes", ["receiverType": "user", "receiver": "a/b"], "receiver"),
-        ("/mutes", ["receiverType": "user", "receiver": "alice", "until": "tomorrow"], "until"),
-        ("/mutes", ["receiverType": "user", "receiver": "alice", "until": 1_000], "until"),
-        ("/mutes", ["receiverType": "user", "receiver": "alice", "until": -5], "until"),
-        ("/groups/team", ["level": "some"], "level"),
-        ("/groups/team", [:], "level"),
-        ("/quiet-hours", ["start": "24:00", "end": "07:00"], "start"),
-        ("/quiet-hours", ["start": "7:00", "end": "07:00"], "start"),
-        ("/quiet-hours", ["start": "22:00", "end": "07:60"], "end"),
-        ("/quiet-hours", ["start": "22:00"], "end"),
-        ("/quiet-hours", ["start": "22:00", "end": "22:00"], "end"),
-        ("/quiet-hours", ["start": "22:00", "end": "07:00", "timezone": "Mars/Olympus"], "timezone"),
-        ("/quiet-hours", ["start": "22:00", "end": "07:00", "includeCalls": "yes"], "includeCalls"),
-    ] as [(String, [String: any Sendable], String)])
+    @Test(
+        arguments: [
+            ("/mutes", ["receiverType": "channel", "receiver": "alice"], "receiverType"),
+            ("/mutes", ["receiverType": "user"], "receiver"),
+            ("/mutes", ["receiverType": "user", "receiver": "a/b"], "receiver"),
+            ("/mutes", ["receiverType": "user", "receiver": "alice", "until": "tomorrow"], "until"),
+            ("/mutes", ["receiverType": "user", "receiver": "alice", "until": 1_000], "until"),
+            ("/mutes", ["receiverType": "user", "receiver": "alice", "until": -5], "until"),
+            ("/groups/team", ["level": "some"], "level"),
+            ("/groups/team", [:], "level"),
+            ("/quiet-hours", ["start": "24:00", "end": "07:00"], "start"),
+            ("/quiet-hours", ["start": "7:00", "end": "07:00"], "start"),
+            ("/quiet-hours", ["start": "22:00", "end": "07:60"], "end"),
+            ("/quiet-hours", ["start": "22:00"], "end"),
+            ("/quiet-hours", ["start": "22:00", "end": "22:00"], "end"),
+            ("/quiet-hours", ["start": "22:00", "end": "07:00", "timezone": "Mars/Olympus"], "timezone"),
+            ("/quiet-hours", ["start": "22:00", "end": "07:00", "includeCalls": "yes"], "includeCalls"),
+        ] as [(String, [String: any Sendable], String)])
     func invalidBodiesAreRejected(path: String, body: [String: any Sendable], field: String) async throws {
         for response in [
             try await put(path, body),
@@ -417,7 +427,8 @@ import Testing
         let unknownUser = try await harness.admin("GET", "/users/nobody/push-preferences", appId: "app1")
         #expect(unknownUser.status == 404)
         #expect(unknownUser.errorCode == "ERR_UID_NOT_FOUND")
-        let noToken = try await RawHTTP.json(port: harness.port, "GET", "/notifications/push/v1/preferences", headers: ["appid": "app1"], nil)
+        let noToken = try await RawHTTP.json(
+            port: harness.port, "GET", "/notifications/push/v1/preferences", headers: ["appid": "app1"], nil)
         #expect(noToken.status == 401)
         let noKey = try await RawHTTP.json(
             port: harness.port, "GET", "/users/bob/push-preferences", headers: ["appid": "app1", "authToken": bob.authToken], nil)

@@ -66,7 +66,8 @@ extension AdminAPI {
         switch outcome {
         case .accepted(let stored):
             service.logger.info(
-                "send accepted app=\(call.appId) request=\(requestId) jobs=\(jobs.count { !$0.skipped }) skipped=\(jobs.count(where: \.skipped))")
+                "send accepted app=\(call.appId) request=\(requestId) jobs=\(jobs.count { !$0.skipped }) skipped=\(jobs.count(where: \.skipped))"
+            )
             return try JSONCodec.parse(stored)
         case .replayed(let stored):
             service.logger.info("send replayed app=\(call.appId) (idempotency key seen)")

@@ -121,7 +121,8 @@ struct PreferencesAPI {
     /// `HH:MM` (00:00...23:59) as minutes after midnight.
     static func minutes(_ text: String, field: String) throws(APIError) -> Int {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard text.count == 5, parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+        guard text.count == 5, parts.count == 2,
+            parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
             let hour = Int(parts[0]), let minute = Int(parts[1]), hour < 24, minute < 60
         else {
             throw .badRequest("The \(field) field must be a time HH:MM (00:00 to 23:59).", field: field, problem: "not HH:MM")

@@ -92,7 +92,8 @@ struct SendRequest {
         var uids = Set<String>()
         for (index, item) in items.enumerated() {
             guard let uid = item as? String else {
-                throw .badRequest("Item \(index) of message.mentions must be a uid.", field: "message.mentions[\(index)]", problem: "not a string")
+                throw .badRequest(
+                    "Item \(index) of message.mentions must be a uid.", field: "message.mentions[\(index)]", problem: "not a string")
             }
             try Validate.identifier(uid, field: "message.mentions[\(index)]")
             uids.insert(uid)

@@ -36,7 +36,10 @@ extension SQLiteStore {
                 INSERT INTO push_mutes (app_id, uid, receiver_type, receiver, until, created_at) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (app_id, uid, receiver_type, receiver) DO UPDATE SET until = excluded.until, created_at = excluded.created_at
                 """,
-                [.text(appId), .text(uid), .text(mute.receiverType), .text(mute.receiver), mute.until.map(SQLValue.date) ?? .null, .date(now)])
+                [
+                    .text(appId), .text(uid), .text(mute.receiverType), .text(mute.receiver), mute.until.map(SQLValue.date) ?? .null,
+                    .date(now),
+                ])
         }
     }
 
