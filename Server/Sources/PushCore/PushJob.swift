@@ -41,14 +41,23 @@ public struct PushJob: Sendable, Hashable, Identifiable {
     /// The APNs environment of the token, when the app told it at registration or a send
     /// found it; nil means unknown (the provider's environment is tried first, then the other).
     public var environment: TokenEnvironment?
+    /// The notification preference rule that changed or skipped the push (`muted`,
+    /// `group-none`, `group-mentions-only`, `quiet-hours`, `quiet-hours-calls`), if any.
+    public var rule: String?
+    /// Whether a preference rule skipped the push: the job is stored in state `skipped`, never
+    /// claimed or sent, for the delivery log.
+    public var skipped: Bool
 
     /// Creates a job.
     public init(
         id: String, appId: String, requestId: String, uid: String, token: String,
         platform: TokenPlatform, kind: PushKind, providerId: String, payload: Data,
-        headers: PushHeaders, attempts: Int = 0, notBefore: Date, createdAt: Date, environment: TokenEnvironment? = nil
+        headers: PushHeaders, attempts: Int = 0, notBefore: Date, createdAt: Date, environment: TokenEnvironment? = nil,
+        rule: String? = nil, skipped: Bool = false
     ) {
         self.environment = environment
+        self.rule = rule
+        self.skipped = skipped
         self.id = id
         self.appId = appId
         self.requestId = requestId

@@ -87,6 +87,18 @@ public protocol ServiceStore: OutboxStore, SharedStore {
     /// Counts webhook jobs not yet delivered.
     func pendingWebhookJobCount() throws -> Int
 
+    // MARK: Notification preferences
+    /// A user's preferences (expired mutes included); empty when none were set.
+    func preferences(appId: String, uid: String) throws -> PushPreferences
+    /// Mutes a conversation (replacing an earlier mute of it).
+    func setMute(appId: String, uid: String, mute: PushPreferences.Mute, now: Date) throws
+    /// Ends a mute; false when there was none.
+    func deleteMute(appId: String, uid: String, receiverType: String, receiver: String) throws -> Bool
+    /// Sets what the user hears of a group (`all`, `mentions`, `none`).
+    func setGroupLevel(appId: String, uid: String, guid: String, level: String, now: Date) throws
+    /// Sets or (nil) clears the user's quiet hours.
+    func setQuietHours(appId: String, uid: String, quietHours: PushPreferences.QuietHours?, now: Date) throws
+
     // MARK: Calls
     /// Records (or replaces) a call.
     func recordCall(_ call: CallRecord) throws

@@ -27,6 +27,7 @@ public struct SharedProviderToken: Sendable, Hashable {
 public enum StoreTable: String, Sendable, CaseIterable {
     case apps, users, authTokens = "auth_tokens", providers, pushTokens = "push_tokens", idempotency
     case pushJobs = "push_jobs", webhookJobs = "webhook_jobs", calls, providerTokens = "provider_tokens"
+    case pushPreferences = "push_preferences", pushMutes = "push_mutes", pushGroupLevels = "push_group_levels"
 
     /// The columns, in row order.
     public var columns: [String] {
@@ -45,7 +46,7 @@ public enum StoreTable: String, Sendable, CaseIterable {
             return [
                 "id", "app_id", "request_id", "uid", "token", "platform", "kind", "provider_id", "payload", "push_type",
                 "priority", "expiration", "collapse_id", "topic_suffix", "state", "attempts", "not_before", "lease_until",
-                "last_error", "created_at", "finished_at", "lease_owner", "environment",
+                "last_error", "created_at", "finished_at", "lease_owner", "environment", "rule",
             ]
         case .webhookJobs:
             return [
@@ -54,6 +55,10 @@ public enum StoreTable: String, Sendable, CaseIterable {
             ]
         case .calls: return ["app_id", "session_id", "caller_uid", "details", "created_at"]
         case .providerTokens: return ["team_id", "key_id", "sealed", "issued_at"]
+        case .pushPreferences:
+            return ["app_id", "uid", "quiet_start", "quiet_end", "quiet_include_calls", "timezone", "updated_at"]
+        case .pushMutes: return ["app_id", "uid", "receiver_type", "receiver", "until", "created_at"]
+        case .pushGroupLevels: return ["app_id", "uid", "guid", "level", "updated_at"]
         }
     }
 }
@@ -120,7 +125,8 @@ extension SharedStore {
                             priority: Int(int("priority")), expiration: int("expiration"), collapseId: text("collapse_id"),
                             topicSuffix: text("topic_suffix") ?? ""),
                         attempts: Int(int("attempts")), notBefore: date("not_before"), createdAt: date("created_at"),
-                        environment: text("environment").flatMap(TokenEnvironment.init(rawValue:))))
+                        environment: text("environment").flatMap(TokenEnvironment.init(rawValue:)), rule: text("rule"),
+                        skipped: text("state") == "skipped"))
             }
         }
         return jobs.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }

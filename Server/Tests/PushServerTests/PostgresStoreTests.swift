@@ -180,6 +180,60 @@ enum StoreScenarios {
 
     /// Sends, claims (calls first, leases, expired leases), outcomes, waiting jobs,
     /// environments, the delivery log, webhooks, calls and the shared provider token.
+    /// Notification preferences, and jobs a preference skipped (stored, never claimed or counted).
+    static func preferences(_ store: any ServiceStore) -> [AnyHashable] {
+        let log = StoreTranscript()
+        log.run("setup") {
+            try store.createApp(AppRecord(id: "a1", name: "App", createdAt: t0))
+            try store.createUser(UserRecord(appId: "a1", uid: "u1", name: "Ann", createdAt: t0))
+            try store.createUser(UserRecord(appId: "a1", uid: "u2", name: "Bob", createdAt: t0))
+        }
+        log.step("none set") { try store.preferences(appId: "a1", uid: "u1") }
+        log.run("set") {
+            try store.setMute(
+                appId: "a1", uid: "u1",
+                mute: PushPreferences.Mute(receiverType: "user", receiver: "u2", until: t0.addingTimeInterval(60.123)),
+                now: t0)
+            try store.setMute(
+                appId: "a1", uid: "u1", mute: PushPreferences.Mute(receiverType: "group", receiver: "g1", until: nil), now: t0)
+            try store.setGroupLevel(appId: "a1", uid: "u1", guid: "g2", level: "mentions", now: t0)
+            try store.setQuietHours(
+                appId: "a1", uid: "u1", quietHours: PushPreferences.QuietHours(start: 1_320, end: 420, includeCalls: true, timezone: nil),
+                now: t0)
+        }
+        log.step("read") { try store.preferences(appId: "a1", uid: "u1") }
+        log.run("replace") {
+            try store.setMute(appId: "a1", uid: "u1", mute: PushPreferences.Mute(receiverType: "user", receiver: "u2", until: nil), now: t0)
+            try store.setGroupLevel(appId: "a1", uid: "u1", guid: "g2", level: "none", now: t0)
+            try store.setQuietHours(
+                appId: "a1", uid: "u1",
+                quietHours: PushPreferences.QuietHours(start: 60, end: 120, includeCalls: false, timezone: "Asia/Tokyo"), now: t0)
+        }
+        log.step("read again") { try store.preferences(appId: "a1", uid: "u1") }
+        log.step("another user's") { try store.preferences(appId: "a1", uid: "u2") }
+        log.step("unmute") { try store.deleteMute(appId: "a1", uid: "u1", receiverType: "group", receiver: "g1") }
+        log.step("unmute again") { try store.deleteMute(appId: "a1", uid: "u1", receiverType: "group", receiver: "g1") }
+        log.run("clear quiet hours") { try store.setQuietHours(appId: "a1", uid: "u1", quietHours: nil, now: t0) }
+        log.step("after") { try store.preferences(appId: "a1", uid: "u1") }
+        var skipped = job("s1")
+        skipped.skipped = true
+        skipped.rule = "muted"
+        var quiet = job("s2")
+        quiet.rule = "quiet-hours"
+        log.step("accept a skipped and a quiet job") {
+            try store.acceptSend(
+                appId: "a1", idempotencyKey: "k1", requestHash: Data([1]), jobs: [skipped, quiet], webhooks: [], response: Data(), now: t0)
+        }
+        log.step("counts") { try store.pushJobCounts() }
+        log.step("active counts") { try store.activePushJobCounts() }
+        log.step("claim: only the quiet job") { try store.claimPushJobs(limit: 10, lease: 30, now: t0.addingTimeInterval(3600)) }
+        log.step("log") { try store.pushJobLog(appId: "a1", requestId: "r1") }
+        log.step("jobs") { try store.pushJobs(requestId: "r1") }
+        log.run("delete the user") { _ = try store.deleteUser(appId: "a1", uid: "u1") }
+        log.step("gone with the user") { try store.preferences(appId: "a1", uid: "u1") }
+        return log.steps
+    }
+
     static func outbox(_ store: any ServiceStore) -> [AnyHashable] {
         let log = StoreTranscript()
         let now = t0.addingTimeInterval(10)
@@ -351,6 +405,10 @@ struct PostgresStoreTests {
         try Self.compare(StoreScenarios.tokens)
     }
 
+    @Test func preferencesBehaveAsOnSQLite() throws {
+        try Self.compare(StoreScenarios.preferences)
+    }
+
     @Test func outboxBehavesAsOnSQLite() throws {
         try Self.compare(StoreScenarios.outbox)
     }
@@ -365,13 +423,13 @@ struct PostgresStoreTests {
         }
         let stores = try opened.withLock { $0 }.map { try $0.get() }
         defer { stores.forEach { $0.close() } }
-        #expect(stores.allSatisfy { $0.schemaVersion == 4 })
-        #expect(try schema.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations") == "1,2,3,4")
+        #expect(stores.allSatisfy { $0.schemaVersion == 5 })
+        #expect(try schema.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations") == "1,2,3,4,5")
         let reopened = try schema.open(poolSize: 1)
         defer { reopened.close() }
-        #expect(reopened.schemaVersion == 4)
-        #expect(try schema.psql("SELECT count(*) FROM schema_migrations") == "4")
-        #expect(try schema.psql("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") == "11")
+        #expect(reopened.schemaVersion == 5)
+        #expect(try schema.psql("SELECT count(*) FROM schema_migrations") == "5")
+        #expect(try schema.psql("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") == "14")
     }
 
     @Test func concurrentClaimsFromTwoInstancesNeverShareAJob() throws {
@@ -670,6 +728,18 @@ struct PostgresStoreTests {
                 SharedProviderToken(sealed: Data(key.utf8), issuedAt: t0)
             }
         }
+        // Preferences, and a job a preference skipped.
+        try store.setMute(appId: "a1", uid: "u1", mute: PushPreferences.Mute(receiverType: "user", receiver: "u2", until: t0), now: t0)
+        try store.setMute(appId: "a1", uid: "u1", mute: PushPreferences.Mute(receiverType: "group", receiver: "g", until: nil), now: t0)
+        try store.setGroupLevel(appId: "a1", uid: "u2", guid: "g", level: "mentions", now: t0)
+        try store.setQuietHours(
+            appId: "a1", uid: "u1", quietHours: PushPreferences.QuietHours(start: 1, end: 2, includeCalls: true, timezone: "UTC"), now: t0)
+        try store.setQuietHours(
+            appId: "a1", uid: "u2", quietHours: PushPreferences.QuietHours(start: 3, end: 2, includeCalls: false, timezone: nil), now: t0)
+        var skipped = StoreScenarios.job("skipped-1", request: "r-skip")
+        skipped.skipped = true
+        skipped.rule = "group-none"
+        try store.enqueue(webhooks: [], pushJobs: [skipped])
     }
 
     static func rows(of store: any ServiceStore) throws -> [StoreTable: [[StoreValue]]] {

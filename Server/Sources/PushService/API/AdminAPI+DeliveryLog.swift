@@ -21,7 +21,7 @@ extension AdminAPI {
             "id": entry.id, "uid": entry.uid, "token": entry.token, "platform": entry.platform.rawValue,
             "kind": entry.kind.rawValue, "state": entry.state, "attempts": entry.attempts,
             "lastError": entry.lastError ?? JSONNull(), "createdAt": seconds(entry.createdAt),
-            "finishedAt": entry.finishedAt.map { seconds($0) as Any } ?? JSONNull(),
+            "finishedAt": entry.finishedAt.map { seconds($0) as Any } ?? JSONNull(), "rule": entry.rule ?? JSONNull(),
         ]
     }
 }

@@ -33,11 +33,23 @@ extension AdminAPI {
         let factory = JobFactory(service: service, requestId: requestId, ttlSeconds: request.ttlSeconds)
         var jobs: [PushJob] = []
         var perRecipient: [[String: Any]] = []
+        let now = service.now
         for recipient in request.recipients {
             let tokens = try service.store.tokens(appId: call.appId, uid: recipient.uid)
-            let recipientJobs = factory.jobs(for: request.event, uid: recipient.uid, badge: recipient.badge, tokens: tokens)
+            // Notification preferences: read only for recipients with tokens (nothing to change otherwise).
+            var treatment = PreferenceRules.Treatment.normal
+            if !tokens.isEmpty {
+                treatment = PreferenceRules.decide(
+                    event: request.event, recipient: recipient.uid,
+                    preferences: try service.store.preferences(appId: call.appId, uid: recipient.uid),
+                    fallbackTimezone: PreferenceRules.registrationTimezone(tokens), now: now)
+            }
+            let recipientJobs = factory.jobs(
+                for: request.event, uid: recipient.uid, badge: recipient.badge, tokens: tokens, treatment: treatment)
             jobs += recipientJobs
-            perRecipient.append(["uid": recipient.uid, "jobs": recipientJobs.count])
+            var entry: [String: Any] = ["uid": recipient.uid, "jobs": recipientJobs.filter { !$0.skipped }.count]
+            if let rule = treatment.rule { entry["rule"] = rule }
+            perRecipient.append(entry)
         }
         if case .call(let event) = request.event, event.callAction == "initiated" {
             try service.store.recordCall(
@@ -45,14 +57,17 @@ extension AdminAPI {
                     appId: call.appId, sessionId: event.sessionId, callerUid: event.sender.id, details: CallDeclinePush.details(of: event),
                     createdAt: service.now))
         }
-        let response = JSON.encode(["requestId": requestId, "jobs": jobs.count, "recipients": perRecipient] as [String: Any])
+        let response = JSON.encode(
+            ["requestId": requestId, "jobs": jobs.filter { !$0.skipped }.count, "recipients": perRecipient] as [String: Any])
         let key = idempotencyKey.isEmpty ? "auto-" + requestId : "key-" + idempotencyKey
         let outcome = try service.store.acceptSend(
             appId: call.appId, idempotencyKey: key, requestHash: Crypto.sha256(JSON.encode(body.values)), jobs: jobs, webhooks: [],
             response: response, now: service.now)
         switch outcome {
         case .accepted(let stored):
-            service.logger.info("send accepted app=\(call.appId) request=\(requestId) jobs=\(jobs.count)")
+            service.logger.info(
+                "send accepted app=\(call.appId) request=\(requestId) jobs=\(jobs.count { !$0.skipped }) skipped=\(jobs.count(where: \.skipped))"
+            )
             return try JSONCodec.parse(stored)
         case .replayed(let stored):
             service.logger.info("send replayed app=\(call.appId) (idempotency key seen)")
@@ -72,7 +87,8 @@ extension AdminAPI {
         headers["collapseId"] = job.headers.collapseId ?? JSONNull()
         return [
             "id": job.id, "uid": job.uid, "token": job.token, "platform": job.platform.rawValue, "kind": job.kind.rawValue,
-            "providerId": job.providerId, "attempts": job.attempts, "headers": headers,
+            "providerId": job.providerId, "attempts": job.attempts, "headers": headers, "rule": job.rule ?? JSONNull(),
+            "skipped": job.skipped,
             "payload": (try? JSONCodec.parse(job.payload)) ?? [:],
         ]
     }

@@ -60,6 +60,7 @@ struct AdminAPI {
                 ]
             },
         ] + providerRoutes + tokenRoutes + sendRoutes + deliveryLogRoutes + healthRoutes
+            + PreferencesAPI(service: service).adminRoutes
     }
 
     static let userNotFound = APIError(404, "ERR_UID_NOT_FOUND", "No user has this uid.")

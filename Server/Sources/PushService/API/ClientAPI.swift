@@ -26,7 +26,7 @@ struct ClientAPI {
             Route("PUT", "campaigns/push-notifications/:id/delivered", .client) { try campaign($0, action: "delivered") },
             Route("PUT", "campaigns/push-notifications/:id/clicked", .client) { try campaign($0, action: "clicked") },
             Route("PUT", "calls/:sessionId", .client) { try callStatus($0) },
-        ]
+        ] + PreferencesAPI(service: service).clientRoutes
     }
 
     /// The longest token the service stores (§2).

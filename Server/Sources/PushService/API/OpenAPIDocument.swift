@@ -1019,6 +1019,218 @@ enum OpenAPIDocument {
                 }
               }
             },
+            "/notifications/push/v1/preferences": {
+              "get": {
+                "tags": ["client"],
+                "operationId": "getPreferences",
+                "summary": "The user's notification preferences",
+                "description": "Mutes in force, group levels, quiet hours and the zone in effect (Server/README.md, Preferences).",
+                "security": [{ "appId": [], "authToken": [] }],
+                "responses": {
+                  "200": { "description": "The user's preferences after the change.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } } },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/ClientUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
+            "/notifications/push/v1/preferences/mutes": {
+              "put": {
+                "tags": ["client"],
+                "operationId": "setMute",
+                "summary": "Mute a conversation until a time or forever",
+                "description": "Chat pushes of the conversation are skipped (rule `muted`); calls still ring.",
+                "security": [{ "appId": [], "authToken": [] }],
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SetMute" } } } },
+                "responses": {
+                  "200": { "description": "The user's preferences after the change.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } } },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/ClientUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
+            "/notifications/push/v1/preferences/mutes/{receiverType}/{receiver}": {
+              "delete": {
+                "tags": ["client"],
+                "operationId": "deleteMute",
+                "summary": "Unmute a conversation",
+                "description": "Idempotent.",
+                "security": [{ "appId": [], "authToken": [] }],
+                "parameters": [{ "name": "receiverType", "in": "path", "required": true, "schema": { "type": "string", "enum": ["user", "group"] } }, { "name": "receiver", "in": "path", "required": true, "description": "The uid or guid.", "schema": { "$ref": "#/components/schemas/Id" } }],
+                "responses": {
+                  "200": { "description": "The user's preferences after the change.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } } },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/ClientUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
+            "/notifications/push/v1/preferences/groups/{guid}": {
+              "put": {
+                "tags": ["client"],
+                "operationId": "setGroupLevel",
+                "summary": "What the user hears of a group: all, mentions or none",
+                "description": "`none`: no chat push (rule `group-none`); `mentions`: only messages whose `mentions` name the user (rule `group-mentions-only`).",
+                "security": [{ "appId": [], "authToken": [] }],
+                "parameters": [{ "name": "guid", "in": "path", "required": true, "description": "The group.", "schema": { "$ref": "#/components/schemas/Id" } }],
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SetGroupLevel" } } } },
+                "responses": {
+                  "200": { "description": "The user's preferences after the change.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } } },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/ClientUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
+            "/notifications/push/v1/preferences/quiet-hours": {
+              "put": {
+                "tags": ["client"],
+                "operationId": "setQuietHours",
+                "summary": "Set quiet hours (a daily window in the user's zone)",
+                "description": "Chat pushes in the window are delivered quietly: `interruption-level: passive`, no sound (rule `quiet-hours`). Calls ring unless `includeCalls`; then a call is a quiet alert to alert tokens and not sent to VoIP tokens (rule `quiet-hours-calls`).",
+                "security": [{ "appId": [], "authToken": [] }],
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SetQuietHours" } } } },
+                "responses": {
+                  "200": { "description": "The user's preferences after the change.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } } },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/ClientUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              },
+              "delete": {
+                "tags": ["client"],
+                "operationId": "deleteQuietHours",
+                "summary": "Clear quiet hours",
+                "security": [{ "appId": [], "authToken": [] }],
+                "responses": {
+                  "200": { "description": "The user's preferences after the change.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } } },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/ClientUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
+            "/users/{uid}/push-preferences": {
+              "get": {
+                "tags": ["admin"],
+                "operationId": "adminGetPreferences",
+                "summary": "A user's notification preferences",
+                "description": "Mutes in force, group levels, quiet hours and the zone in effect (Server/README.md, Preferences).",
+                "security": [{ "apiKey": [], "appId": [] }],
+                "parameters": [{ "$ref": "#/components/parameters/uidPath" }],
+                "responses": {
+                  "200": { "description": "The user's preferences after the change.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } } },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
+            "/users/{uid}/push-preferences/mutes": {
+              "put": {
+                "tags": ["admin"],
+                "operationId": "adminSetMute",
+                "summary": "Mute a conversation until a time or forever",
+                "description": "Chat pushes of the conversation are skipped (rule `muted`); calls still ring.",
+                "security": [{ "apiKey": [], "appId": [] }],
+                "parameters": [{ "$ref": "#/components/parameters/uidPath" }],
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SetMute" } } } },
+                "responses": {
+                  "200": { "description": "The user's preferences after the change.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } } },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
+            "/users/{uid}/push-preferences/mutes/{receiverType}/{receiver}": {
+              "delete": {
+                "tags": ["admin"],
+                "operationId": "adminDeleteMute",
+                "summary": "Unmute a conversation",
+                "description": "Idempotent.",
+                "security": [{ "apiKey": [], "appId": [] }],
+                "parameters": [{ "$ref": "#/components/parameters/uidPath" }, { "name": "receiverType", "in": "path", "required": true, "schema": { "type": "string", "enum": ["user", "group"] } }, { "name": "receiver", "in": "path", "required": true, "description": "The uid or guid.", "schema": { "$ref": "#/components/schemas/Id" } }],
+                "responses": {
+                  "200": { "description": "The user's preferences after the change.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } } },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
+            "/users/{uid}/push-preferences/groups/{guid}": {
+              "put": {
+                "tags": ["admin"],
+                "operationId": "adminSetGroupLevel",
+                "summary": "What the user hears of a group: all, mentions or none",
+                "description": "`none`: no chat push (rule `group-none`); `mentions`: only messages whose `mentions` name the user (rule `group-mentions-only`).",
+                "security": [{ "apiKey": [], "appId": [] }],
+                "parameters": [{ "$ref": "#/components/parameters/uidPath" }, { "name": "guid", "in": "path", "required": true, "description": "The group.", "schema": { "$ref": "#/components/schemas/Id" } }],
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SetGroupLevel" } } } },
+                "responses": {
+                  "200": { "description": "The user's preferences after the change.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } } },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
+            "/users/{uid}/push-preferences/quiet-hours": {
+              "put": {
+                "tags": ["admin"],
+                "operationId": "adminSetQuietHours",
+                "summary": "Set quiet hours (a daily window in the user's zone)",
+                "description": "Chat pushes in the window are delivered quietly: `interruption-level: passive`, no sound (rule `quiet-hours`). Calls ring unless `includeCalls`; then a call is a quiet alert to alert tokens and not sent to VoIP tokens (rule `quiet-hours-calls`).",
+                "security": [{ "apiKey": [], "appId": [] }],
+                "parameters": [{ "$ref": "#/components/parameters/uidPath" }],
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SetQuietHours" } } } },
+                "responses": {
+                  "200": { "description": "The user's preferences after the change.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } } },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              },
+              "delete": {
+                "tags": ["admin"],
+                "operationId": "adminDeleteQuietHours",
+                "summary": "Clear quiet hours",
+                "security": [{ "apiKey": [], "appId": [] }],
+                "parameters": [{ "$ref": "#/components/parameters/uidPath" }],
+                "responses": {
+                  "200": { "description": "The user's preferences after the change.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } } },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
             "/health": {
               "get": {
                 "tags": ["service"],
@@ -1568,6 +1780,7 @@ enum OpenAPIDocument {
                   "sentAt": { "$ref": "#/components/schemas/SentAt" },
                   "parentId": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 128 },
                   "reaction": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 64 },
+                  "mentions": { "type": "array", "maxItems": 1000, "items": { "$ref": "#/components/schemas/Id" }, "description": "The uids the message mentions: group members whose level is `mentions` get a push only when named here." },
                   "custom": { "description": "Passed through to the payload." },
                   "message": { "description": "The full message object, passed through to the payload." }
                 }
@@ -1641,7 +1854,11 @@ enum OpenAPIDocument {
                         "items": {
                           "type": "object",
                           "required": ["uid", "jobs"],
-                          "properties": { "uid": { "type": "string" }, "jobs": { "$ref": "#/components/schemas/Count" } }
+                          "properties": {
+                            "uid": { "type": "string" },
+                            "jobs": { "$ref": "#/components/schemas/Count", "description": "Pushes queued (skipped ones not counted)." },
+                            "rule": { "type": "string", "description": "The preference rule applied to this recipient's pushes, when one was." }
+                          }
                         }
                       },
                       "replayed": { "const": true, "description": "Present when the answer is a replay of an earlier request with the same key." }
@@ -1671,7 +1888,9 @@ enum OpenAPIDocument {
                       "collapseId": { "type": ["string", "null"] }
                     }
                   },
-                  "payload": { "type": "object", "description": "The APNs payload (`aps` and the keys of Contract/WIRE-CONTRACT.md §4)." }
+                  "payload": { "type": "object", "description": "The APNs payload (`aps` and the keys of Contract/WIRE-CONTRACT.md §4)." },
+                  "rule": { "type": ["string", "null"], "enum": ["muted", "group-none", "group-mentions-only", "quiet-hours", "quiet-hours-calls", null], "description": "The notification preference rule that changed or skipped the push (Server/README.md, Preferences); null when none did." },
+                  "skipped": { "type": "boolean", "description": "A preference rule skipped the push: it is never sent." }
                 }
               },
               "Health": {
@@ -1700,11 +1919,12 @@ enum OpenAPIDocument {
                   "token": { "type": "string" },
                   "platform": { "$ref": "#/components/schemas/Platform" },
                   "kind": { "type": "string", "enum": ["chat", "call", "campaign"] },
-                  "state": { "type": "string", "enum": ["pending", "leased", "delivered", "failed", "expired"] },
+                  "state": { "type": "string", "enum": ["pending", "leased", "delivered", "failed", "expired", "skipped"], "description": "`skipped`: a preference rule (see `rule`) kept the push from being sent." },
                   "attempts": { "$ref": "#/components/schemas/Count" },
                   "lastError": { "type": ["string", "null"] },
                   "createdAt": { "$ref": "#/components/schemas/EpochSeconds" },
-                  "finishedAt": { "oneOf": [{ "$ref": "#/components/schemas/EpochSeconds" }, { "type": "null" }] }
+                  "finishedAt": { "oneOf": [{ "$ref": "#/components/schemas/EpochSeconds" }, { "type": "null" }] },
+                  "rule": { "type": ["string", "null"], "enum": ["muted", "group-none", "group-mentions-only", "quiet-hours", "quiet-hours-calls", null], "description": "The notification preference rule that changed or skipped the push (Server/README.md, Preferences); null when none did." }
                 }
               },
               "DeliveryHealth": {
@@ -1726,6 +1946,79 @@ enum OpenAPIDocument {
                     "required": ["pending", "inFlight"],
                     "properties": { "pending": { "$ref": "#/components/schemas/Count" }, "inFlight": { "$ref": "#/components/schemas/Count" } }
                   }
+                }
+              },
+              "ClockTime": { "type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$", "description": "A time of day, HH:MM (00:00 to 23:59)." },
+              "Preferences": {
+                "type": "object",
+                "required": ["mutes", "groups", "quietHours", "timezone"],
+                "properties": {
+                  "mutes": {
+                    "type": "array",
+                    "description": "Muted conversations in force (expired mutes are not listed).",
+                    "items": {
+                      "type": "object",
+                      "required": ["receiverType", "receiver", "until"],
+                      "properties": {
+                        "receiverType": { "type": "string", "enum": ["user", "group"] },
+                        "receiver": { "$ref": "#/components/schemas/Id" },
+                        "until": { "oneOf": [{ "$ref": "#/components/schemas/EpochMilliseconds" }, { "type": "null" }], "description": "null: forever." }
+                      }
+                    }
+                  },
+                  "groups": {
+                    "type": "array",
+                    "items": {
+                      "type": "object",
+                      "required": ["guid", "level"],
+                      "properties": { "guid": { "$ref": "#/components/schemas/Id" }, "level": { "type": "string", "enum": ["all", "mentions", "none"] } }
+                    }
+                  },
+                  "quietHours": {
+                    "oneOf": [
+                      {
+                        "type": "object",
+                        "required": ["start", "end", "includeCalls", "timezone"],
+                        "properties": {
+                          "start": { "$ref": "#/components/schemas/ClockTime" },
+                          "end": { "$ref": "#/components/schemas/ClockTime" },
+                          "includeCalls": { "type": "boolean" },
+                          "timezone": { "type": ["string", "null"], "description": "The zone the window is read in: the one set, else that of the user's most recent token registration; null: none known (UTC is used)." }
+                        }
+                      },
+                      { "type": "null" }
+                    ]
+                  },
+                  "timezone": { "type": ["string", "null"], "description": "The user's zone in effect (IANA id), or null." }
+                }
+              },
+              "PreferencesAnswer": {
+                "type": "object",
+                "required": ["data"],
+                "properties": { "data": { "$ref": "#/components/schemas/Preferences" } }
+              },
+              "SetMute": {
+                "type": "object",
+                "required": ["receiverType", "receiver"],
+                "properties": {
+                  "receiverType": { "type": "string", "enum": ["user", "group"], "description": "`user`: the 1:1 conversation with `receiver`; `group`: the group `receiver`." },
+                  "receiver": { "$ref": "#/components/schemas/Id" },
+                  "until": { "oneOf": [{ "$ref": "#/components/schemas/EpochMilliseconds" }, { "type": "null" }], "description": "When the mute ends (in the future); null or absent: forever." }
+                }
+              },
+              "SetGroupLevel": {
+                "type": "object",
+                "required": ["level"],
+                "properties": { "level": { "type": "string", "enum": ["all", "mentions", "none"] } }
+              },
+              "SetQuietHours": {
+                "type": "object",
+                "required": ["start", "end"],
+                "properties": {
+                  "start": { "$ref": "#/components/schemas/ClockTime" },
+                  "end": { "allOf": [{ "$ref": "#/components/schemas/ClockTime" }], "description": "Exclusive; before `start` for a window across midnight; must differ from `start`." },
+                  "includeCalls": { "type": "boolean", "description": "Calls are quiet too (default false: calls ring)." },
+                  "timezone": { "type": "string", "maxLength": 64, "description": "IANA zone id; absent: the zone of the user's most recent token registration." }
                 }
               }
             }

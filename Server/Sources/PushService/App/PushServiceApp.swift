@@ -36,9 +36,11 @@ public final class PushServiceApp: Sendable {
     ///     it like any other.
     ///   - startDelivery: false leaves the engine stopped until ``startDelivery()`` (tests
     ///     that inspect jobs in the outbox).
+    ///   - clock: the API's clock (tests set the time of day for quiet hours and mute expiry;
+    ///     the delivery engine keeps the real one).
     public init(
         configuration: ServiceConfiguration, logger: ServiceLogger = ServiceLogger(), sender: (any PushSender)? = nil,
-        startDelivery: Bool = true
+        startDelivery: Bool = true, clock: @escaping @Sendable () -> Date = Date.init
     ) throws {
         self.configuration = configuration
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
@@ -56,7 +58,8 @@ public final class PushServiceApp: Sendable {
             poolSize: configuration.databasePoolSize, sqliteSynchronousFull: configuration.sqliteSynchronousFull)
         self.store = store
         providers = ProviderSecrets(store: store, secrets: secrets)
-        context = ServiceContext(configuration: configuration, store: store, secrets: secrets, adminKey: adminKey, logger: logger)
+        context = ServiceContext(
+            configuration: configuration, store: store, secrets: secrets, adminKey: adminKey, logger: logger, clock: clock)
         seed = configuration.seedDev ? try DevSeed.apply(context: context) : nil
         let handler = APIHandler(service: context)
         routes = handler.routeList

@@ -24,8 +24,13 @@ struct JobFactory {
         return alertTokens
     }
 
-    /// The jobs for one recipient.
-    func jobs(for event: SendRequest.Event, uid: String, badge: Int?, tokens: [PushTokenRecord]) -> [PushJob] {
+    /// The jobs for one recipient. `treatment` is what the recipient's notification preferences
+    /// make of the push: skipped jobs are recorded (state `skipped`) but never sent; quiet pushes
+    /// are passive and silent; a quiet call goes to alert tokens only (VoIP tokens skipped).
+    func jobs(
+        for event: SendRequest.Event, uid: String, badge: Int?, tokens: [PushTokenRecord],
+        treatment: PreferenceRules.Treatment = .normal
+    ) -> [PushJob] {
         let now = service.now
         // The payload depends only on the event, the badge and VoIP-or-not: encode it once
         // per recipient, not once per token (JSON encoding dominates a large send).
@@ -38,10 +43,10 @@ struct JobFactory {
             var collapseId: String?
             switch event {
             case .chat(let chat):
-                payload = PayloadBuilder.chat(chat, badge: badge)
+                payload = PayloadBuilder.chat(chat, badge: badge, quiet: treatment == .quiet)
                 kind = .chat
             case .call(let call):
-                payload = PayloadBuilder.call(call, voip: voip, badge: badge)
+                payload = PayloadBuilder.call(call, voip: voip, badge: badge, quiet: treatment == .quietCall)
                 kind = .call
                 collapseId = voip ? nil : call.sessionId
             case .campaign(let campaign):
@@ -53,12 +58,20 @@ struct JobFactory {
             built[voip] = done
             return done
         }
-        return Self.targets(for: event, tokens: tokens).map { token in
+        var targets = Self.targets(for: event, tokens: tokens).map { ($0, skipped: false) }
+        switch treatment {
+        case .skipped: targets = targets.map { ($0.0, skipped: true) }
+        case .quietCall:
+            // Alert tokens get a passive alert; VoIP tokens (which would ring) are skipped.
+            targets = tokens.map { ($0, skipped: $0.platform == .apnsVoIP) }
+        case .normal, .quiet: break
+        }
+        return targets.map { token, skipped in
             let (encodedPayload, kind, headers) = build(voip: token.platform == .apnsVoIP)
             return PushJob(
                 id: service.newId(), appId: token.appId, requestId: requestId, uid: uid, token: token.token, platform: token.platform,
                 kind: kind, providerId: token.providerId, payload: encodedPayload, headers: headers, notBefore: now, createdAt: now,
-                environment: token.environment)
+                environment: token.environment, rule: treatment.rule, skipped: skipped)
         }
     }
 

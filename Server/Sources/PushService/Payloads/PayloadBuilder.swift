@@ -18,8 +18,8 @@ enum PayloadBuilder {
         return "\(pair[0])_user_\(pair[1])"
     }
 
-    /// A chat push.
-    static func chat(_ event: ChatEvent, badge: Int?) -> [String: Any] {
+    /// A chat push; `quiet` (quiet hours) makes it passive and silent.
+    static func chat(_ event: ChatEvent, badge: Int?, quiet: Bool = false) -> [String: Any] {
         let isGroup = event.receiverType == "group"
         let title = event.title ?? (isGroup ? event.receiver.name : event.sender.name)
         let body: String
@@ -48,13 +48,22 @@ enum PayloadBuilder {
             "thread-id": conversation, "mutable-content": 1,
         ]
         if let badge { aps["badge"] = badge }
+        if quiet { Self.quiet(&aps) }
         payload["aps"] = aps
         return payload
     }
 
+    /// Quiet hours: `interruption-level: passive` (to Notification Center without lighting the
+    /// screen) and no sound.
+    static func quiet(_ aps: inout [String: Any]) {
+        aps["interruption-level"] = "passive"
+        aps["sound"] = nil
+    }
+
     /// A call push. VoIP tokens get it as a PushKit dictionary (`aps` without an alert);
-    /// alert tokens (users without a VoIP token) get an alert.
-    static func call(_ event: CallEvent, voip: Bool, badge: Int?) -> [String: Any] {
+    /// alert tokens (users without a VoIP token) get an alert; `quiet` (quiet hours that
+    /// include calls) makes that alert passive and silent.
+    static func call(_ event: CallEvent, voip: Bool, badge: Int?, quiet: Bool = false) -> [String: Any] {
         let isGroup = event.receiverType == "group"
         let title = isGroup ? event.receiver.name : event.sender.name
         let body = event.callType == "video" ? "VIDEO CALL" : "AUDIO CALL"
@@ -76,6 +85,7 @@ enum PayloadBuilder {
                 "mutable-content": 1,
             ]
             if let badge { aps["badge"] = badge }
+            if quiet { Self.quiet(&aps) }
             payload["aps"] = aps
         }
         return payload

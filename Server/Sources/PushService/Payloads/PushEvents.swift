@@ -51,6 +51,9 @@ struct ChatEvent {
     var reaction: String?
     var custom: Any?
     var message: Any?
+    /// The uids the message mentions (`message.mentions`): group members who chose "mentions
+    /// only" get a push only when named here.
+    var mentions: Set<String> = []
 }
 
 /// A call event to push (`type: "call"`).

@@ -77,7 +77,28 @@ struct SendRequest {
             parentId: try object.optionalString("parentId", maxLength: 128),
             reaction: try object.optionalString("reaction", maxLength: 64),
             custom: object["custom"],
-            message: object["message"])
+            message: object["message"],
+            mentions: try mentions(object))
+    }
+
+    /// `message.mentions`: an optional array of at most 1,000 uids.
+    private static func mentions(_ object: JSONObject) throws(APIError) -> Set<String> {
+        guard let raw = object["mentions"] else { return [] }
+        guard let items = raw as? [Any], items.count <= maxRecipients else {
+            throw .badRequest(
+                "The message.mentions field must be an array of at most \(maxRecipients) uids.", field: "message.mentions",
+                problem: "not an array of uids")
+        }
+        var uids = Set<String>()
+        for (index, item) in items.enumerated() {
+            guard let uid = item as? String else {
+                throw .badRequest(
+                    "Item \(index) of message.mentions must be a uid.", field: "message.mentions[\(index)]", problem: "not a string")
+            }
+            try Validate.identifier(uid, field: "message.mentions[\(index)]")
+            uids.insert(uid)
+        }
+        return uids
     }
 
     private static func call(_ object: JSONObject, nowMs: Int64) throws(APIError) -> CallEvent {

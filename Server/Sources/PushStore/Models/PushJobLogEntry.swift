@@ -17,7 +17,8 @@ public struct PushJobLogEntry: Sendable, Hashable {
     public var platform: TokenPlatform
     /// What the push is about.
     public var kind: PushKind
-    /// `pending`, `leased` (being sent), `delivered` or `failed`.
+    /// `pending`, `leased` (being sent), `delivered`, `failed`, `expired` or `skipped` (by a
+    /// notification preference).
     public var state: String
     /// Attempts so far.
     public var attempts: Int
@@ -27,12 +28,15 @@ public struct PushJobLogEntry: Sendable, Hashable {
     public var createdAt: Date
     /// When it ended (delivered or failed), if it has.
     public var finishedAt: Date?
+    /// The notification preference rule that changed or skipped the push, if any.
+    public var rule: String?
 
     /// Creates an entry.
     public init(
         id: String, uid: String, token: String, platform: TokenPlatform, kind: PushKind, state: String, attempts: Int,
-        lastError: String?, createdAt: Date, finishedAt: Date?
+        lastError: String?, createdAt: Date, finishedAt: Date?, rule: String? = nil
     ) {
+        self.rule = rule
         self.id = id
         self.uid = uid
         self.token = token

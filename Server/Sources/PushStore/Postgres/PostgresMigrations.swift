@@ -78,5 +78,23 @@ enum PostgresMigrations {
             team_id TEXT COLLATE "C" NOT NULL, key_id TEXT COLLATE "C" NOT NULL, sealed BYTEA NOT NULL, issued_at BIGINT NOT NULL,
             PRIMARY KEY (team_id, key_id));
         """,
+        // 5: notification preferences (quiet hours, mutes, group levels) and, on each push job,
+        // the preference rule that changed or skipped it (skipped jobs have state `skipped`).
+        """
+        CREATE TABLE push_preferences (
+            app_id TEXT COLLATE "C" NOT NULL, uid TEXT COLLATE "C" NOT NULL, quiet_start BIGINT, quiet_end BIGINT,
+            quiet_include_calls BIGINT NOT NULL, timezone TEXT COLLATE "C", updated_at BIGINT NOT NULL, PRIMARY KEY (app_id, uid),
+            FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
+        CREATE TABLE push_mutes (
+            app_id TEXT COLLATE "C" NOT NULL, uid TEXT COLLATE "C" NOT NULL, receiver_type TEXT COLLATE "C" NOT NULL,
+            receiver TEXT COLLATE "C" NOT NULL, until BIGINT, created_at BIGINT NOT NULL,
+            PRIMARY KEY (app_id, uid, receiver_type, receiver),
+            FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
+        CREATE TABLE push_group_levels (
+            app_id TEXT COLLATE "C" NOT NULL, uid TEXT COLLATE "C" NOT NULL, guid TEXT COLLATE "C" NOT NULL,
+            level TEXT COLLATE "C" NOT NULL, updated_at BIGINT NOT NULL, PRIMARY KEY (app_id, uid, guid),
+            FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
+        ALTER TABLE push_jobs ADD COLUMN rule TEXT COLLATE "C";
+        """,
     ]
 }

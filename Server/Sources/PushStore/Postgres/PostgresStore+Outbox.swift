@@ -71,14 +71,16 @@ extension PostgresStore {
             try connection.query(
                 """
                 INSERT INTO push_jobs (id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type,
-                    priority, expiration, collapse_id, topic_suffix, state, attempts, not_before, created_at, environment)
+                    priority, expiration, collapse_id, topic_suffix, state, attempts, not_before, created_at, environment, rule,
+                    finished_at)
                 SELECT id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type,
-                    priority, expiration, collapse_id, topic_suffix, 'pending', attempts, not_before, created_at, environment
+                    priority, expiration, collapse_id, topic_suffix, CASE WHEN skipped = 1 THEN 'skipped' ELSE 'pending' END,
+                    attempts, not_before, created_at, environment, rule, CASE WHEN skipped = 1 THEN created_at END
                 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
                     $9::bytea[], $10::text[], $11::bigint[], $12::bigint[], $13::text[], $14::text[], $15::bigint[], $16::bigint[],
-                    $17::bigint[], $18::text[])
+                    $17::bigint[], $18::text[], $19::text[], $20::bigint[])
                     AS u(id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type, priority,
-                        expiration, collapse_id, topic_suffix, attempts, not_before, created_at, environment)
+                        expiration, collapse_id, topic_suffix, attempts, not_before, created_at, environment, rule, skipped)
                 """,
                 [
                     .textArray(chunk.map(\.id)), .textArray(chunk.map(\.appId)), .textArray(chunk.map(\.requestId)),
@@ -88,9 +90,10 @@ extension PostgresStore {
                     .intArray(chunk.map(\.headers.expiration)), .textArray(chunk.map(\.headers.collapseId)),
                     .textArray(chunk.map(\.headers.topicSuffix)), .intArray(chunk.map { Int64($0.attempts) }),
                     .dates(chunk.map(\.notBefore)), .dates(chunk.map(\.createdAt)), .textArray(chunk.map(\.environment?.rawValue)),
+                    .textArray(chunk.map(\.rule)), .intArray(chunk.map { $0.skipped ? 1 : 0 }),
                 ])
         }
-        if !jobs.isEmpty || !webhooks.isEmpty { connection.notifyAtCommit(notifyJobs) }
+        if jobs.contains(where: { !$0.skipped }) || !webhooks.isEmpty { connection.notifyAtCommit(notifyJobs) }
     }
 
     /// Claims due jobs in one statement: call pushes first (they jump the queue), then the
@@ -279,7 +282,7 @@ extension PostgresStore {
         try withConnection { connection in
             try connection.query(
                 """
-                SELECT id, uid, token, platform, kind, state, attempts, last_error, created_at, finished_at
+                SELECT id, uid, token, platform, kind, state, attempts, last_error, created_at, finished_at, rule
                 FROM push_jobs WHERE app_id = $1 AND request_id = $2 ORDER BY created_at, id
                 """,
                 [.text(appId), .text(requestId)]
@@ -288,14 +291,14 @@ extension PostgresStore {
                     id: row.text(0), uid: row.text(1), token: row.text(2),
                     platform: TokenPlatform(rawValue: row.text(3)) ?? .apnsDevice, kind: PushKind(rawValue: row.text(4)) ?? .chat,
                     state: row.text(5), attempts: Int(row.int(6)), lastError: row.optionalText(7), createdAt: row.date(8),
-                    finishedAt: row.optionalDate(9))
+                    finishedAt: row.optionalDate(9), rule: row.optionalText(10))
             }
         }
     }
 
     static let jobColumnList = """
         id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type, priority, expiration,
-            collapse_id, topic_suffix, attempts, not_before, created_at, environment
+            collapse_id, topic_suffix, attempts, not_before, created_at, environment, rule, state
         """
 
     static func jobRow(_ row: PGRow) -> PushJob {
@@ -307,7 +310,8 @@ extension PostgresStore {
                 pushType: PushHeaders.PushType(rawValue: row.text(9)) ?? .alert, priority: Int(row.int(10)), expiration: row.int(11),
                 collapseId: row.optionalText(12), topicSuffix: row.text(13)),
             attempts: Int(row.int(14)), notBefore: row.date(15), createdAt: row.date(16),
-            environment: row.optionalText(17).flatMap(TokenEnvironment.init(rawValue:)))
+            environment: row.optionalText(17).flatMap(TokenEnvironment.init(rawValue:)), rule: row.optionalText(18),
+            skipped: row.text(19) == JobState.skipped)
     }
 
     // MARK: Webhook outbox

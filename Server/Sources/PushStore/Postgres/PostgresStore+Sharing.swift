@@ -44,6 +44,9 @@ extension PostgresStore {
         case .idempotency: return ["app_id", "key"]
         case .calls: return ["app_id", "session_id"]
         case .providerTokens: return ["team_id", "key_id"]
+        case .pushPreferences: return ["app_id", "uid"]
+        case .pushMutes: return ["app_id", "uid", "receiver_type", "receiver"]
+        case .pushGroupLevels: return ["app_id", "uid", "guid"]
         }
     }
 

@@ -65,5 +65,22 @@ enum Migrations {
             team_id TEXT NOT NULL, key_id TEXT NOT NULL, sealed BLOB NOT NULL, issued_at INTEGER NOT NULL,
             PRIMARY KEY (team_id, key_id));
         """,
+        // 5: notification preferences (quiet hours, mutes, group levels) and, on each push job,
+        // the preference rule that changed or skipped it (skipped jobs have state `skipped`).
+        """
+        CREATE TABLE push_preferences (
+            app_id TEXT NOT NULL, uid TEXT NOT NULL, quiet_start INTEGER, quiet_end INTEGER,
+            quiet_include_calls INTEGER NOT NULL, timezone TEXT, updated_at INTEGER NOT NULL, PRIMARY KEY (app_id, uid),
+            FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
+        CREATE TABLE push_mutes (
+            app_id TEXT NOT NULL, uid TEXT NOT NULL, receiver_type TEXT NOT NULL, receiver TEXT NOT NULL,
+            until INTEGER, created_at INTEGER NOT NULL, PRIMARY KEY (app_id, uid, receiver_type, receiver),
+            FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
+        CREATE TABLE push_group_levels (
+            app_id TEXT NOT NULL, uid TEXT NOT NULL, guid TEXT NOT NULL, level TEXT NOT NULL,
+            updated_at INTEGER NOT NULL, PRIMARY KEY (app_id, uid, guid),
+            FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
+        ALTER TABLE push_jobs ADD COLUMN rule TEXT;
+        """,
     ]
 }

@@ -13,6 +13,8 @@ enum JobState {
     static let delivered = "delivered"
     static let failed = "failed"
     static let expired = "expired"
+    /// Skipped by a notification preference: never claimed, counted nowhere.
+    static let skipped = "skipped"
 }
 
 extension SQLiteStore {
@@ -208,15 +210,17 @@ extension SQLiteStore {
         try connection.run(
             """
             INSERT INTO push_jobs (id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type,
-                priority, expiration, collapse_id, topic_suffix, state, attempts, not_before, created_at, environment)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                priority, expiration, collapse_id, topic_suffix, state, attempts, not_before, created_at, environment, rule,
+                finished_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(job.id), .text(job.appId), .text(job.requestId), .text(job.uid), .text(job.token), .text(job.platform.rawValue),
                 .text(job.kind.rawValue), .text(job.providerId), .blob(job.payload), .text(job.headers.pushType.rawValue),
                 .int(Int64(job.headers.priority)), .int(job.headers.expiration), .optionalText(job.headers.collapseId),
-                .text(job.headers.topicSuffix), .text(JobState.pending), .int(Int64(job.attempts)), .date(job.notBefore),
-                .date(job.createdAt), .optionalText(job.environment?.rawValue),
+                .text(job.headers.topicSuffix), .text(job.skipped ? JobState.skipped : JobState.pending), .int(Int64(job.attempts)),
+                .date(job.notBefore), .date(job.createdAt), .optionalText(job.environment?.rawValue), .optionalText(job.rule),
+                job.skipped ? .date(job.createdAt) : .null,
             ])
     }
 
@@ -234,7 +238,7 @@ extension SQLiteStore {
 
     static let jobColumns = """
         SELECT id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type, priority, expiration,
-            collapse_id, topic_suffix, attempts, not_before, created_at, environment FROM push_jobs
+            collapse_id, topic_suffix, attempts, not_before, created_at, environment, rule, state FROM push_jobs
         """
 
     static func jobRow(_ row: SQLiteStatement) -> PushJob {
@@ -246,6 +250,7 @@ extension SQLiteStore {
                 pushType: PushHeaders.PushType(rawValue: row.text(9)) ?? .alert, priority: Int(row.int(10)), expiration: row.int(11),
                 collapseId: row.optionalText(12), topicSuffix: row.text(13)),
             attempts: Int(row.int(14)), notBefore: row.date(15), createdAt: row.date(16),
-            environment: row.optionalText(17).flatMap(TokenEnvironment.init(rawValue:)))
+            environment: row.optionalText(17).flatMap(TokenEnvironment.init(rawValue:)), rule: row.optionalText(18),
+            skipped: row.text(19) == JobState.skipped)
     }
 }

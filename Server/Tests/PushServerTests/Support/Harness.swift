@@ -29,7 +29,7 @@ final class Harness: @unchecked Sendable {
     /// (give both the same `dataDirectory` too, for SQLite).
     init(
         sender: SenderChoice = .none, database: TestDatabase? = nil, configure: (inout ServiceConfiguration) -> Void = { _ in },
-        logger: (@Sendable (String) -> Void)? = nil
+        logger: (@Sendable (String) -> Void)? = nil, clock: @escaping @Sendable () -> Date = Date.init
     ) throws {
         directory = NSTemporaryDirectory() + "push-tests-" + UUID().uuidString
         self.database = try database ?? TestDatabase(directory: directory)
@@ -49,7 +49,7 @@ final class Harness: @unchecked Sendable {
         self.recorder = recorder
         let serviceLogger = logger.map { ServiceLogger(minimum: configuration.logLevel, sink: $0) } ?? .silent
         app = try PushServiceApp(
-            configuration: configuration, logger: serviceLogger, sender: recorder, startDelivery: sender != .none)
+            configuration: configuration, logger: serviceLogger, sender: recorder, startDelivery: sender != .none, clock: clock)
     }
 
     deinit {
