@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ServerSupport
 
 /// Builds the push payloads of Contract/WIRE-CONTRACT.md §4: the §4 keys at the top level next to
 /// `aps`; `aps` with `alert`, `badge` (from the count the caller gives), `sound`,
@@ -94,6 +95,24 @@ enum PayloadBuilder {
         if let badge { aps["badge"] = badge }
         payload["aps"] = aps
         return payload
+    }
+
+    /// The payload with `pushId` (the job's id, one per device push) added at the top level,
+    /// next to `aps`: the SDK echoes it in receipts, `opened` and quick replies (the trace).
+    /// The payload is encoded once per recipient; the id is spliced in after its `{`, so a
+    /// large send does not encode every job's payload again.
+    static func stamp(_ payload: Data, pushId: String) -> Data {
+        let escaped = pushId.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0 != "\"" && $0 != "\\" }
+        guard escaped, payload.first == UInt8(ascii: "{") else {
+            guard var object = (try? JSONCodec.parse(payload)) as? [String: Any] else { return payload }
+            object["pushId"] = pushId
+            return JSON.encode(object)
+        }
+        let empty = payload.count >= 2 && payload[payload.index(after: payload.startIndex)] == UInt8(ascii: "}")
+        var stamped = Data("{\"pushId\":\"\(pushId)\"".utf8)
+        if !empty { stamped.append(UInt8(ascii: ",")) }
+        stamped.append(payload.dropFirst())
+        return stamped
     }
 
     private static func parties(_ sender: Party, _ receiver: Party, _ receiverType: String) -> [String: Any] {
