@@ -27,6 +27,7 @@ public struct SharedProviderToken: Sendable, Hashable {
 public enum StoreTable: String, Sendable, CaseIterable {
     case apps, users, authTokens = "auth_tokens", providers, pushTokens = "push_tokens", idempotency
     case pushJobs = "push_jobs", webhookJobs = "webhook_jobs", calls, providerTokens = "provider_tokens"
+    case pushEvents = "push_events"
 
     /// The columns, in row order.
     public var columns: [String] {
@@ -54,6 +55,7 @@ public enum StoreTable: String, Sendable, CaseIterable {
             ]
         case .calls: return ["app_id", "session_id", "caller_uid", "details", "created_at"]
         case .providerTokens: return ["team_id", "key_id", "sealed", "issued_at"]
+        case .pushEvents: return ["app_id", "push_id", "request_id", "step", "at", "detail"]
         }
     }
 }

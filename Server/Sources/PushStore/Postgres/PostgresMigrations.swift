@@ -78,5 +78,12 @@ enum PostgresMigrations {
             team_id TEXT COLLATE "C" NOT NULL, key_id TEXT COLLATE "C" NOT NULL, sealed BYTEA NOT NULL, issued_at BIGINT NOT NULL,
             PRIMARY KEY (team_id, key_id));
         """,
+        // 6 (issue 18; migration 5 is the preferences of wip/prefs): push events of the trace.
+        """
+        CREATE TABLE push_events (
+            app_id TEXT COLLATE "C" NOT NULL, push_id TEXT COLLATE "C" NOT NULL, request_id TEXT COLLATE "C" NOT NULL,
+            step TEXT COLLATE "C" NOT NULL, at BIGINT NOT NULL, detail TEXT COLLATE "C", PRIMARY KEY (app_id, push_id, step));
+        CREATE INDEX push_events_request ON push_events(app_id, request_id);
+        """,
     ]
 }

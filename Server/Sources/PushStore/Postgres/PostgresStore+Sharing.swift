@@ -44,6 +44,7 @@ extension PostgresStore {
         case .idempotency: return ["app_id", "key"]
         case .calls: return ["app_id", "session_id"]
         case .providerTokens: return ["team_id", "key_id"]
+        case .pushEvents: return ["app_id", "push_id", "step"]
         }
     }
 

@@ -65,5 +65,15 @@ enum Migrations {
             team_id TEXT NOT NULL, key_id TEXT NOT NULL, sealed BLOB NOT NULL, issued_at INTEGER NOT NULL,
             PRIMARY KEY (team_id, key_id));
         """,
+        // 6 (issue 18; migration 5 is the preferences of wip/prefs): what happened to a push
+        // after the provider took it, as the SDK reports it (delivered, opened, replied), for
+        // the trace. One row per push and step: the first report wins.
+        """
+        CREATE TABLE push_events (
+            app_id TEXT NOT NULL, push_id TEXT NOT NULL, request_id TEXT NOT NULL, step TEXT NOT NULL,
+            at INTEGER NOT NULL, detail TEXT, PRIMARY KEY (app_id, push_id, step));
+        CREATE INDEX push_events_request ON push_events(app_id, request_id);
+        CREATE INDEX push_jobs_app_request ON push_jobs(app_id, request_id);
+        """,
     ]
 }
