@@ -254,6 +254,50 @@ enum OpenAPIDocument {
                 }
               }
             },
+            "/notifications/push/v1/pushes/{pushId}/opened": {
+              "post": {
+                "tags": ["client"],
+                "operationId": "pushOpened",
+                "summary": "The user opened (tapped) a push",
+                "description": "Records the trace's `opened` step for a push the service sent to the session's user (`pushId` of the payload). Idempotent: a repeat answers the first `openedAt`. No body.",
+                "security": [{ "appId": [], "authToken": [] }],
+                "parameters": [{ "$ref": "#/components/parameters/pushIdPath" }],
+                "responses": {
+                  "200": {
+                    "description": "When it was first opened.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/OpenedAnswer" } } }
+                  },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/ClientUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "429": { "$ref": "#/components/responses/TooManyRequests" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
+            "/notifications/push/v1/read": {
+              "post": {
+                "tags": ["client"],
+                "operationId": "markConversationRead",
+                "summary": "A conversation was read on this device: sync the user's other devices",
+                "description": "Queues a background push (`apns-push-type: background`, priority 5, `aps.content-available: 1`; an FCM data message for `fcm_ios`) with `type: read`, the `conversationId` and the optional `unreadCount` to every token of the session's user except those registered with this auth token; never to VoIP tokens. iOS may delay or drop background pushes (WIRE-CONTRACT §4).",
+                "security": [{ "appId": [], "authToken": [] }],
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ReadRequest" } } } },
+                "responses": {
+                  "200": {
+                    "description": "The conversation and how many devices get the push.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ReadAnswer" } } }
+                  },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/ClientUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "429": { "$ref": "#/components/responses/TooManyRequests" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
             "/calls/{sessionId}": {
               "put": {
                 "tags": ["client"],
@@ -1019,6 +1063,48 @@ enum OpenAPIDocument {
                 }
               }
             },
+            "/notifications/push/v1/send/{requestId}/trace": {
+              "get": {
+                "tags": ["admin"],
+                "operationId": "sendTrace",
+                "summary": "The trace of a send: per recipient and device, accepted → preferences → sent → delivered → opened → replied",
+                "description": "Times are milliseconds since 1970. Tokens are shown as hints (first 8 characters). A push that stopped (failed, expired, token invalid, skipped by preferences) says where and why in `stoppedAt`.",
+                "security": [{ "apiKey": [], "appId": [] }],
+                "parameters": [{ "$ref": "#/components/parameters/requestId" }],
+                "responses": {
+                  "200": {
+                    "description": "The trace.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/TraceAnswer" } } }
+                  },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
+            "/users/{uid}/read": {
+              "post": {
+                "tags": ["admin"],
+                "operationId": "markConversationReadForUser",
+                "summary": "A conversation was read: sync all of the user's devices (for the app's back end)",
+                "description": "As `POST /notifications/push/v1/read`, to every alert token of the user.",
+                "security": [{ "apiKey": [], "appId": [] }],
+                "parameters": [{ "$ref": "#/components/parameters/uidPath" }],
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ReadRequest" } } } },
+                "responses": {
+                  "200": {
+                    "description": "The conversation and how many devices get the push.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ReadAnswer" } } }
+                  },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
             "/health": {
               "get": {
                 "tags": ["service"],
@@ -1097,6 +1183,13 @@ enum OpenAPIDocument {
               "apiKey": { "type": "apiKey", "in": "header", "name": "apikey", "description": "The admin key (`PUSH_ADMIN_KEY` or `<data-dir>/admin.key`)." }
             },
             "parameters": {
+              "pushIdPath": {
+                "name": "pushId",
+                "in": "path",
+                "required": true,
+                "description": "The `pushId` of a push payload.",
+                "schema": { "$ref": "#/components/schemas/Id" }
+              },
               "uidPath": { "name": "uid", "in": "path", "required": true, "description": "A user id.", "schema": { "$ref": "#/components/schemas/Id" } },
               "campaignPushId": { "name": "id", "in": "path", "required": true, "description": "The campaign push (announcement) id from the payload.", "schema": { "$ref": "#/components/schemas/Id" } },
               "requestId": { "name": "requestId", "in": "path", "required": true, "description": "The `requestId` a send answered.", "schema": { "type": "string", "minLength": 1 } }
@@ -1282,7 +1375,9 @@ enum OpenAPIDocument {
                   "messageId": {
                     "oneOf": [{ "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 256 }, { "type": "integer" }],
                     "description": "The message id (`tag` of the push); a number is accepted too."
-                  }
+                  },
+                  "pushId": { "allOf": [{ "$ref": "#/components/schemas/Id" }], "description": "The push's `pushId`, for the trace (optional)." },
+                  "deliveredBy": { "type": "string", "enum": ["extension", "app"], "description": "Who saw the push arrive (optional)." }
                 }
               },
               "DeliveredAnswer": {
@@ -1308,6 +1403,95 @@ enum OpenAPIDocument {
                     "type": "object",
                     "required": ["text"],
                     "properties": { "text": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 10000 } }
+                  },
+                  "pushId": { "allOf": [{ "$ref": "#/components/schemas/Id" }], "description": "The `pushId` of the push replied to, for the trace (optional)." }
+                }
+              },
+              "OpenedAnswer": {
+                "type": "object",
+                "required": ["data"],
+                "properties": {
+                  "data": {
+                    "type": "object",
+                    "required": ["pushId", "openedAt"],
+                    "properties": { "pushId": { "type": "string" }, "openedAt": { "type": "integer", "description": "Milliseconds since 1970." } }
+                  }
+                }
+              },
+              "ReadRequest": {
+                "type": "object",
+                "required": ["receiverType", "receiver"],
+                "properties": {
+                  "receiverType": { "type": "string", "enum": ["user", "group"] },
+                  "receiver": { "$ref": "#/components/schemas/Id" },
+                  "unreadCount": { "type": "integer", "minimum": 0, "maximum": 1000000, "description": "The user's unread count after the read (the badge); optional." }
+                }
+              },
+              "ReadAnswer": {
+                "type": "object",
+                "required": ["data"],
+                "properties": {
+                  "data": {
+                    "type": "object",
+                    "required": ["conversationId", "devices"],
+                    "properties": {
+                      "conversationId": { "type": "string", "description": "As in chat payloads (`aps.thread-id`)." },
+                      "devices": { "type": "integer", "description": "How many devices get the read push." }
+                    }
+                  }
+                }
+              },
+              "TraceAnswer": {
+                "type": "object",
+                "required": ["data"],
+                "properties": {
+                  "data": {
+                    "type": "object",
+                    "required": ["requestId", "acceptedAt", "recipients"],
+                    "properties": {
+                      "requestId": { "type": "string" },
+                      "acceptedAt": { "type": "integer" },
+                      "recipients": {
+                        "type": "array",
+                        "items": {
+                          "type": "object",
+                          "required": ["uid", "devices"],
+                          "properties": {
+                            "uid": { "type": "string" },
+                            "devices": {
+                              "type": "array",
+                              "items": {
+                                "type": "object",
+                                "required": ["pushId", "token", "platform", "steps"],
+                                "properties": {
+                                  "pushId": { "type": "string" },
+                                  "token": { "type": "string", "description": "A hint: the first 8 characters and …" },
+                                  "platform": { "type": "string" },
+                                  "steps": {
+                                    "type": "array",
+                                    "items": {
+                                      "type": "object",
+                                      "required": ["step", "at"],
+                                      "properties": {
+                                        "step": { "type": "string", "enum": ["accepted", "preferences", "sent", "delivered", "opened", "replied"] },
+                                        "at": { "type": "integer" },
+                                        "detail": { "description": "preferences: the rule or `none`; sent: `apns-id`, `status`, `reason`; delivered: `extension` or `app`; replied: the message id." }
+                                      }
+                                    }
+                                  },
+                                  "stoppedAt": {
+                                    "type": "object",
+                                    "required": ["step", "reason"],
+                                    "properties": { "step": { "type": "string" }, "reason": { "type": "string" } }
+                                  }
+                                }
+                              }
+                            },
+                            "skipped": { "type": "array", "items": { "type": "object", "properties": { "reason": { "type": "string" } } } }
+                          }
+                        }
+                      }
+                    }
                   }
                 }
               },

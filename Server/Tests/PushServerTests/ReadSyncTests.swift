@@ -1,0 +1,77 @@
+import Foundation
+import PushCore
+import Testing
+
+/// Read state in sync: `POST /notifications/push/v1/read` (client) and `POST /users/{uid}/read`
+/// (admin) push a background `type: read` push to the user's other devices.
+@Suite struct ReadSyncTests {
+    @Test func aReadOnOneDeviceReachesTheOtherDevicesOnlyWithBackgroundHeaders() async throws {
+        let harness = try Harness(sender: .recording) { $0.rateLimitPerMinute = 0 }
+        try await harness.makeApp()
+        let phone = try await harness.makeUser("bob")
+        // The iPad signs in with an auth token of its own.
+        let issued = try await harness.admin("POST", "/users/bob/auth_tokens", appId: "app1")
+        let ipad = Harness.TestSession(appId: "app1", uid: "bob", authToken: try #require(issued.data["authToken"] as? String))
+        try await harness.register("aaaa0000phone", platform: "apns_ios_device", session: phone)
+        try await harness.register("bbbb0000ipad", platform: "apns_ios_device", session: ipad)
+        try await harness.register("cccc0000fcm", platform: "fcm_ios", session: ipad)
+        try await harness.register("dddd0000voip", platform: "apns_ios_voip", session: ipad)
+
+        // The phone reads the conversation with Alice.
+        let read = try await harness.client(
+            "POST", "/notifications/push/v1/read", session: phone, ["receiverType": "user", "receiver": "alice", "unreadCount": 2])
+        #expect(read.status == 200)
+        #expect(read.data["conversationId"] as? String == "alice_user_bob")
+        #expect(read.data["devices"] as? Int == 2)
+        let recorder = try #require(harness.recorder)
+        #expect(await Harness.eventually { recorder.jobs.count == 2 })
+        let jobs = recorder.jobs
+        // Not the phone's own token, never the VoIP token.
+        #expect(Set(jobs.map(\.token)) == ["bbbb0000ipad", "cccc0000fcm"])
+        for job in jobs {
+            #expect(job.kind == .read)
+            #expect(job.headers.pushType == .background)
+            #expect(job.headers.priority == 5)
+            #expect(job.headers.collapseId == nil)
+            let payload = try #require(try JSONSerialization.jsonObject(with: job.payload) as? [String: Any])
+            #expect(payload["type"] as? String == "read")
+            #expect(payload["conversationId"] as? String == "alice_user_bob")
+            #expect(payload["unreadCount"] as? String == "2")
+            #expect(payload["pushId"] as? String == job.id)
+            #expect(payload["aps"] as? [String: Int] == ["content-available": 1])
+        }
+
+        // The app's back end marks a group read for all of Bob's devices, without a count.
+        let admin = try await harness.admin("POST", "/users/bob/read", appId: "app1", ["receiverType": "group", "receiver": "team"])
+        #expect(admin.status == 200)
+        #expect(admin.data["conversationId"] as? String == "group_team")
+        #expect(admin.data["devices"] as? Int == 3)
+        #expect(await Harness.eventually { recorder.jobs.count == 5 })
+        let group = recorder.jobs.dropFirst(2)
+        #expect(Set(group.map(\.token)) == ["aaaa0000phone", "bbbb0000ipad", "cccc0000fcm"])
+        for job in group {
+            let payload = try #require(try JSONSerialization.jsonObject(with: job.payload) as? [String: Any])
+            #expect(payload["conversationId"] as? String == "group_team")
+            #expect(payload["unreadCount"] == nil)
+        }
+    }
+
+    @Test func invalidReadsAreRefused() async throws {
+        let harness = try Harness(sender: .none) { $0.rateLimitPerMinute = 0 }
+        try await harness.makeApp()
+        let bob = try await harness.makeUser("bob")
+        for body: [String: Any] in [
+            ["receiverType": "channel", "receiver": "alice"], ["receiverType": "user"],
+            ["receiverType": "user", "receiver": "alice", "unreadCount": -1],
+            ["receiverType": "user", "receiver": "alice", "unreadCount": "3"],
+        ] {
+            let response = try await harness.client("POST", "/notifications/push/v1/read", session: bob, body)
+            #expect(response.status == 400, "\(body)")
+        }
+        let unknown = try await harness.admin("POST", "/users/nobody/read", appId: "app1", ["receiverType": "user", "receiver": "bob"])
+        #expect(unknown.status == 404)
+        #expect(
+            try await harness.client("POST", "/notifications/push/v1/read", session: bob, ["receiverType": "user", "receiver": "alice"])
+                .data["devices"] as? Int == 0)
+    }
+}
