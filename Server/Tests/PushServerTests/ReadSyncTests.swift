@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import PushMocks
 import Testing
 
 /// Read state in sync: `POST /notifications/push/v1/read` (client) and `POST /users/{uid}/read`
@@ -73,5 +74,49 @@ import Testing
         #expect(
             try await harness.client("POST", "/notifications/push/v1/read", session: bob, ["receiverType": "user", "receiver": "alice"])
                 .data["devices"] as? Int == 0)
+    }
+}
+
+/// Read sync through the real delivery engine to the mock APNs: what goes on the wire.
+@Suite struct ReadSyncDeliveryTests {
+    @Test func theReadPushReachesAPNsAsABackgroundPushWithPriority5() async throws {
+        let mock = try MockPushServer()
+        let harness = try Harness(sender: .delivery) { configuration in
+            configuration.rateLimitPerMinute = 0
+            configuration.delivery.apnsBaseURL = mock.baseURL
+            configuration.delivery.caFile = mock.credentials.caFile
+        }
+        _ = try await harness.admin("POST", "/apps", ["appId": "app1", "name": "App"])
+        let provider: [String: Any] = [
+            "providerId": "apns-1", "keyId": MockPushServer.keyID, "teamId": MockPushServer.teamID, "bundleId": "com.example.app",
+            "p8Key": mock.credentials.apnsPrivateKeyPEM, "production": false,
+        ]
+        #expect(try await harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", provider).status == 200)
+        let phone = try await harness.makeUser("bob")
+        let issued = try await harness.admin("POST", "/users/bob/auth_tokens", appId: "app1")
+        let ipad = Harness.TestSession(appId: "app1", uid: "bob", authToken: try #require(issued.data["authToken"] as? String))
+        #expect(try await harness.register("aa01", platform: "apns_ios_device", session: phone).status == 200)
+        #expect(try await harness.register("bb02", platform: "apns_ios_device", session: ipad).status == 200)
+        #expect(try await harness.register("cc03", platform: "apns_ios_voip", session: ipad).status == 200)
+
+        let read = try await harness.client(
+            "POST", "/notifications/push/v1/read", session: phone, ["receiverType": "group", "receiver": "team", "unreadCount": 0])
+        #expect(read.data["devices"] as? Int == 1)
+        #expect(await Harness.eventually { (try? harness.store.pushJobCounts().delivered) == 1 })
+        #expect(await Harness.eventually { mock.log(kind: "apns").count == 1 })
+        let entries = mock.log(kind: "apns")
+        let entry = try #require(entries.first)
+        #expect(entry["token"] as? String == "bb02")
+        #expect(entry["push_type"] as? String == "background")
+        #expect(entry["priority"] as? String == "5")
+        #expect(entry["topic"] as? String == "com.example.app")
+        let body = try #require(entry["body"] as? String)
+        let payload = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+        #expect(payload["aps"] as? [String: Int] == ["content-available": 1])
+        #expect(payload["type"] as? String == "read")
+        #expect(payload["conversationId"] as? String == "group_team")
+        #expect(payload["unreadCount"] as? String == "0")
+        let pushId = try #require(payload["pushId"] as? String)
+        #expect(entry["apns_id"] as? String == pushId.lowercased())
     }
 }
