@@ -85,6 +85,7 @@ import Testing
             configuration.rateLimitPerMinute = 0
             configuration.delivery.apnsBaseURL = mock.baseURL
             configuration.delivery.caFile = mock.credentials.caFile
+            configuration.delivery.fcmBaseURL = mock.baseURL
         }
         _ = try await harness.admin("POST", "/apps", ["appId": "app1", "name": "App"])
         let provider: [String: Any] = [
@@ -92,17 +93,28 @@ import Testing
             "p8Key": mock.credentials.apnsPrivateKeyPEM, "production": false,
         ]
         #expect(try await harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", provider).status == 200)
+        // An FCM provider that puts a notification in chat pushes: never in a read push.
+        let fcm: [String: Any] = [
+            "providerId": "fcm-1",
+            "serviceAccountCreds": [
+                "project_id": "demo-project", "client_email": "push@demo-project.iam.gserviceaccount.com",
+                "private_key": mock.credentials.fcmPrivateKeyPEM, "private_key_id": "kid-1", "token_uri": mock.baseURL + "/token",
+            ],
+            "notificationInPayload": ["ios": ["chat": true, "call": true]],
+        ]
+        #expect(try await harness.admin("POST", "/notifications/push/v1/providers/fcm", appId: "app1", fcm).status == 200)
         let phone = try await harness.makeUser("bob")
         let issued = try await harness.admin("POST", "/users/bob/auth_tokens", appId: "app1")
         let ipad = Harness.TestSession(appId: "app1", uid: "bob", authToken: try #require(issued.data["authToken"] as? String))
         #expect(try await harness.register("aa01", platform: "apns_ios_device", session: phone).status == 200)
         #expect(try await harness.register("bb02", platform: "apns_ios_device", session: ipad).status == 200)
         #expect(try await harness.register("cc03", platform: "apns_ios_voip", session: ipad).status == 200)
+        #expect(try await harness.register("ee04", platform: "fcm_ios", session: ipad).status == 200)
 
         let read = try await harness.client(
             "POST", "/notifications/push/v1/read", session: phone, ["receiverType": "group", "receiver": "team", "unreadCount": 0])
-        #expect(read.data["devices"] as? Int == 1)
-        #expect(await Harness.eventually { (try? harness.store.pushJobCounts().delivered) == 1 })
+        #expect(read.data["devices"] as? Int == 2)
+        #expect(await Harness.eventually { (try? harness.store.pushJobCounts().delivered) == 2 })
         #expect(await Harness.eventually { mock.log(kind: "apns").count == 1 })
         let entries = mock.log(kind: "apns")
         let entry = try #require(entries.first)
@@ -118,5 +130,21 @@ import Testing
         #expect(payload["unreadCount"] as? String == "0")
         let pushId = try #require(payload["pushId"] as? String)
         #expect(entry["apns_id"] as? String == pushId.lowercased())
+
+        // FCM: a data message with the APNs background headers, no notification.
+        #expect(await Harness.eventually { mock.log(kind: "fcm").count == 1 })
+        let message = try #require(mock.log(kind: "fcm").first?["message"] as? [String: Any])
+        #expect(message["token"] as? String == "ee04")
+        #expect(message["notification"] == nil)
+        let data = message["data"] as? [String: String] ?? [:]
+        #expect(data["type"] == "read")
+        #expect(data["conversationId"] == "group_team")
+        #expect(data["pushId"] != nil && data["pushId"] != pushId)
+        let apns = message["apns"] as? [String: Any] ?? [:]
+        let headers = apns["headers"] as? [String: String] ?? [:]
+        #expect(headers["apns-push-type"] == "background")
+        #expect(headers["apns-priority"] == "5")
+        let fcmPayload = apns["payload"] as? [String: Any] ?? [:]
+        #expect(fcmPayload["aps"] as? [String: Int] == ["content-available": 1])
     }
 }
