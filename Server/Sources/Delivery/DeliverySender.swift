@@ -251,8 +251,7 @@ public final class DeliverySender: PushSender {
         ]
         if job.headers.expiration != 0 { headers["apns-expiration"] = String(job.headers.expiration) }
         if let collapse = job.headers.collapseId { headers["apns-collapse-id"] = collapse }
-        // A read push is data only: a `notification` would show an alert.
-        let notify = job.kind == .read ? false : job.kind == .call ? credentials.notificationForCall : credentials.notificationForChat
+        let notify = job.kind == .call ? credentials.notificationForCall : credentials.notificationForChat
         guard
             let message = FCMMessage.make(
                 token: job.token, payload: job.payload, apnsHeaders: headers, includeNotification: notify)

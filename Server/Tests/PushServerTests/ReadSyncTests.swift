@@ -93,7 +93,7 @@ import Testing
             "p8Key": mock.credentials.apnsPrivateKeyPEM, "production": false,
         ]
         #expect(try await harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", provider).status == 200)
-        // An FCM provider that puts a notification in chat pushes: never in a read push.
+        // An FCM provider that adds a notification to chat pushes: a read push has no alert, so none.
         let fcm: [String: Any] = [
             "providerId": "fcm-1",
             "serviceAccountCreds": [

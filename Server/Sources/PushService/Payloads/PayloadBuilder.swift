@@ -102,15 +102,12 @@ enum PayloadBuilder {
     /// The payload is encoded once per recipient; the id is spliced in after its `{`, so a
     /// large send does not encode every job's payload again.
     static func stamp(_ payload: Data, pushId: String) -> Data {
-        let escaped = pushId.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0 != "\"" && $0 != "\\" }
-        guard escaped, payload.first == UInt8(ascii: "{") else {
-            guard var object = (try? JSONCodec.parse(payload)) as? [String: Any] else { return payload }
-            object["pushId"] = pushId
-            return JSON.encode(object)
-        }
-        let empty = payload.count >= 2 && payload[payload.index(after: payload.startIndex)] == UInt8(ascii: "}")
-        var stamped = Data("{\"pushId\":\"\(pushId)\"".utf8)
-        if !empty { stamped.append(UInt8(ascii: ",")) }
+        // The id as a JSON string literal: the encoded one-element array without its brackets.
+        let literal = ((try? JSONCodec.encode([pushId])) ?? Array("[\"\"]".utf8)).dropFirst().dropLast()
+        var stamped = Data("{\"pushId\":".utf8)
+        stamped.append(contentsOf: literal)
+        // `payload` is an encoded object: `{}` or `{"key":…}`.
+        if payload.count > 2 { stamped.append(UInt8(ascii: ",")) }
         stamped.append(payload.dropFirst())
         return stamped
     }
