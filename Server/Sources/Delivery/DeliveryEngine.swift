@@ -223,6 +223,7 @@ public final class DeliveryEngine: Sendable {
             for item in batch {
                 let latency = item.answeredAt.timeIntervalSince(item.job.createdAt)
                 metrics.record(item.outcome, provider: item.job.platform.isAPNs ? "apns" : "fcm", latency: latency)
+                if item.outcome == .delivered { metrics.recordFunnel(app: item.job.appId, stage: "sent") }
             }
             do {
                 try store.finishPushJobs(batch.map { ($0.job.id, $0.outcome) }, now: time)

@@ -24,7 +24,21 @@ public final class DeliveryMetrics: Sendable {
         var recent = [Double](repeating: 0, count: 65_536)
         var recentNext = 0
         var recentFilled = 0
+        /// Per app: pushes the provider took (`sent`), the SDK reported delivered and opened.
+        var funnel: [String: [String: Int]] = [:]
+        /// Per app: sent → delivered delays (the latest 1,024), their sum and count.
+        var delays: [String: Delays] = [:]
     }
+
+    struct Delays {
+        var recent: [Double] = []
+        var next = 0
+        var sum = 0.0
+        var count = 0
+    }
+
+    /// The stages of the per-app funnel, in order.
+    public static let funnelStages = ["sent", "delivered", "opened"]
 
     private let state = Mutex(State())
 
@@ -56,6 +70,30 @@ public final class DeliveryMetrics: Sendable {
             state.recentNext = (state.recentNext + 1) % state.recent.count
             state.recentFilled = min(state.recentFilled + 1, state.recent.count)
         }
+    }
+
+    /// Counts one push of `app` reaching `stage` (`sent`, `delivered` or `opened`); `delay`
+    /// (delivered only) is from the provider taking it to the device reporting it.
+    public func recordFunnel(app: String, stage: String, delay: TimeInterval? = nil) {
+        state.withLock { state in
+            state.funnel[app, default: [:]][stage, default: 0] += 1
+            guard let delay else { return }
+            var delays = state.delays[app] ?? Delays()
+            if delays.recent.count < 1_024 {
+                delays.recent.append(delay)
+            } else {
+                delays.recent[delays.next] = delay
+            }
+            delays.next = (delays.next + 1) % 1_024
+            delays.sum += delay
+            delays.count += 1
+            state.delays[app] = delays
+        }
+    }
+
+    /// How many pushes of `app` reached `stage`.
+    public func funnelCount(app: String, stage: String) -> Int {
+        state.withLock { $0.funnel[app]?[stage] ?? 0 }
     }
 
     /// Pushes delivered so far, all providers.
@@ -117,7 +155,36 @@ public final class DeliveryMetrics: Sendable {
                 out += "push_delivery_latency_recent_seconds{quantile=\"\(q)\"} \(value)\n"
             }
         }
+        out += funnelText(snapshot)
         return out
+    }
+
+    private func funnelText(_ snapshot: State) -> String {
+        var out = "# HELP push_funnel_total Pushes per app that the provider took (sent), the device reported (delivered), "
+        out += "the user opened (opened).\n# TYPE push_funnel_total counter\n"
+        for (app, stages) in snapshot.funnel.sorted(by: { $0.key < $1.key }) {
+            for stage in Self.funnelStages {
+                out += "push_funnel_total{app=\"\(Self.escaped(app))\",stage=\"\(stage)\"} \(stages[stage] ?? 0)\n"
+            }
+        }
+        out += "# HELP push_delivery_delay_seconds From the provider taking a push to the device reporting it delivered, per app.\n"
+        out += "# TYPE push_delivery_delay_seconds summary\n"
+        for (app, delays) in snapshot.delays.sorted(by: { $0.key < $1.key }) {
+            let label = Self.escaped(app)
+            let sorted = delays.recent.sorted()
+            for q in [0.5, 0.9, 0.99] where !sorted.isEmpty {
+                let value = sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))]
+                out += "push_delivery_delay_seconds{app=\"\(label)\",quantile=\"\(q)\"} \(value)\n"
+            }
+            out += "push_delivery_delay_seconds_sum{app=\"\(label)\"} \(delays.sum)\n"
+            out += "push_delivery_delay_seconds_count{app=\"\(label)\"} \(delays.count)\n"
+        }
+        return out
+    }
+
+    /// A label value as it is, escaped as the Prometheus text format wants (app ids).
+    public static func escaped(_ value: String) -> String {
+        value.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"").replacing("\n", with: "\\n")
     }
 
     /// A short label for a reason: its first word, without characters Prometheus labels

@@ -6,4 +6,7 @@ public enum PushKind: String, Sendable, Codable, CaseIterable, Hashable {
     case call
     /// A campaign (engagement) push (`source: "campaign"`).
     case campaign
+    /// A conversation was read on another of the user's devices (`type: "read"`): a
+    /// background push (`content-available`, priority 5) that clears its notifications.
+    case read
 }

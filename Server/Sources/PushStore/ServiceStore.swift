@@ -79,6 +79,16 @@ public protocol ServiceStore: OutboxStore, SharedStore {
     /// in one transaction.
     func enqueue(webhooks: [WebhookJob], pushJobs: [PushJob]) throws
 
+    // MARK: Push events (the trace)
+    /// The job of a push id in the app, as a delivery log line, with its request id.
+    func pushJobEntry(appId: String, pushId: String) throws -> (requestId: String, entry: PushJobLogEntry)?
+    /// Records what the SDK reported about a push (delivered, opened, replied). The first
+    /// report of a step wins: returns the stored event (the earlier one when there was one)
+    /// and whether this call added it.
+    func recordPushEvent(_ event: PushEvent) throws -> (stored: PushEvent, added: Bool)
+    /// The events of one send request's pushes, in time order.
+    func pushEvents(appId: String, requestId: String) throws -> [PushEvent]
+
     // MARK: Webhook outbox
     /// Claims due webhook jobs (oldest first) and leases them; `attempts` is incremented.
     func claimWebhookJobs(limit: Int, lease: TimeInterval, now: Date) throws -> [WebhookJob]

@@ -28,6 +28,7 @@ public enum StoreTable: String, Sendable, CaseIterable {
     case apps, users, authTokens = "auth_tokens", providers, pushTokens = "push_tokens", idempotency
     case pushJobs = "push_jobs", webhookJobs = "webhook_jobs", calls, providerTokens = "provider_tokens"
     case pushPreferences = "push_preferences", pushMutes = "push_mutes", pushGroupLevels = "push_group_levels"
+    case pushEvents = "push_events"
 
     /// The columns, in row order.
     public var columns: [String] {
@@ -59,6 +60,7 @@ public enum StoreTable: String, Sendable, CaseIterable {
             return ["app_id", "uid", "quiet_start", "quiet_end", "quiet_include_calls", "timezone", "updated_at"]
         case .pushMutes: return ["app_id", "uid", "receiver_type", "receiver", "until", "created_at"]
         case .pushGroupLevels: return ["app_id", "uid", "guid", "level", "updated_at"]
+        case .pushEvents: return ["app_id", "push_id", "request_id", "step", "at", "detail"]
         }
     }
 }

@@ -320,9 +320,18 @@ import Testing
         try source.store.finishPushJobs(claimed.map { (id: $0.id, outcome: JobOutcome.delivered) }, now: Date())
         let bob = ["appid": "chat", "authToken": authTokens["bob"]!]
         #expect(
-            try await RawHTTP.json(port: port, "POST", "/users/alice/conversation/delivered", headers: bob, ["messageId": "m1"]).status
-                == 200)
+            try await RawHTTP.json(
+                port: port, "POST", "/users/alice/conversation/delivered", headers: bob,
+                ["messageId": "m1", "pushId": claimed[0].id, "deliveredBy": "extension"]
+            ).status == 200)
         #expect(await Harness.eventually { receiver.events == ["message.delivered"] })
+
+        // alice's notification preferences (she receives nothing below, so they change no push)
+        #expect(try await admin("PUT", "/users/alice/push-preferences/mutes", ["receiverType": "group", "receiver": "g1"]).status == 200)
+        #expect(try await admin("PUT", "/users/alice/push-preferences/groups/g2", ["level": "mentions"]).status == 200)
+        #expect(
+            try await admin("PUT", "/users/alice/push-preferences/quiet-hours", ["start": "22:00", "end": "07:00", "includeCalls": false])
+                .status == 200)
 
         // then pending work: two sends (one a call: a call record), two webhook events (one
         // idempotent), and a provider token another instance cached

@@ -366,6 +366,24 @@ enum StoreScenarios {
         log.step("an update that throws stores nothing") {
             try store.withSharedProviderToken(teamId: "T", keyId: "K3") { _ in throw StoreError.notFound }
         }
+        // Push events (the trace): the first report of a step wins.
+        func entry(_ pushId: String, app: String = "a1") throws -> [AnyHashable] {
+            guard let (requestId, entry) = try store.pushJobEntry(appId: app, pushId: pushId) else { return [] }
+            return [requestId, entry]
+        }
+        log.step("job of a push") { try entry("j1") }
+        log.step("no job in another app") { try entry("j1", app: "a2") }
+        log.step("no such push") { try entry("nope") }
+        func record(_ step: String, at offset: Double, detail: String?) throws -> [AnyHashable] {
+            let (stored, added) = try store.recordPushEvent(
+                PushEvent(appId: "a1", pushId: "j1", requestId: "r1", step: step, at: t0.addingTimeInterval(offset), detail: detail))
+            return [stored, added]
+        }
+        log.step("delivered") { try record("delivered", at: 20, detail: "extension") }
+        log.step("delivered again") { try record("delivered", at: 21, detail: "app") }
+        log.step("opened") { try record("opened", at: 22, detail: nil) }
+        log.step("events") { try store.pushEvents(appId: "a1", requestId: "r1") }
+        log.step("no events of another request") { try store.pushEvents(appId: "a1", requestId: "r2") }
         log.step("rows") { try StoreTable.allCases.map { try store.rowCount(table: $0) } }
         // Deleting the app takes its tokens, idempotency keys, calls and webhook jobs (not its push jobs).
         log.step("delete app") { try store.deleteApp(id: "a1") }
@@ -423,13 +441,13 @@ struct PostgresStoreTests {
         }
         let stores = try opened.withLock { $0 }.map { try $0.get() }
         defer { stores.forEach { $0.close() } }
-        #expect(stores.allSatisfy { $0.schemaVersion == 5 })
+        #expect(stores.allSatisfy { $0.schemaVersion == 6 })
         #expect(try schema.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations") == "1,2,3,4,5")
         let reopened = try schema.open(poolSize: 1)
         defer { reopened.close() }
-        #expect(reopened.schemaVersion == 5)
+        #expect(reopened.schemaVersion == 6)
         #expect(try schema.psql("SELECT count(*) FROM schema_migrations") == "5")
-        #expect(try schema.psql("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") == "14")
+        #expect(try schema.psql("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") == "15")
     }
 
     @Test func concurrentClaimsFromTwoInstancesNeverShareAJob() throws {
@@ -723,6 +741,12 @@ struct PostgresStoreTests {
         _ = try store.claimWebhookJobs(limit: 3, lease: 30, now: t0)
         try store.recordCall(CallRecord(appId: "a1", sessionId: "s1", callerUid: "u1", details: Data([1, 0]), createdAt: t0))
         try store.recordCall(CallRecord(appId: "a1", sessionId: "s2", callerUid: "u2", details: Data(), createdAt: t0))
+        for (index, step) in ["delivered", "opened", "replied"].enumerated() {
+            _ = try store.recordPushEvent(
+                PushEvent(
+                    appId: "a1", pushId: "j0-1", requestId: "r0", step: step, at: t0.addingTimeInterval(Double(index)),
+                    detail: index == 1 ? nil : "d"))
+        }
         for key in ["K1", "K2", "K3"] {
             _ = try store.withSharedProviderToken(teamId: "TEAM", keyId: key) { _ in
                 SharedProviderToken(sealed: Data(key.utf8), issuedAt: t0)

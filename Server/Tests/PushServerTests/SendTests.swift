@@ -100,7 +100,11 @@ import Testing
         let job = try #require(jobs.first)
         let payload = job["payload"] as? [String: Any] ?? [:]
         // The fixture is the specification: the service must match it, never rewrite it.
-        let fixture = try Fixtures.load("payloads", name)
+        var fixture = try Fixtures.load("payloads", name)
+        // `pushId` is the job's id (the fixture shows an example one).
+        #expect(fixture["pushId"] is String, "\(name) in Contract/payloads has no pushId")
+        #expect(payload["pushId"] as? String == job["id"] as? String)
+        fixture["pushId"] = job["id"]
         #expect(NSDictionary(dictionary: payload).isEqual(to: fixture), "\(name) differs from Contract/payloads")
         let headers = job["headers"] as? [String: Any] ?? [:]
         #expect(headers["pushType"] as? String == pushType)

@@ -17,6 +17,17 @@ extension AdminAPI {
             Route("GET", "notifications/push/v1/send/:requestId/jobs", .adminApp) { call in
                 try service.store.pushJobs(requestId: call.parameter("requestId")).filter { $0.appId == call.appId }.map(Self.jobJSON)
             },
+            Route("GET", "notifications/push/v1/send/:requestId/trace", .adminApp) { call in
+                try PushTrace(service: service).trace(appId: call.appId, requestId: call.parameter("requestId"))
+            },
+            Route("POST", "users/:uid/read", .adminApp) { call in
+                let uid = call.parameter("uid")
+                try Validate.identifier(uid, field: "uid")
+                guard try service.store.user(appId: call.appId, uid: uid) != nil else {
+                    throw Self.userNotFound
+                }
+                return try ReadSync(service: service).handle(call, appId: call.appId, uid: uid, excludingAuthTokenHash: nil)
+            },
         ]
     }
 

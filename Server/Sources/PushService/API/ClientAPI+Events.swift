@@ -12,7 +12,15 @@ extension ClientAPI {
     func delivered(_ call: Call, receiverType: String, id: String) throws -> Any {
         guard let session = call.session else { throw APIError.authTokenNotFound }
         try Validate.identifier(id, field: receiverType == "user" ? "uid" : "guid")
-        let messageId = try call.body().identifier("messageId")
+        let body = try call.body()
+        let messageId = try body.identifier("messageId")
+        let deliveredBy = try body.optionalString("deliveredBy", maxLength: 16)
+        if let deliveredBy, !["extension", "app"].contains(deliveredBy) {
+            throw APIError.badRequest("The deliveredBy field must be extension or app.", field: "deliveredBy", problem: deliveredBy)
+        }
+        if let pushId = try optionalPushId(body) {
+            try PushTrace(service: service).record(.delivered, pushId: pushId, session: session, detail: deliveredBy)
+        }
         let deliveredAt = Int64(service.now.timeIntervalSince1970 * 1000)
         try emit(
             "message.delivered", session: session,
@@ -37,6 +45,7 @@ extension ClientAPI {
         let type = try body.optionalString("type", maxLength: 32) ?? "text"
         guard type == "text" else { throw APIError.badRequest("Only type text is accepted.", field: "type", problem: type) }
         let text = try body.object("data").string("text", maxLength: 10_000)
+        let pushId = try optionalPushId(body)
         let sentAt = Int64(service.now.timeIntervalSince1970)
         var message: [String: Any] = [
             "id": service.newId(), "sender": session.uid, "receiver": receiver, "receiverType": receiverType,
@@ -44,7 +53,29 @@ extension ClientAPI {
         ]
         if let parentId { message["parentId"] = parentId }
         try emit("message.quickReply", session: session, data: message)
+        if let pushId, let id = message["id"] as? String {
+            try PushTrace(service: service).record(.replied, pushId: pushId, session: session, detail: id)
+        }
         return message
+    }
+
+    /// `POST /notifications/push/v1/pushes/{pushId}/opened`: the user opened the push
+    /// (idempotent: a repeat answers the first time).
+    func opened(_ call: Call) throws -> Any {
+        guard let session = call.session else { throw APIError.authTokenNotFound }
+        let pushId = call.parameter("pushId")
+        try Validate.identifier(pushId, field: "pushId")
+        guard let event = try PushTrace(service: service).record(.opened, pushId: pushId, session: session, detail: nil) else {
+            throw APIError(404, "ERR_NOT_FOUND", "No push \(pushId) was sent to this user.")
+        }
+        return ["pushId": pushId, "openedAt": Int64(event.at.timeIntervalSince1970 * 1000)]
+    }
+
+    /// The optional `pushId` of a receipt or quick reply.
+    private func optionalPushId(_ body: JSONObject) throws -> String? {
+        guard let pushId = try body.optionalString("pushId", maxLength: 128) else { return nil }
+        try Validate.identifier(pushId, field: "pushId")
+        return pushId
     }
 
     func campaign(_ call: Call, action: String) throws -> Any {

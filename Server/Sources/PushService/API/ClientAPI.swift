@@ -26,6 +26,12 @@ struct ClientAPI {
             Route("PUT", "campaigns/push-notifications/:id/delivered", .client) { try campaign($0, action: "delivered") },
             Route("PUT", "campaigns/push-notifications/:id/clicked", .client) { try campaign($0, action: "clicked") },
             Route("PUT", "calls/:sessionId", .client) { try callStatus($0) },
+            Route("POST", "notifications/push/v1/pushes/:pushId/opened", .client) { try opened($0) },
+            Route("POST", "notifications/push/v1/read", .client) { call in
+                guard let session = call.session else { throw APIError.authTokenNotFound }
+                return try ReadSync(service: service).handle(
+                    call, appId: session.appId, uid: session.uid, excludingAuthTokenHash: session.authTokenHash)
+            },
         ] + PreferencesAPI(service: service).clientRoutes
     }
 

@@ -42,7 +42,11 @@ enum OpenAPIDocument {
                       "examples": {
                         "apns": {
                           "summary": "An APNs device token under the app's first APNs provider",
-                          "value": { "fcmToken": "8a1c5e0f9b7d3a2c4e6f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5", "platform": "apns_ios_device", "timezone": "Europe/Berlin" }
+                          "value": {
+                            "fcmToken": "8a1c5e0f9b7d3a2c4e6f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5",
+                            "platform": "apns_ios_device",
+                            "timezone": "Europe/Berlin"
+                          }
                         },
                         "voip": {
                           "summary": "A PushKit token",
@@ -115,10 +119,7 @@ enum OpenAPIDocument {
                 "description": "`uid` is the other party of the conversation (the push's `sender`). Queues a `message.delivered` webhook event.",
                 "security": [{ "appId": [], "authToken": [] }],
                 "parameters": [{ "$ref": "#/components/parameters/uidPath" }],
-                "requestBody": {
-                  "required": true,
-                  "content": { "application/json": { "schema": { "$ref": "#/components/schemas/MarkDelivered" } } }
-                },
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/MarkDelivered" } } } },
                 "responses": {
                   "200": {
                     "description": "The receipt.",
@@ -140,11 +141,10 @@ enum OpenAPIDocument {
                 "summary": "Mark a group message delivered",
                 "description": "Queues a `message.delivered` webhook event.",
                 "security": [{ "appId": [], "authToken": [] }],
-                "parameters": [{ "name": "guid", "in": "path", "required": true, "description": "The group.", "schema": { "$ref": "#/components/schemas/Id" } }],
-                "requestBody": {
-                  "required": true,
-                  "content": { "application/json": { "schema": { "$ref": "#/components/schemas/MarkDelivered" } } }
-                },
+                "parameters": [
+                  { "name": "guid", "in": "path", "required": true, "description": "The group.", "schema": { "$ref": "#/components/schemas/Id" } }
+                ],
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/MarkDelivered" } } } },
                 "responses": {
                   "200": {
                     "description": "The receipt.",
@@ -166,10 +166,7 @@ enum OpenAPIDocument {
                 "summary": "Send a quick reply (a text message) from a notification",
                 "description": "Queues a `message.quickReply` webhook event; the app's back end delivers the message.",
                 "security": [{ "appId": [], "authToken": [] }],
-                "requestBody": {
-                  "required": true,
-                  "content": { "application/json": { "schema": { "$ref": "#/components/schemas/QuickReply" } } }
-                },
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/QuickReply" } } } },
                 "responses": {
                   "200": {
                     "description": "The message as queued.",
@@ -191,11 +188,16 @@ enum OpenAPIDocument {
                 "summary": "Send a quick reply inside a thread",
                 "description": "As `POST /messages`; the answer carries `parentId`.",
                 "security": [{ "appId": [], "authToken": [] }],
-                "parameters": [{ "name": "parentId", "in": "path", "required": true, "description": "The thread's parent message.", "schema": { "$ref": "#/components/schemas/Id" } }],
-                "requestBody": {
-                  "required": true,
-                  "content": { "application/json": { "schema": { "$ref": "#/components/schemas/QuickReply" } } }
-                },
+                "parameters": [
+                  {
+                    "name": "parentId",
+                    "in": "path",
+                    "required": true,
+                    "description": "The thread's parent message.",
+                    "schema": { "$ref": "#/components/schemas/Id" }
+                  }
+                ],
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/QuickReply" } } } },
                 "responses": {
                   "200": {
                     "description": "The message as queued.",
@@ -219,10 +221,7 @@ enum OpenAPIDocument {
                 "security": [{ "appId": [], "authToken": [] }],
                 "parameters": [{ "$ref": "#/components/parameters/campaignPushId" }],
                 "responses": {
-                  "200": {
-                    "description": "The receipt.",
-                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CampaignAnswer" } } }
-                  },
+                  "200": { "description": "The receipt.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CampaignAnswer" } } } },
                   "400": { "$ref": "#/components/responses/BadRequest" },
                   "401": { "$ref": "#/components/responses/ClientUnauthorized" },
                   "404": { "$ref": "#/components/responses/NotFound" },
@@ -241,10 +240,7 @@ enum OpenAPIDocument {
                 "security": [{ "appId": [], "authToken": [] }],
                 "parameters": [{ "$ref": "#/components/parameters/campaignPushId" }],
                 "responses": {
-                  "200": {
-                    "description": "The receipt.",
-                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CampaignAnswer" } } }
-                  },
+                  "200": { "description": "The receipt.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CampaignAnswer" } } } },
                   "400": { "$ref": "#/components/responses/BadRequest" },
                   "401": { "$ref": "#/components/responses/ClientUnauthorized" },
                   "404": { "$ref": "#/components/responses/NotFound" },
@@ -261,11 +257,16 @@ enum OpenAPIDocument {
                 "summary": "Decline, busy or unanswered for a ringing call",
                 "description": "Queues a `call.<status>` webhook event. For `rejected` and `busy` of a call the service pushed (`POST /notifications/push/v1/send` with `callAction: initiated`), it also queues a `callAction: rejected`/`busy` push to the caller.",
                 "security": [{ "appId": [], "authToken": [] }],
-                "parameters": [{ "name": "sessionId", "in": "path", "required": true, "description": "The call's session id.", "schema": { "$ref": "#/components/schemas/Id" } }],
-                "requestBody": {
-                  "required": true,
-                  "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CallStatus" } } }
-                },
+                "parameters": [
+                  {
+                    "name": "sessionId",
+                    "in": "path",
+                    "required": true,
+                    "description": "The call's session id.",
+                    "schema": { "$ref": "#/components/schemas/Id" }
+                  }
+                ],
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CallStatus" } } } },
                 "responses": {
                   "200": {
                     "description": "The status as recorded.",
@@ -287,10 +288,7 @@ enum OpenAPIDocument {
                 "summary": "Create an app",
                 "description": "Without `appId` the service picks one; without `webhookSecret` it makes one. The webhook secret is returned here and never again.",
                 "security": [{ "apiKey": [] }],
-                "requestBody": {
-                  "required": true,
-                  "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CreateApp" } } }
-                },
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CreateApp" } } } },
                 "responses": {
                   "200": {
                     "description": "The app, with its webhook secret.",
@@ -335,10 +333,7 @@ enum OpenAPIDocument {
                 "summary": "Read an app",
                 "security": [{ "apiKey": [] }],
                 "responses": {
-                  "200": {
-                    "description": "The app.",
-                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/AppAnswer" } } }
-                  },
+                  "200": { "description": "The app.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/AppAnswer" } } } },
                   "401": { "$ref": "#/components/responses/AdminUnauthorized" },
                   "404": { "$ref": "#/components/responses/NotFound" },
                   "413": { "$ref": "#/components/responses/TooLarge" },
@@ -351,10 +346,7 @@ enum OpenAPIDocument {
                 "summary": "Change an app's name or webhook",
                 "description": "`webhookUrl: null` removes the webhook. A new secret (`webhookSecret`, or `rotateWebhookSecret: true` for a generated one) is returned once.",
                 "security": [{ "apiKey": [] }],
-                "requestBody": {
-                  "required": true,
-                  "content": { "application/json": { "schema": { "$ref": "#/components/schemas/UpdateApp" } } }
-                },
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/UpdateApp" } } } },
                 "responses": {
                   "200": {
                     "description": "The app; `webhookSecret` only when it changed.",
@@ -404,10 +396,7 @@ enum OpenAPIDocument {
                 "operationId": "createUser",
                 "summary": "Create a user, optionally with an auth token",
                 "security": [{ "apiKey": [], "appId": [] }],
-                "requestBody": {
-                  "required": true,
-                  "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CreateUser" } } }
-                },
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CreateUser" } } } },
                 "responses": {
                   "200": {
                     "description": "The user; `authToken` (its only copy) when `withAuthToken` was true.",
@@ -454,10 +443,7 @@ enum OpenAPIDocument {
                 "summary": "Read a user",
                 "security": [{ "apiKey": [], "appId": [] }],
                 "responses": {
-                  "200": {
-                    "description": "The user.",
-                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/UserAnswer" } } }
-                  },
+                  "200": { "description": "The user.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/UserAnswer" } } } },
                   "401": { "$ref": "#/components/responses/AdminUnauthorized" },
                   "404": { "$ref": "#/components/responses/NotFound" },
                   "413": { "$ref": "#/components/responses/TooLarge" },
@@ -594,13 +580,16 @@ enum OpenAPIDocument {
                 "security": [{ "apiKey": [], "appId": [] }],
                 "parameters": [
                   { "$ref": "#/components/parameters/uidPath" },
-                  { "name": "authToken", "in": "path", "required": true, "description": "The full auth token text.", "schema": { "type": "string", "minLength": 1 } }
+                  {
+                    "name": "authToken",
+                    "in": "path",
+                    "required": true,
+                    "description": "The full auth token text.",
+                    "schema": { "type": "string", "minLength": 1 }
+                  }
                 ],
                 "responses": {
-                  "200": {
-                    "description": "Revoked.",
-                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/RevokedAnswer" } } }
-                  },
+                  "200": { "description": "Revoked.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/RevokedAnswer" } } } },
                   "401": { "$ref": "#/components/responses/AdminUnauthorized" },
                   "404": { "$ref": "#/components/responses/NotFound" },
                   "413": { "$ref": "#/components/responses/TooLarge" },
@@ -632,7 +621,17 @@ enum OpenAPIDocument {
                                   "type": "array",
                                   "items": {
                                     "type": "object",
-                                    "required": ["providerId", "type", "key", "delivered", "failed", "connections", "connectionsUp", "inFlight", "circuitBreaker"],
+                                    "required": [
+                                      "providerId",
+                                      "type",
+                                      "key",
+                                      "delivered",
+                                      "failed",
+                                      "connections",
+                                      "connectionsUp",
+                                      "inFlight",
+                                      "circuitBreaker"
+                                    ],
                                     "properties": {
                                       "providerId": { "$ref": "#/components/schemas/ProviderId" },
                                       "type": { "type": "string", "enum": ["apns", "fcm"] },
@@ -727,10 +726,7 @@ enum OpenAPIDocument {
                 "summary": "Add an APNs provider (token auth with a .p8 key)",
                 "description": "The key is sealed (AES-256-GCM) before it is stored and never returned. One provider serves device and VoIP tokens; `production` picks the APNs host.",
                 "security": [{ "apiKey": [], "appId": [] }],
-                "requestBody": {
-                  "required": true,
-                  "content": { "application/json": { "schema": { "$ref": "#/components/schemas/APNsProviderInput" } } }
-                },
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/APNsProviderInput" } } } },
                 "responses": {
                   "200": {
                     "description": "The provider, without its key.",
@@ -749,10 +745,7 @@ enum OpenAPIDocument {
                 "operationId": "updateAPNsProvider",
                 "summary": "Replace an APNs provider's settings and key",
                 "security": [{ "apiKey": [], "appId": [] }],
-                "requestBody": {
-                  "required": true,
-                  "content": { "application/json": { "schema": { "$ref": "#/components/schemas/APNsProviderInput" } } }
-                },
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/APNsProviderInput" } } } },
                 "responses": {
                   "200": {
                     "description": "The provider, without its key.",
@@ -773,10 +766,7 @@ enum OpenAPIDocument {
                 "summary": "Add an FCM provider (a service account)",
                 "description": "The private key is sealed before it is stored and never returned.",
                 "security": [{ "apiKey": [], "appId": [] }],
-                "requestBody": {
-                  "required": true,
-                  "content": { "application/json": { "schema": { "$ref": "#/components/schemas/FCMProviderInput" } } }
-                },
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/FCMProviderInput" } } } },
                 "responses": {
                   "200": {
                     "description": "The provider, without its key.",
@@ -795,10 +785,7 @@ enum OpenAPIDocument {
                 "operationId": "updateFCMProvider",
                 "summary": "Replace an FCM provider's settings and key",
                 "security": [{ "apiKey": [], "appId": [] }],
-                "requestBody": {
-                  "required": true,
-                  "content": { "application/json": { "schema": { "$ref": "#/components/schemas/FCMProviderInput" } } }
-                },
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/FCMProviderInput" } } } },
                 "responses": {
                   "200": {
                     "description": "The provider, without its key.",
@@ -844,7 +831,9 @@ enum OpenAPIDocument {
                 "operationId": "deleteProvider",
                 "summary": "Delete a provider",
                 "security": [{ "apiKey": [], "appId": [] }],
-                "parameters": [{ "name": "providerId", "in": "path", "required": true, "description": "The provider.", "schema": { "$ref": "#/components/schemas/Id" } }],
+                "parameters": [
+                  { "name": "providerId", "in": "path", "required": true, "description": "The provider.", "schema": { "$ref": "#/components/schemas/Id" } }
+                ],
                 "responses": {
                   "200": {
                     "description": "Deleted.",
@@ -877,12 +866,11 @@ enum OpenAPIDocument {
                 "operationId": "deletePushToken",
                 "summary": "Delete one push token of the app",
                 "security": [{ "apiKey": [], "appId": [] }],
-                "parameters": [{ "name": "pushToken", "in": "path", "required": true, "description": "The token text.", "schema": { "type": "string", "minLength": 1 } }],
+                "parameters": [
+                  { "name": "pushToken", "in": "path", "required": true, "description": "The token text.", "schema": { "type": "string", "minLength": 1 } }
+                ],
                 "responses": {
-                  "200": {
-                    "description": "Deleted.",
-                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/DeletedCountAnswer" } } }
-                  },
+                  "200": { "description": "Deleted.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/DeletedCountAnswer" } } } },
                   "401": { "$ref": "#/components/responses/AdminUnauthorized" },
                   "404": { "$ref": "#/components/responses/NotFound" },
                   "413": { "$ref": "#/components/responses/TooLarge" },
@@ -917,7 +905,12 @@ enum OpenAPIDocument {
                           "value": {
                             "type": "chat",
                             "recipients": [{ "uid": "dev-user", "badge": 3 }],
-                            "message": { "id": "1042", "sender": { "uid": "alice", "name": "Alice" }, "receiver": { "uid": "dev-user", "name": "Dev" }, "text": "See you at 5" }
+                            "message": {
+                              "id": "1042",
+                              "sender": { "uid": "alice", "name": "Alice" },
+                              "receiver": { "uid": "dev-user", "name": "Dev" },
+                              "text": "See you at 5"
+                            }
                           }
                         },
                         "group": {
@@ -925,7 +918,14 @@ enum OpenAPIDocument {
                           "value": {
                             "type": "chat",
                             "recipients": [{ "uid": "dev-user" }],
-                            "message": { "id": 1043, "sender": { "uid": "alice" }, "receiver": { "guid": "team", "name": "Team" }, "receiverType": "group", "text": "Done", "parentId": "1001" }
+                            "message": {
+                              "id": 1043,
+                              "sender": { "uid": "alice" },
+                              "receiver": { "guid": "team", "name": "Team" },
+                              "receiverType": "group",
+                              "text": "Done",
+                              "parentId": "1001"
+                            }
                           }
                         },
                         "call": {
@@ -933,7 +933,13 @@ enum OpenAPIDocument {
                           "value": {
                             "type": "call",
                             "recipients": [{ "uid": "dev-user" }],
-                            "call": { "sessionId": "v1.us.call-1", "callAction": "initiated", "callType": "video", "sender": { "uid": "alice", "name": "Alice" }, "receiver": { "uid": "dev-user" } }
+                            "call": {
+                              "sessionId": "v1.us.call-1",
+                              "callAction": "initiated",
+                              "callType": "video",
+                              "sender": { "uid": "alice", "name": "Alice" },
+                              "receiver": { "uid": "dev-user" }
+                            }
                           }
                         },
                         "campaign": {
@@ -941,7 +947,13 @@ enum OpenAPIDocument {
                           "value": {
                             "type": "campaign",
                             "recipients": [{ "uid": "dev-user" }],
-                            "campaign": { "id": "an-1", "campaignId": "cmp-1", "title": "New", "body": "Try the new stickers", "url": "https://example.com/stickers" }
+                            "campaign": {
+                              "id": "an-1",
+                              "campaignId": "cmp-1",
+                              "title": "New",
+                              "body": "Try the new stickers",
+                              "url": "https://example.com/stickers"
+                            }
                           }
                         }
                       }
@@ -1027,7 +1039,10 @@ enum OpenAPIDocument {
                 "description": "Mutes in force, group levels, quiet hours and the zone in effect (Server/README.md, Preferences).",
                 "security": [{ "appId": [], "authToken": [] }],
                 "responses": {
-                  "200": { "description": "The user's preferences after the change.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } } },
+                  "200": {
+                    "description": "The user's preferences after the change.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } }
+                  },
                   "400": { "$ref": "#/components/responses/BadRequest" },
                   "401": { "$ref": "#/components/responses/ClientUnauthorized" },
                   "404": { "$ref": "#/components/responses/NotFound" },
@@ -1045,7 +1060,10 @@ enum OpenAPIDocument {
                 "security": [{ "appId": [], "authToken": [] }],
                 "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SetMute" } } } },
                 "responses": {
-                  "200": { "description": "The user's preferences after the change.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } } },
+                  "200": {
+                    "description": "The user's preferences after the change.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } }
+                  },
                   "400": { "$ref": "#/components/responses/BadRequest" },
                   "401": { "$ref": "#/components/responses/ClientUnauthorized" },
                   "404": { "$ref": "#/components/responses/NotFound" },
@@ -1061,9 +1079,15 @@ enum OpenAPIDocument {
                 "summary": "Unmute a conversation",
                 "description": "Idempotent.",
                 "security": [{ "appId": [], "authToken": [] }],
-                "parameters": [{ "name": "receiverType", "in": "path", "required": true, "schema": { "type": "string", "enum": ["user", "group"] } }, { "name": "receiver", "in": "path", "required": true, "description": "The uid or guid.", "schema": { "$ref": "#/components/schemas/Id" } }],
+                "parameters": [
+                  { "name": "receiverType", "in": "path", "required": true, "schema": { "type": "string", "enum": ["user", "group"] } },
+                  { "name": "receiver", "in": "path", "required": true, "description": "The uid or guid.", "schema": { "$ref": "#/components/schemas/Id" } }
+                ],
                 "responses": {
-                  "200": { "description": "The user's preferences after the change.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } } },
+                  "200": {
+                    "description": "The user's preferences after the change.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } }
+                  },
                   "400": { "$ref": "#/components/responses/BadRequest" },
                   "401": { "$ref": "#/components/responses/ClientUnauthorized" },
                   "404": { "$ref": "#/components/responses/NotFound" },
@@ -1079,10 +1103,15 @@ enum OpenAPIDocument {
                 "summary": "What the user hears of a group: all, mentions or none",
                 "description": "`none`: no chat push (rule `group-none`); `mentions`: only messages whose `mentions` name the user (rule `group-mentions-only`).",
                 "security": [{ "appId": [], "authToken": [] }],
-                "parameters": [{ "name": "guid", "in": "path", "required": true, "description": "The group.", "schema": { "$ref": "#/components/schemas/Id" } }],
+                "parameters": [
+                  { "name": "guid", "in": "path", "required": true, "description": "The group.", "schema": { "$ref": "#/components/schemas/Id" } }
+                ],
                 "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SetGroupLevel" } } } },
                 "responses": {
-                  "200": { "description": "The user's preferences after the change.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } } },
+                  "200": {
+                    "description": "The user's preferences after the change.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } }
+                  },
                   "400": { "$ref": "#/components/responses/BadRequest" },
                   "401": { "$ref": "#/components/responses/ClientUnauthorized" },
                   "404": { "$ref": "#/components/responses/NotFound" },
@@ -1100,7 +1129,10 @@ enum OpenAPIDocument {
                 "security": [{ "appId": [], "authToken": [] }],
                 "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SetQuietHours" } } } },
                 "responses": {
-                  "200": { "description": "The user's preferences after the change.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } } },
+                  "200": {
+                    "description": "The user's preferences after the change.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } }
+                  },
                   "400": { "$ref": "#/components/responses/BadRequest" },
                   "401": { "$ref": "#/components/responses/ClientUnauthorized" },
                   "404": { "$ref": "#/components/responses/NotFound" },
@@ -1114,7 +1146,10 @@ enum OpenAPIDocument {
                 "summary": "Clear quiet hours",
                 "security": [{ "appId": [], "authToken": [] }],
                 "responses": {
-                  "200": { "description": "The user's preferences after the change.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } } },
+                  "200": {
+                    "description": "The user's preferences after the change.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } }
+                  },
                   "400": { "$ref": "#/components/responses/BadRequest" },
                   "401": { "$ref": "#/components/responses/ClientUnauthorized" },
                   "404": { "$ref": "#/components/responses/NotFound" },
@@ -1132,7 +1167,10 @@ enum OpenAPIDocument {
                 "security": [{ "apiKey": [], "appId": [] }],
                 "parameters": [{ "$ref": "#/components/parameters/uidPath" }],
                 "responses": {
-                  "200": { "description": "The user's preferences after the change.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } } },
+                  "200": {
+                    "description": "The user's preferences after the change.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } }
+                  },
                   "400": { "$ref": "#/components/responses/BadRequest" },
                   "401": { "$ref": "#/components/responses/AdminUnauthorized" },
                   "404": { "$ref": "#/components/responses/NotFound" },
@@ -1151,7 +1189,10 @@ enum OpenAPIDocument {
                 "parameters": [{ "$ref": "#/components/parameters/uidPath" }],
                 "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SetMute" } } } },
                 "responses": {
-                  "200": { "description": "The user's preferences after the change.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } } },
+                  "200": {
+                    "description": "The user's preferences after the change.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } }
+                  },
                   "400": { "$ref": "#/components/responses/BadRequest" },
                   "401": { "$ref": "#/components/responses/AdminUnauthorized" },
                   "404": { "$ref": "#/components/responses/NotFound" },
@@ -1167,9 +1208,16 @@ enum OpenAPIDocument {
                 "summary": "Unmute a conversation",
                 "description": "Idempotent.",
                 "security": [{ "apiKey": [], "appId": [] }],
-                "parameters": [{ "$ref": "#/components/parameters/uidPath" }, { "name": "receiverType", "in": "path", "required": true, "schema": { "type": "string", "enum": ["user", "group"] } }, { "name": "receiver", "in": "path", "required": true, "description": "The uid or guid.", "schema": { "$ref": "#/components/schemas/Id" } }],
+                "parameters": [
+                  { "$ref": "#/components/parameters/uidPath" },
+                  { "name": "receiverType", "in": "path", "required": true, "schema": { "type": "string", "enum": ["user", "group"] } },
+                  { "name": "receiver", "in": "path", "required": true, "description": "The uid or guid.", "schema": { "$ref": "#/components/schemas/Id" } }
+                ],
                 "responses": {
-                  "200": { "description": "The user's preferences after the change.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } } },
+                  "200": {
+                    "description": "The user's preferences after the change.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } }
+                  },
                   "400": { "$ref": "#/components/responses/BadRequest" },
                   "401": { "$ref": "#/components/responses/AdminUnauthorized" },
                   "404": { "$ref": "#/components/responses/NotFound" },
@@ -1185,10 +1233,16 @@ enum OpenAPIDocument {
                 "summary": "What the user hears of a group: all, mentions or none",
                 "description": "`none`: no chat push (rule `group-none`); `mentions`: only messages whose `mentions` name the user (rule `group-mentions-only`).",
                 "security": [{ "apiKey": [], "appId": [] }],
-                "parameters": [{ "$ref": "#/components/parameters/uidPath" }, { "name": "guid", "in": "path", "required": true, "description": "The group.", "schema": { "$ref": "#/components/schemas/Id" } }],
+                "parameters": [
+                  { "$ref": "#/components/parameters/uidPath" },
+                  { "name": "guid", "in": "path", "required": true, "description": "The group.", "schema": { "$ref": "#/components/schemas/Id" } }
+                ],
                 "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SetGroupLevel" } } } },
                 "responses": {
-                  "200": { "description": "The user's preferences after the change.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } } },
+                  "200": {
+                    "description": "The user's preferences after the change.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } }
+                  },
                   "400": { "$ref": "#/components/responses/BadRequest" },
                   "401": { "$ref": "#/components/responses/AdminUnauthorized" },
                   "404": { "$ref": "#/components/responses/NotFound" },
@@ -1207,7 +1261,10 @@ enum OpenAPIDocument {
                 "parameters": [{ "$ref": "#/components/parameters/uidPath" }],
                 "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SetQuietHours" } } } },
                 "responses": {
-                  "200": { "description": "The user's preferences after the change.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } } },
+                  "200": {
+                    "description": "The user's preferences after the change.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } }
+                  },
                   "400": { "$ref": "#/components/responses/BadRequest" },
                   "401": { "$ref": "#/components/responses/AdminUnauthorized" },
                   "404": { "$ref": "#/components/responses/NotFound" },
@@ -1222,7 +1279,10 @@ enum OpenAPIDocument {
                 "security": [{ "apiKey": [], "appId": [] }],
                 "parameters": [{ "$ref": "#/components/parameters/uidPath" }],
                 "responses": {
-                  "200": { "description": "The user's preferences after the change.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } } },
+                  "200": {
+                    "description": "The user's preferences after the change.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PreferencesAnswer" } } }
+                  },
                   "400": { "$ref": "#/components/responses/BadRequest" },
                   "401": { "$ref": "#/components/responses/AdminUnauthorized" },
                   "404": { "$ref": "#/components/responses/NotFound" },
@@ -1273,10 +1333,7 @@ enum OpenAPIDocument {
                 "description": "Served by the delivery engine when it runs; without it the path answers 404 `ERR_NOT_FOUND`.",
                 "security": [],
                 "responses": {
-                  "200": {
-                    "description": "Healthy.",
-                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/DeliveryHealth" } } }
-                  },
+                  "200": { "description": "Healthy.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/DeliveryHealth" } } } },
                   "404": { "$ref": "#/components/responses/NotFound" },
                   "503": {
                     "description": "Degraded: the outbox cannot be read.",
@@ -1293,11 +1350,91 @@ enum OpenAPIDocument {
                 "description": "Served by the delivery engine when it runs; without it the path answers 404 `ERR_NOT_FOUND`.",
                 "security": [],
                 "responses": {
-                  "200": {
-                    "description": "Prometheus text exposition format 0.0.4.",
-                    "content": { "text/plain": { "schema": { "type": "string" } } }
-                  },
+                  "200": { "description": "Prometheus text exposition format 0.0.4.", "content": { "text/plain": { "schema": { "type": "string" } } } },
                   "404": { "$ref": "#/components/responses/NotFound" }
+                }
+              }
+            },
+            "/notifications/push/v1/pushes/{pushId}/opened": {
+              "post": {
+                "tags": ["client"],
+                "operationId": "pushOpened",
+                "summary": "The user opened (tapped) a push",
+                "description": "Records the trace's `opened` step for a push the service sent to the session's user (`pushId` of the payload). Idempotent: a repeat answers the first `openedAt`. No body.",
+                "security": [{ "appId": [], "authToken": [] }],
+                "parameters": [{ "$ref": "#/components/parameters/pushIdPath" }],
+                "responses": {
+                  "200": {
+                    "description": "When it was first opened.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/OpenedAnswer" } } }
+                  },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/ClientUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "429": { "$ref": "#/components/responses/TooManyRequests" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
+            "/notifications/push/v1/read": {
+              "post": {
+                "tags": ["client"],
+                "operationId": "markConversationRead",
+                "summary": "A conversation was read on this device: sync the user's other devices",
+                "description": "Queues a background push (`apns-push-type: background`, priority 5, `aps.content-available: 1`; an FCM data message for `fcm_ios`) with `type: read`, the `conversationId` and the optional `unreadCount` to every token of the session's user except those registered with this auth token; never to VoIP tokens. iOS may delay or drop background pushes (WIRE-CONTRACT §4).",
+                "security": [{ "appId": [], "authToken": [] }],
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ReadRequest" } } } },
+                "responses": {
+                  "200": {
+                    "description": "The conversation and how many devices get the push.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ReadAnswer" } } }
+                  },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/ClientUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "429": { "$ref": "#/components/responses/TooManyRequests" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
+            "/notifications/push/v1/send/{requestId}/trace": {
+              "get": {
+                "tags": ["admin"],
+                "operationId": "sendTrace",
+                "summary": "The trace of a send: per recipient and device, accepted → preferences → sent → delivered → opened → replied",
+                "description": "Times are milliseconds since 1970. Tokens are shown as hints (first 8 characters). A push that stopped (failed, expired, token invalid, skipped by preferences) says where and why in `stoppedAt`.",
+                "security": [{ "apiKey": [], "appId": [] }],
+                "parameters": [{ "$ref": "#/components/parameters/requestId" }],
+                "responses": {
+                  "200": { "description": "The trace.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/TraceAnswer" } } } },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
+            "/users/{uid}/read": {
+              "post": {
+                "tags": ["admin"],
+                "operationId": "markConversationReadForUser",
+                "summary": "A conversation was read: sync all of the user's devices (for the app's back end)",
+                "description": "As `POST /notifications/push/v1/read`, to every alert token of the user.",
+                "security": [{ "apiKey": [], "appId": [] }],
+                "parameters": [{ "$ref": "#/components/parameters/uidPath" }],
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ReadRequest" } } } },
+                "responses": {
+                  "200": {
+                    "description": "The conversation and how many devices get the push.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ReadAnswer" } } }
+                  },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "500": { "$ref": "#/components/responses/Failed" }
                 }
               }
             }
@@ -1305,13 +1442,37 @@ enum OpenAPIDocument {
           "components": {
             "securitySchemes": {
               "appId": { "type": "apiKey", "in": "header", "name": "appid", "description": "The app id (client calls and per-app admin calls)." },
-              "authToken": { "type": "apiKey", "in": "header", "name": "authToken", "description": "A user's auth token, issued by `POST /users/{uid}/auth_tokens` or `POST /users` with `withAuthToken`." },
+              "authToken": {
+                "type": "apiKey",
+                "in": "header",
+                "name": "authToken",
+                "description": "A user's auth token, issued by `POST /users/{uid}/auth_tokens` or `POST /users` with `withAuthToken`."
+              },
               "apiKey": { "type": "apiKey", "in": "header", "name": "apikey", "description": "The admin key (`PUSH_ADMIN_KEY` or `<data-dir>/admin.key`)." }
             },
             "parameters": {
               "uidPath": { "name": "uid", "in": "path", "required": true, "description": "A user id.", "schema": { "$ref": "#/components/schemas/Id" } },
-              "campaignPushId": { "name": "id", "in": "path", "required": true, "description": "The campaign push (announcement) id from the payload.", "schema": { "$ref": "#/components/schemas/Id" } },
-              "requestId": { "name": "requestId", "in": "path", "required": true, "description": "The `requestId` a send answered.", "schema": { "type": "string", "minLength": 1 } }
+              "campaignPushId": {
+                "name": "id",
+                "in": "path",
+                "required": true,
+                "description": "The campaign push (announcement) id from the payload.",
+                "schema": { "$ref": "#/components/schemas/Id" }
+              },
+              "requestId": {
+                "name": "requestId",
+                "in": "path",
+                "required": true,
+                "description": "The `requestId` a send answered.",
+                "schema": { "type": "string", "minLength": 1 }
+              },
+              "pushIdPath": {
+                "name": "pushId",
+                "in": "path",
+                "required": true,
+                "description": "The `pushId` of a push payload.",
+                "schema": { "$ref": "#/components/schemas/Id" }
+              }
             },
             "responses": {
               "BadRequest": {
@@ -1421,7 +1582,10 @@ enum OpenAPIDocument {
                 "required": ["platform"],
                 "anyOf": [{ "required": ["fcmToken"] }, { "required": ["pushToken"] }],
                 "properties": {
-                  "fcmToken": { "$ref": "#/components/schemas/PushTokenText", "description": "The token, whatever its kind (CometChat's clients name it so)." },
+                  "fcmToken": {
+                    "$ref": "#/components/schemas/PushTokenText",
+                    "description": "The token, whatever its kind (CometChat's clients name it so)."
+                  },
                   "pushToken": { "$ref": "#/components/schemas/PushTokenText", "description": "Accepted when `fcmToken` is absent." },
                   "platform": { "$ref": "#/components/schemas/Platform" },
                   "providerId": { "$ref": "#/components/schemas/Id" },
@@ -1433,7 +1597,13 @@ enum OpenAPIDocument {
                   }
                 }
               },
-              "PushTokenText": { "type": "string", "minLength": 1, "maxLength": 4096, "pattern": "^[!-~]+$", "description": "Printable ASCII without spaces, at most 4,096 characters." },
+              "PushTokenText": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 4096,
+                "pattern": "^[!-~]+$",
+                "description": "Printable ASCII without spaces, at most 4,096 characters."
+              },
               "ClientToken": {
                 "type": "object",
                 "required": ["pushToken", "platform", "providerId", "uid", "createdAt", "updatedAt"],
@@ -1448,11 +1618,7 @@ enum OpenAPIDocument {
                   "updatedAt": { "$ref": "#/components/schemas/EpochSeconds" }
                 }
               },
-              "ClientTokenAnswer": {
-                "type": "object",
-                "required": ["data"],
-                "properties": { "data": { "$ref": "#/components/schemas/ClientToken" } }
-              },
+              "ClientTokenAnswer": { "type": "object", "required": ["data"], "properties": { "data": { "$ref": "#/components/schemas/ClientToken" } } },
               "AdminToken": {
                 "allOf": [{ "$ref": "#/components/schemas/ClientToken" }],
                 "type": "object",
@@ -1476,16 +1642,12 @@ enum OpenAPIDocument {
               "DeletedCountAnswer": {
                 "type": "object",
                 "required": ["data"],
-                "properties": {
-                  "data": { "type": "object", "required": ["deleted"], "properties": { "deleted": { "$ref": "#/components/schemas/Count" } } }
-                }
+                "properties": { "data": { "type": "object", "required": ["deleted"], "properties": { "deleted": { "$ref": "#/components/schemas/Count" } } } }
               },
               "RevokedAnswer": {
                 "type": "object",
                 "required": ["data"],
-                "properties": {
-                  "data": { "type": "object", "required": ["revoked"], "properties": { "revoked": { "$ref": "#/components/schemas/Count" } } }
-                }
+                "properties": { "data": { "type": "object", "required": ["revoked"], "properties": { "revoked": { "$ref": "#/components/schemas/Count" } } } }
               },
               "MarkDelivered": {
                 "type": "object",
@@ -1494,7 +1656,9 @@ enum OpenAPIDocument {
                   "messageId": {
                     "oneOf": [{ "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 256 }, { "type": "integer" }],
                     "description": "The message id (`tag` of the push); a number is accepted too."
-                  }
+                  },
+                  "pushId": { "allOf": [{ "$ref": "#/components/schemas/Id" }], "description": "The push's `pushId`, for the trace (optional)." },
+                  "deliveredBy": { "type": "string", "enum": ["extension", "app"], "description": "Who saw the push arrive (optional)." }
                 }
               },
               "DeliveredAnswer": {
@@ -1520,6 +1684,10 @@ enum OpenAPIDocument {
                     "type": "object",
                     "required": ["text"],
                     "properties": { "text": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 10000 } }
+                  },
+                  "pushId": {
+                    "allOf": [{ "$ref": "#/components/schemas/Id" }],
+                    "description": "The `pushId` of the push replied to, for the trace (optional)."
                   }
                 }
               },
@@ -1607,11 +1775,7 @@ enum OpenAPIDocument {
                   "hasWebhookSecret": { "type": "boolean" }
                 }
               },
-              "AppAnswer": {
-                "type": "object",
-                "required": ["data"],
-                "properties": { "data": { "$ref": "#/components/schemas/App" } }
-              },
+              "AppAnswer": { "type": "object", "required": ["data"], "properties": { "data": { "$ref": "#/components/schemas/App" } } },
               "AppWithSecretAnswer": {
                 "type": "object",
                 "required": ["data"],
@@ -1688,7 +1852,11 @@ enum OpenAPIDocument {
                       "client_email": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 256 },
                       "private_key": { "$ref": "#/components/schemas/PEMPrivateKey" },
                       "private_key_id": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 256 },
-                      "token_uri": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 2048, "description": "Default Google's OAuth token endpoint." }
+                      "token_uri": {
+                        "allOf": [{ "$ref": "#/components/schemas/Text" }],
+                        "maxLength": 2048,
+                        "description": "Default Google's OAuth token endpoint."
+                      }
                     }
                   },
                   "notificationInPayload": {
@@ -1707,7 +1875,18 @@ enum OpenAPIDocument {
               },
               "APNsProvider": {
                 "type": "object",
-                "required": ["providerId", "type", "keyId", "teamId", "bundleId", "production", "includeContentAvailable", "includeMutableContent", "createdAt", "updatedAt"],
+                "required": [
+                  "providerId",
+                  "type",
+                  "keyId",
+                  "teamId",
+                  "bundleId",
+                  "production",
+                  "includeContentAvailable",
+                  "includeMutableContent",
+                  "createdAt",
+                  "updatedAt"
+                ],
                 "properties": {
                   "providerId": { "type": "string" },
                   "type": { "const": "apns" },
@@ -1723,7 +1902,18 @@ enum OpenAPIDocument {
               },
               "FCMProvider": {
                 "type": "object",
-                "required": ["providerId", "type", "projectId", "clientEmail", "privateKeyId", "tokenUri", "notificationForChat", "notificationForCall", "createdAt", "updatedAt"],
+                "required": [
+                  "providerId",
+                  "type",
+                  "projectId",
+                  "clientEmail",
+                  "privateKeyId",
+                  "tokenUri",
+                  "notificationForChat",
+                  "notificationForCall",
+                  "createdAt",
+                  "updatedAt"
+                ],
                 "properties": {
                   "providerId": { "type": "string" },
                   "type": { "const": "fcm" },
@@ -1762,9 +1952,7 @@ enum OpenAPIDocument {
                 "else": { "properties": { "receiver": { "required": ["uid"] } } }
               },
               "SentAt": { "type": "integer", "minimum": 0, "maximum": 1000000000000000, "description": "Milliseconds; default now." },
-              "MessageId": {
-                "oneOf": [{ "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 128 }, { "type": "integer" }]
-              },
+              "MessageId": { "oneOf": [{ "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 128 }, { "type": "integer" }] },
               "ChatEvent": {
                 "type": "object",
                 "allOf": [{ "$ref": "#/components/schemas/ReceiverIdRule" }],
@@ -1780,7 +1968,12 @@ enum OpenAPIDocument {
                   "sentAt": { "$ref": "#/components/schemas/SentAt" },
                   "parentId": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 128 },
                   "reaction": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 64 },
-                  "mentions": { "type": "array", "maxItems": 1000, "items": { "$ref": "#/components/schemas/Id" }, "description": "The uids the message mentions: group members whose level is `mentions` get a push only when named here." },
+                  "mentions": {
+                    "type": "array",
+                    "maxItems": 1000,
+                    "items": { "$ref": "#/components/schemas/Id" },
+                    "description": "The uids the message mentions: group members whose level is `mentions` get a push only when named here."
+                  },
                   "custom": { "description": "Passed through to the payload." },
                   "message": { "description": "The full message object, passed through to the payload." }
                 }
@@ -1818,7 +2011,12 @@ enum OpenAPIDocument {
                 "required": ["uid"],
                 "properties": {
                   "uid": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 128 },
-                  "badge": { "type": "integer", "minimum": 0, "maximum": 999999, "description": "`aps.badge` and `unreadMessageCount` of this user's pushes." },
+                  "badge": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 999999,
+                    "description": "`aps.badge` and `unreadMessageCount` of this user's pushes."
+                  },
                   "unreadMessageCount": { "type": "integer", "minimum": 0, "maximum": 999999, "description": "Used when `badge` is absent." }
                 }
               },
@@ -1827,11 +2025,22 @@ enum OpenAPIDocument {
                 "required": ["type", "recipients"],
                 "properties": {
                   "type": { "type": "string", "enum": ["chat", "call", "campaign"] },
-                  "recipients": { "type": "array", "minItems": 1, "maxItems": 1000, "items": { "$ref": "#/components/schemas/Recipient" }, "description": "A uid listed twice counts once." },
+                  "recipients": {
+                    "type": "array",
+                    "minItems": 1,
+                    "maxItems": 1000,
+                    "items": { "$ref": "#/components/schemas/Recipient" },
+                    "description": "A uid listed twice counts once."
+                  },
                   "message": { "$ref": "#/components/schemas/ChatEvent" },
                   "call": { "$ref": "#/components/schemas/CallEvent" },
                   "campaign": { "$ref": "#/components/schemas/CampaignEvent" },
-                  "ttlSeconds": { "type": "integer", "minimum": 0, "maximum": 2419200, "description": "How long APNs keeps an alert push for an offline device; default 86,400." }
+                  "ttlSeconds": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 2419200,
+                    "description": "How long APNs keeps an alert push for an offline device; default 86,400."
+                  }
                 },
                 "oneOf": [
                   { "properties": { "type": { "const": "chat" } }, "required": ["message"] },
@@ -1889,7 +2098,11 @@ enum OpenAPIDocument {
                     }
                   },
                   "payload": { "type": "object", "description": "The APNs payload (`aps` and the keys of Contract/WIRE-CONTRACT.md §4)." },
-                  "rule": { "type": ["string", "null"], "enum": ["muted", "group-none", "group-mentions-only", "quiet-hours", "quiet-hours-calls", null], "description": "The notification preference rule that changed or skipped the push (Server/README.md, Preferences); null when none did." },
+                  "rule": {
+                    "type": ["string", "null"],
+                    "enum": ["muted", "group-none", "group-mentions-only", "quiet-hours", "quiet-hours-calls", null],
+                    "description": "The notification preference rule that changed or skipped the push (Server/README.md, Preferences); null when none did."
+                  },
                   "skipped": { "type": "boolean", "description": "A preference rule skipped the push: it is never sent." }
                 }
               },
@@ -1919,12 +2132,20 @@ enum OpenAPIDocument {
                   "token": { "type": "string" },
                   "platform": { "$ref": "#/components/schemas/Platform" },
                   "kind": { "type": "string", "enum": ["chat", "call", "campaign"] },
-                  "state": { "type": "string", "enum": ["pending", "leased", "delivered", "failed", "expired", "skipped"], "description": "`skipped`: a preference rule (see `rule`) kept the push from being sent." },
+                  "state": {
+                    "type": "string",
+                    "enum": ["pending", "leased", "delivered", "failed", "expired", "skipped"],
+                    "description": "`skipped`: a preference rule (see `rule`) kept the push from being sent."
+                  },
                   "attempts": { "$ref": "#/components/schemas/Count" },
                   "lastError": { "type": ["string", "null"] },
                   "createdAt": { "$ref": "#/components/schemas/EpochSeconds" },
                   "finishedAt": { "oneOf": [{ "$ref": "#/components/schemas/EpochSeconds" }, { "type": "null" }] },
-                  "rule": { "type": ["string", "null"], "enum": ["muted", "group-none", "group-mentions-only", "quiet-hours", "quiet-hours-calls", null], "description": "The notification preference rule that changed or skipped the push (Server/README.md, Preferences); null when none did." }
+                  "rule": {
+                    "type": ["string", "null"],
+                    "enum": ["muted", "group-none", "group-mentions-only", "quiet-hours", "quiet-hours-calls", null],
+                    "description": "The notification preference rule that changed or skipped the push (Server/README.md, Preferences); null when none did."
+                  }
                 }
               },
               "DeliveryHealth": {
@@ -1983,7 +2204,10 @@ enum OpenAPIDocument {
                           "start": { "$ref": "#/components/schemas/ClockTime" },
                           "end": { "$ref": "#/components/schemas/ClockTime" },
                           "includeCalls": { "type": "boolean" },
-                          "timezone": { "type": ["string", "null"], "description": "The zone the window is read in: the one set, else that of the user's most recent token registration; null: none known (UTC is used)." }
+                          "timezone": {
+                            "type": ["string", "null"],
+                            "description": "The zone the window is read in: the one set, else that of the user's most recent token registration; null: none known (UTC is used)."
+                          }
                         }
                       },
                       { "type": "null" }
@@ -1992,18 +2216,21 @@ enum OpenAPIDocument {
                   "timezone": { "type": ["string", "null"], "description": "The user's zone in effect (IANA id), or null." }
                 }
               },
-              "PreferencesAnswer": {
-                "type": "object",
-                "required": ["data"],
-                "properties": { "data": { "$ref": "#/components/schemas/Preferences" } }
-              },
+              "PreferencesAnswer": { "type": "object", "required": ["data"], "properties": { "data": { "$ref": "#/components/schemas/Preferences" } } },
               "SetMute": {
                 "type": "object",
                 "required": ["receiverType", "receiver"],
                 "properties": {
-                  "receiverType": { "type": "string", "enum": ["user", "group"], "description": "`user`: the 1:1 conversation with `receiver`; `group`: the group `receiver`." },
+                  "receiverType": {
+                    "type": "string",
+                    "enum": ["user", "group"],
+                    "description": "`user`: the 1:1 conversation with `receiver`; `group`: the group `receiver`."
+                  },
                   "receiver": { "$ref": "#/components/schemas/Id" },
-                  "until": { "oneOf": [{ "$ref": "#/components/schemas/EpochMilliseconds" }, { "type": "null" }], "description": "When the mute ends (in the future); null or absent: forever." }
+                  "until": {
+                    "oneOf": [{ "$ref": "#/components/schemas/EpochMilliseconds" }, { "type": "null" }],
+                    "description": "When the mute ends (in the future); null or absent: forever."
+                  }
                 }
               },
               "SetGroupLevel": {
@@ -2016,9 +2243,111 @@ enum OpenAPIDocument {
                 "required": ["start", "end"],
                 "properties": {
                   "start": { "$ref": "#/components/schemas/ClockTime" },
-                  "end": { "allOf": [{ "$ref": "#/components/schemas/ClockTime" }], "description": "Exclusive; before `start` for a window across midnight; must differ from `start`." },
+                  "end": {
+                    "allOf": [{ "$ref": "#/components/schemas/ClockTime" }],
+                    "description": "Exclusive; before `start` for a window across midnight; must differ from `start`."
+                  },
                   "includeCalls": { "type": "boolean", "description": "Calls are quiet too (default false: calls ring)." },
-                  "timezone": { "type": "string", "maxLength": 64, "description": "IANA zone id; absent: the zone of the user's most recent token registration." }
+                  "timezone": {
+                    "type": "string",
+                    "maxLength": 64,
+                    "description": "IANA zone id; absent: the zone of the user's most recent token registration."
+                  }
+                }
+              },
+              "OpenedAnswer": {
+                "type": "object",
+                "required": ["data"],
+                "properties": {
+                  "data": {
+                    "type": "object",
+                    "required": ["pushId", "openedAt"],
+                    "properties": { "pushId": { "type": "string" }, "openedAt": { "type": "integer", "description": "Milliseconds since 1970." } }
+                  }
+                }
+              },
+              "ReadRequest": {
+                "type": "object",
+                "required": ["receiverType", "receiver"],
+                "properties": {
+                  "receiverType": { "type": "string", "enum": ["user", "group"] },
+                  "receiver": { "$ref": "#/components/schemas/Id" },
+                  "unreadCount": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 1000000,
+                    "description": "The user's unread count after the read (the badge); optional."
+                  }
+                }
+              },
+              "ReadAnswer": {
+                "type": "object",
+                "required": ["data"],
+                "properties": {
+                  "data": {
+                    "type": "object",
+                    "required": ["conversationId", "devices"],
+                    "properties": {
+                      "conversationId": { "type": "string", "description": "As in chat payloads (`aps.thread-id`)." },
+                      "devices": { "type": "integer", "description": "How many devices get the read push." }
+                    }
+                  }
+                }
+              },
+              "TraceAnswer": {
+                "type": "object",
+                "required": ["data"],
+                "properties": {
+                  "data": {
+                    "type": "object",
+                    "required": ["requestId", "acceptedAt", "recipients"],
+                    "properties": {
+                      "requestId": { "type": "string" },
+                      "acceptedAt": { "type": "integer" },
+                      "recipients": {
+                        "type": "array",
+                        "items": {
+                          "type": "object",
+                          "required": ["uid", "devices"],
+                          "properties": {
+                            "uid": { "type": "string" },
+                            "devices": {
+                              "type": "array",
+                              "items": {
+                                "type": "object",
+                                "required": ["pushId", "token", "platform", "steps"],
+                                "properties": {
+                                  "pushId": { "type": "string" },
+                                  "token": { "type": "string", "description": "A hint: the first 8 characters and …" },
+                                  "platform": { "type": "string" },
+                                  "steps": {
+                                    "type": "array",
+                                    "items": {
+                                      "type": "object",
+                                      "required": ["step", "at"],
+                                      "properties": {
+                                        "step": { "type": "string", "enum": ["accepted", "preferences", "sent", "delivered", "opened", "replied"] },
+                                        "at": { "type": "integer" },
+                                        "detail": {
+                                          "description": "preferences: the rule or `none`; sent: `apns-id`, `status`, `reason`; delivered: `extension` or `app`; replied: the message id."
+                                        }
+                                      }
+                                    }
+                                  },
+                                  "stoppedAt": {
+                                    "type": "object",
+                                    "required": ["step", "reason"],
+                                    "properties": { "step": { "type": "string" }, "reason": { "type": "string" } }
+                                  }
+                                }
+                              }
+                            },
+                            "skipped": { "type": "array", "items": { "type": "object", "properties": { "reason": { "type": "string" } } } }
+                          }
+                        }
+                      }
+                    }
+                  }
                 }
               }
             }

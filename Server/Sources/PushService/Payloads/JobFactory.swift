@@ -68,10 +68,11 @@ struct JobFactory {
         }
         return targets.map { token, skipped in
             let (encodedPayload, kind, headers) = build(voip: token.platform == .apnsVoIP)
+            let id = service.newId()
             return PushJob(
-                id: service.newId(), appId: token.appId, requestId: requestId, uid: uid, token: token.token, platform: token.platform,
-                kind: kind, providerId: token.providerId, payload: encodedPayload, headers: headers, notBefore: now, createdAt: now,
-                environment: token.environment, rule: treatment.rule, skipped: skipped)
+                id: id, appId: token.appId, requestId: requestId, uid: uid, token: token.token, platform: token.platform,
+                kind: kind, providerId: token.providerId, payload: PayloadBuilder.stamp(encodedPayload, pushId: id), headers: headers,
+                notBefore: now, createdAt: now, environment: token.environment, rule: treatment.rule, skipped: skipped)
         }
     }
 

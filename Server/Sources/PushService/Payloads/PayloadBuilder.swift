@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ServerSupport
 
 /// Builds the push payloads of Contract/WIRE-CONTRACT.md §4: the §4 keys at the top level next to
 /// `aps`; `aps` with `alert`, `badge` (from the count the caller gives), `sound`,
@@ -104,6 +105,21 @@ enum PayloadBuilder {
         if let badge { aps["badge"] = badge }
         payload["aps"] = aps
         return payload
+    }
+
+    /// The payload with `pushId` (the job's id, one per device push) added at the top level,
+    /// next to `aps`: the SDK echoes it in receipts, `opened` and quick replies (the trace).
+    /// The payload is encoded once per recipient; the id is spliced in after its `{`, so a
+    /// large send does not encode every job's payload again.
+    static func stamp(_ payload: Data, pushId: String) -> Data {
+        // The id as a JSON string literal: the encoded one-element array without its brackets.
+        let literal = ((try? JSONCodec.encode([pushId])) ?? Array("[\"\"]".utf8)).dropFirst().dropLast()
+        var stamped = Data("{\"pushId\":".utf8)
+        stamped.append(contentsOf: literal)
+        // `payload` is an encoded object: `{}` or `{"key":…}`.
+        if payload.count > 2 { stamped.append(UInt8(ascii: ",")) }
+        stamped.append(payload.dropFirst())
+        return stamped
     }
 
     private static func parties(_ sender: Party, _ receiver: Party, _ receiverType: String) -> [String: Any] {

@@ -96,5 +96,12 @@ enum PostgresMigrations {
             FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
         ALTER TABLE push_jobs ADD COLUMN rule TEXT COLLATE "C";
         """,
+        // 6: push events of the trace.
+        """
+        CREATE TABLE push_events (
+            app_id TEXT COLLATE "C" NOT NULL, push_id TEXT COLLATE "C" NOT NULL, request_id TEXT COLLATE "C" NOT NULL,
+            step TEXT COLLATE "C" NOT NULL, at BIGINT NOT NULL, detail TEXT COLLATE "C", PRIMARY KEY (app_id, push_id, step));
+        CREATE INDEX push_events_request ON push_events(app_id, request_id);
+        """,
     ]
 }

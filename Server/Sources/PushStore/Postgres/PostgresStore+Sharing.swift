@@ -47,6 +47,7 @@ extension PostgresStore {
         case .pushPreferences: return ["app_id", "uid"]
         case .pushMutes: return ["app_id", "uid", "receiver_type", "receiver"]
         case .pushGroupLevels: return ["app_id", "uid", "guid"]
+        case .pushEvents: return ["app_id", "push_id", "step"]
         }
     }
 

@@ -82,5 +82,15 @@ enum Migrations {
             FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
         ALTER TABLE push_jobs ADD COLUMN rule TEXT;
         """,
+        // 6: what happened to a push
+        // after the provider took it, as the SDK reports it (delivered, opened, replied), for
+        // the trace. One row per push and step: the first report wins.
+        """
+        CREATE TABLE push_events (
+            app_id TEXT NOT NULL, push_id TEXT NOT NULL, request_id TEXT NOT NULL, step TEXT NOT NULL,
+            at INTEGER NOT NULL, detail TEXT, PRIMARY KEY (app_id, push_id, step));
+        CREATE INDEX push_events_request ON push_events(app_id, request_id);
+        CREATE INDEX push_jobs_app_request ON push_jobs(app_id, request_id);
+        """,
     ]
 }

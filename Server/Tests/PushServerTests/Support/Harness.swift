@@ -29,7 +29,8 @@ final class Harness: @unchecked Sendable {
     /// (give both the same `dataDirectory` too, for SQLite).
     init(
         sender: SenderChoice = .none, database: TestDatabase? = nil, configure: (inout ServiceConfiguration) -> Void = { _ in },
-        logger: (@Sendable (String) -> Void)? = nil, clock: @escaping @Sendable () -> Date = Date.init
+        logger: (@Sendable (String) -> Void)? = nil, clock: @escaping @Sendable () -> Date = Date.init,
+        outcome: (@Sendable (PushJob) -> JobOutcome)? = nil
     ) throws {
         directory = NSTemporaryDirectory() + "push-tests-" + UUID().uuidString
         self.database = try database ?? TestDatabase(directory: directory)
@@ -45,7 +46,7 @@ final class Harness: @unchecked Sendable {
         configuration.webhookRetryBase = 0.05
         configuration.webhookRetryMax = 0.2
         configure(&configuration)
-        let recorder = sender == .recording ? RecordingSender() : nil
+        let recorder = sender == .recording ? (outcome.map { RecordingSender(outcome: $0) } ?? RecordingSender()) : nil
         self.recorder = recorder
         let serviceLogger = logger.map { ServiceLogger(minimum: configuration.logLevel, sink: $0) } ?? .silent
         app = try PushServiceApp(

@@ -1,0 +1,64 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import PushCore
+import PushStore
+
+/// Read state in sync across a user's devices: a conversation read on one device becomes a
+/// background push to the user's other devices, which clear its notifications and set the
+/// badge to the count the push carries.
+struct ReadSync {
+    let service: ServiceContext
+
+    /// How long APNs keeps a read push for a device that is off (it only clears
+    /// notifications, so a late one does no harm).
+    static let ttlSeconds: Int64 = 86_400
+
+    /// Parses the body (`receiverType`, `receiver`, optional `unreadCount`), queues a read
+    /// push to each of `uid`'s alert tokens except those registered with `excludingAuthTokenHash`,
+    /// and answers `{conversationId, devices}`.
+    func handle(_ call: Call, appId: String, uid: String, excludingAuthTokenHash: Data?) throws -> Any {
+        let body = try call.body()
+        let receiverType = try body.string("receiverType", maxLength: 16)
+        guard ["user", "group"].contains(receiverType) else {
+            throw APIError.badRequest("The receiverType field must be user or group.", field: "receiverType", problem: receiverType)
+        }
+        let receiver = try body.string("receiver", maxLength: 128)
+        try Validate.identifier(receiver, field: "receiver")
+        let unreadCount = try body.int("unreadCount", in: 0...1_000_000).map { Int($0) }
+        let conversationId = PayloadBuilder.conversationId(sender: uid, receiver: receiver, receiverType: receiverType)
+        let tokens = try service.store.tokens(appId: appId, uid: uid).filter {
+            $0.platform != .apnsVoIP && (excludingAuthTokenHash == nil || $0.authTokenHash != excludingAuthTokenHash)
+        }
+        let jobs = Self.jobs(
+            service: service, requestId: "read-" + service.newId(), uid: uid, conversationId: conversationId,
+            unreadCount: unreadCount, tokens: tokens)
+        if !jobs.isEmpty { try service.store.enqueue(webhooks: [], pushJobs: jobs) }
+        service.logger.info("read app=\(appId) uid=\(uid) devices=\(jobs.count)")
+        return ["conversationId": conversationId, "devices": jobs.count]
+    }
+
+    /// One background push per token: `apns-push-type: background`, priority 5,
+    /// `aps.content-available: 1`, no alert, sound or badge in `aps` (the SDK sets the badge).
+    static func jobs(
+        service: ServiceContext, requestId: String, uid: String, conversationId: String, unreadCount: Int?,
+        tokens: [PushTokenRecord]
+    ) -> [PushJob] {
+        let now = service.now
+        var payload: [String: Any] = ["type": "read", "conversationId": conversationId, "aps": ["content-available": 1]]
+        if let unreadCount { payload["unreadCount"] = String(unreadCount) }
+        let encoded = JSON.encode(payload)
+        let headers = PushHeaders(
+            pushType: .background, priority: 5, expiration: Int64(now.timeIntervalSince1970) + ttlSeconds, collapseId: nil,
+            topicSuffix: "")
+        return tokens.map { token in
+            let id = service.newId()
+            return PushJob(
+                id: id, appId: token.appId, requestId: requestId, uid: uid, token: token.token, platform: token.platform, kind: .read,
+                providerId: token.providerId, payload: PayloadBuilder.stamp(encoded, pushId: id), headers: headers, notBefore: now,
+                createdAt: now, environment: token.environment)
+        }
+    }
+}
