@@ -49,7 +49,7 @@ start)
     }
     # A free port: bind to 0 and read what the kernel chose (a race with other binders is
     # possible but pg_ctl then fails loudly, and the start is retried once).
-    options="-c max_connections=500"
+    options="-c max_connections=1000"
     if [ "${PG_CLUSTER_DURABLE:-0}" != 1 ]; then
         options="$options -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
     fi

@@ -442,11 +442,11 @@ struct PostgresStoreTests {
         let stores = try opened.withLock { $0 }.map { try $0.get() }
         defer { stores.forEach { $0.close() } }
         #expect(stores.allSatisfy { $0.schemaVersion == 6 })
-        #expect(try schema.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations") == "1,2,3,4,5")
+        #expect(try schema.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations") == "1,2,3,4,5,6")
         let reopened = try schema.open(poolSize: 1)
         defer { reopened.close() }
         #expect(reopened.schemaVersion == 6)
-        #expect(try schema.psql("SELECT count(*) FROM schema_migrations") == "5")
+        #expect(try schema.psql("SELECT count(*) FROM schema_migrations") == "6")
         #expect(try schema.psql("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") == "15")
     }
 

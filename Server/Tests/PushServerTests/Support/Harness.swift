@@ -36,7 +36,7 @@ final class Harness: @unchecked Sendable {
         self.database = try database ?? TestDatabase(directory: directory)
         var configuration = ServiceConfiguration()
         configuration.databasePath = self.database.url
-        configuration.databasePoolSize = 3  // many tests run at once on one PostgreSQL
+        configuration.databasePoolSize = 2  // many tests run at once on one PostgreSQL
         configuration.port = 0
         configuration.dataDirectory = directory
         configuration.adminKey = Self.adminKey
