@@ -57,8 +57,12 @@ extension SimulatedDevice {
     /// the payload lacks `aps.content-available: 1`, the priority is not 5, the app does not
     /// declare the `remote-notification` background mode, the user force-quit the app, or
     /// iOS throttles background pushes. The app has about 30 s: see ``runOutBackgroundTime()``.
+    /// With `appCallsCompletion` off the app plays a wrong `didReceiveRemoteNotification` that
+    /// drops the fetch completion handler.
     @discardableResult
-    public func deliverBackground(_ payload: [String: Any], priority: Int = 5) -> SimulatedBackgroundPush {
+    public func deliverBackground(
+        _ payload: [String: Any], priority: Int = 5, appCallsCompletion: Bool = true
+    ) -> SimulatedBackgroundPush {
         let refuse = { (reason: String) -> SimulatedBackgroundPush in
             self.logger.log(.info, "iOS: a background push was not delivered: \(reason).")
             return SimulatedBackgroundPush(outcome: .notDelivered(reason))
@@ -76,7 +80,7 @@ extension SimulatedDevice {
         var userInfo: [AnyHashable: Any] = [:]
         for (key, value) in payload { userInfo[key] = value }
         app.sdk.handleBackgroundNotification(userInfo: userInfo) { [weak self, weak app] result in
-            guard let self else { return }
+            guard let self, appCallsCompletion else { return }
             if push.complete(result) > 1 {
                 self.recordViolation("the fetch completion handler of a background push was called more than once")
             }
@@ -88,15 +92,15 @@ extension SimulatedDevice {
 
     /// The `type: read` background push a self-hosted service sends when the user read a
     /// conversation on another device (issue 18's wire agreement), delivered as
-    /// ``deliverBackground(_:priority:)`` delivers it.
+    /// ``deliverBackground(_:priority:appCallsCompletion:)`` delivers it.
     @discardableResult
-    public func deliverReadPush(conversationId: String, unreadCount: Int? = nil, pushId: String? = nil)
-        -> SimulatedBackgroundPush
-    {
+    public func deliverReadPush(
+        conversationId: String, unreadCount: Int? = nil, pushId: String? = nil, appCallsCompletion: Bool = true
+    ) -> SimulatedBackgroundPush {
         var payload: [String: Any] = ["aps": ["content-available": 1], "type": "read", "conversationId": conversationId]
         if let unreadCount { payload["unreadCount"] = String(unreadCount) }
         if let pushId { payload["pushId"] = pushId }
-        return deliverBackground(payload)
+        return deliverBackground(payload, appCallsCompletion: appCallsCompletion)
     }
 
     /// The 30 s of a background push are over: iOS kills an app that has not called the fetch
