@@ -61,6 +61,7 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
         /// Quiet hours: `start`, `end` (`HH:MM`) and whether calls are included.
         public var quietHours: (start: String, end: String, includeCalls: Bool)?
 
+        /// Equal when the mutes, group levels and quiet hours are.
         public static func == (lhs: Preferences, rhs: Preferences) -> Bool {
             lhs.mutes == rhs.mutes && lhs.groups == rhs.groups && lhs.quietHours?.start == rhs.quietHours?.start
                 && lhs.quietHours?.end == rhs.quietHours?.end && lhs.quietHours?.includeCalls == rhs.quietHours?.includeCalls

@@ -65,9 +65,10 @@ extension SimulatedDevice {
         _ = await awaitResult { sdk.clearQuietHours(completion: $0) }
         let read = try await awaitResult { sdk.getPreferences(completion: $0) }.get()
         #expect(read.mutes.isEmpty && read.quietHours == nil && read.level(groupId: "climbers") == .mentionsOnly)
-        #expect(device.service.requests(.unmuteConversation).map { $0.path } == [
-            "/notifications/push/v1/preferences/mutes/user/bob", "/notifications/push/v1/preferences/mutes/group/hikers",
-        ])
+        #expect(
+            device.service.requests(.unmuteConversation).map { $0.path } == [
+                "/notifications/push/v1/preferences/mutes/user/bob", "/notifications/push/v1/preferences/mutes/group/hikers",
+            ])
         #expect(device.service.requests(.clearQuietHours).count == 1 && device.service.requests(.getPreferences).count == 1)
         #expect(device.service.requests.allSatisfy { $0.headers["authToken"] == "alice-token" })
         #expect(device.service.contractViolations.isEmpty)
@@ -231,9 +232,10 @@ extension SimulatedDevice {
         try await awaitResult { app.sdk.markConversationRead(groupId: "hikers", completion: $0) }.get()
         #expect(await device.settle())
         let reads = device.service.requests(.markRead)
-        #expect(reads.map { $0.json } == [
-            ["receiverType": "user", "receiver": "bob", "unreadCount": "4"], ["receiverType": "group", "receiver": "hikers"],
-        ])
+        #expect(
+            reads.map { $0.json } == [
+                ["receiverType": "user", "receiver": "bob", "unreadCount": "4"], ["receiverType": "group", "receiver": "hikers"],
+            ])
         #expect(tags(device) == ["c1"] && app.badgeHistory.last == 4)
         #expect(device.service.contractViolations.isEmpty)
     }

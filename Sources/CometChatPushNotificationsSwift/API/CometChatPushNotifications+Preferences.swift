@@ -23,7 +23,8 @@ extension CometChatPushNotifications {
         groupId: String, until: Date?, completion: (@Sendable (PNResult<PNNotificationPreferences>) -> Void)? = nil
     ) {
         let id = groupId.trimmingCharacters(in: .whitespacesAndNewlines)
-        preferencesCall("setConversationMuted(groupId:until:)", id.isEmpty ? nil : PreferencesWire.mute(.group, id, until: until), completion)
+        preferencesCall(
+            "setConversationMuted(groupId:until:)", id.isEmpty ? nil : PreferencesWire.mute(.group, id, until: until), completion)
     }
 
     /// Ends the mute of the one-to-one conversation with `userId`.
@@ -139,7 +140,8 @@ extension CometChatPushNotifications {
         Task { [tracker] in
             defer { tracker.end() }
             await afterQueuedWork()
-            let result = await sendClientRequest(call.method, call.path, json: call.json).flatMap { data -> PNResult<PNNotificationPreferences> in
+            let result = await sendClientRequest(call.method, call.path, json: call.json).flatMap {
+                data -> PNResult<PNNotificationPreferences> in
                 guard let preferences = PreferencesWire.preferences(data) else {
                     return .failure(PNError(code: .serverError, message: "The service's answer to \(name) holds no preferences."))
                 }
