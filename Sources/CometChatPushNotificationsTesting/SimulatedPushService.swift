@@ -67,9 +67,9 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
                 && lhs.quietHours?.end == rhs.quietHours?.end && lhs.quietHours?.includeCalls == rhs.quietHours?.includeCalls
         }
 
-        /// The wire object the preferences routes answer.
-        var wire: [String: Any] {
-            let now = Int64(Date().timeIntervalSince1970 * 1000)
+        /// The wire object the preferences routes answer at `date` (expired mutes are not listed).
+        func wire(at date: Date) -> [String: Any] {
+            let now = Int64(date.timeIntervalSince1970 * 1000)
             return [
                 "mutes": mutes.filter { ($0.until ?? .max) > now }.map {
                     ["receiverType": $0.receiverType, "receiver": $0.receiver, "until": $0.until.map { NSNumber(value: $0) } ?? NSNull()]
@@ -200,7 +200,7 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
                 var preferences = state.preferences[authToken] ?? Preferences()
                 Self.apply(match, json: json, includeCalls: includeCalls, path: path, to: &preferences)
                 state.preferences[authToken] = preferences
-                return .success(Self.ok(any: preferences.wire))
+                return .success(Self.ok(any: preferences.wire(at: clock.now())))
             case .markRead:
                 let receiver = json["receiver"] ?? ""
                 let conversation = json["receiverType"] == "group" ? "group_\(receiver)" : receiver
