@@ -267,3 +267,34 @@ extension Result {
         return nil
     }
 }
+
+@Suite struct IssueEighteenContractTests {
+    private let headers = ["appid": "app1", "authToken": "t", "Content-Type": "application/json", "Accept": "application/json"]
+
+    private func problems(_ method: String, _ path: String, _ body: [String: Any]?) -> [String] {
+        let data = body.map { try! JSONSerialization.data(withJSONObject: $0) }
+        return WireContract.violations(method: method, path: path, headers: headers, body: data)
+    }
+
+    @Test func theNewRoutesAcceptWhatTheSDKSendsAndRejectBrokenVariants() {
+        let base = "/notifications/push/v1"
+        #expect(problems("PUT", base + "/preferences/mutes", ["receiverType": "user", "receiver": "bob", "until": NSNull()]).isEmpty)
+        #expect(problems("PUT", base + "/preferences/mutes", ["receiverType": "user", "receiver": "bob", "until": 5]).isEmpty)
+        #expect(!problems("PUT", base + "/preferences/mutes", ["receiverType": "user", "receiver": "bob"]).isEmpty)
+        #expect(!problems("PUT", base + "/preferences/mutes", ["receiverType": "room", "receiver": "bob", "until": NSNull()]).isEmpty)
+        #expect(problems("PUT", base + "/preferences/groups/g1", ["level": "mentions"]).isEmpty)
+        #expect(!problems("PUT", base + "/preferences/groups/g1", ["level": "loud"]).isEmpty)
+        #expect(problems("PUT", base + "/preferences/quiet-hours", ["start": "22:00", "end": "07:00", "includeCalls": false]).isEmpty)
+        #expect(!problems("PUT", base + "/preferences/quiet-hours", ["start": "22", "end": "07:00", "includeCalls": false]).isEmpty)
+        #expect(!problems("PUT", base + "/preferences/quiet-hours", ["start": "22:00", "end": "07:00", "includeCalls": 1]).isEmpty)
+        #expect(problems("POST", base + "/read", ["receiverType": "group", "receiver": "g1", "unreadCount": 0]).isEmpty)
+        #expect(!problems("POST", base + "/read", ["receiverType": "group", "receiver": "g1", "unreadCount": -1]).isEmpty)
+        #expect(problems("POST", base + "/pushes/p1/opened", nil).isEmpty)
+        #expect(!problems("POST", base + "/pushes/p1/opened", ["x": 1]).isEmpty)
+        #expect(problems("POST", "/users/bob/conversation/delivered", ["messageId": "m", "pushId": "p", "deliveredBy": "app"]).isEmpty)
+        #expect(!problems("POST", "/users/bob/conversation/delivered", ["messageId": "m", "deliveredBy": "app"]).isEmpty)
+        #expect(!problems("POST", "/users/bob/conversation/delivered", ["messageId": "m", "pushId": "p", "deliveredBy": "phone"]).isEmpty)
+        #expect(WireContract.match(method: "DELETE", path: base + "/preferences/mutes/group/g%201")?.parameter == "g 1")
+        #expect(WireContract.match(method: "GET", path: base + "/preferences")?.route == .getPreferences)
+    }
+}
