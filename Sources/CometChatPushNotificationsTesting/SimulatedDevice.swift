@@ -39,7 +39,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// Ports of the Chat and Calls products' simulators, keyed by module name.
     let productPorts: PNLocked<[String: any Sendable]> = PNLocked([:])
 
-    private struct State {
+    struct State {
         var app: SimulatedApp?
         var apns: SimulatedAPNsBehaviour
         var permission: PNNotificationPermission
@@ -52,8 +52,11 @@ public final class SimulatedDevice: @unchecked Sendable {
         var lastLaunch: LaunchRecipe?
         var kills: [String] = []
         var violations: [String] = []
+        var forceQuit = false
+        var throttleBackgroundPushes = false
+        var backgroundPushes: [SimulatedBackgroundPush] = []
     }
-    private let state: PNLocked<State>
+    let state: PNLocked<State>
 
     /// Creates a device whose app has not run yet.
     ///
@@ -194,7 +197,8 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// again when it launches the app in the background itself (a VoIP push to a killed app).
     @discardableResult
     public func launch(_ didFinishLaunching: @escaping (CometChatPushNotifications) -> Void = { _ in }) -> SimulatedApp {
-        launch(LaunchRecipe(didFinishLaunching), background: false)
+        state.withLock { $0.forceQuit = false }
+        return launch(LaunchRecipe(didFinishLaunching), background: false)
     }
 
     /// iOS launches the app into the background with the last `didFinishLaunching`, as it does for

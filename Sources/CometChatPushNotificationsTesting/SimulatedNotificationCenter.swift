@@ -50,7 +50,7 @@ public final class SimulatedNotificationCenter: PNNotificationCenter, @unchecked
         for (key, value) in request.userInfo { userInfo[key] = value }
         let notification = PNNotification(
             identifier: request.identifier, userInfo: userInfo,
-            categoryIdentifier: request.categoryIdentifier ?? "")
+            categoryIdentifier: request.categoryIdentifier ?? "", threadIdentifier: request.threadIdentifier ?? "")
         state.withLock {
             $0.localRequests.append(request)
             $0.shown.removeAll { $0.identifier == request.identifier }
@@ -62,6 +62,11 @@ public final class SimulatedNotificationCenter: PNNotificationCenter, @unchecked
     /// Removes notifications from Notification Center.
     public func removeDeliveredNotifications(identifiers: [String]) {
         state.withLock { $0.shown.removeAll { identifiers.contains($0.identifier) } }
+    }
+
+    /// The notifications in Notification Center, as `getDeliveredNotifications` lists them.
+    public func deliveredNotifications(completion: @escaping @Sendable ([PNNotification]) -> Void) {
+        completion(shownNotifications)
     }
 
     // MARK: The app's side
@@ -104,7 +109,9 @@ public final class SimulatedNotificationCenter: PNNotificationCenter, @unchecked
         let aps = payload["aps"] as? [String: Any]
         var userInfo: [AnyHashable: Any] = [:]
         for (key, value) in payload { userInfo[key] = value }
-        return PNNotification(identifier: id, userInfo: userInfo, categoryIdentifier: aps?["category"] as? String ?? "")
+        return PNNotification(
+            identifier: id, userInfo: userInfo, categoryIdentifier: aps?["category"] as? String ?? "",
+            threadIdentifier: aps?["thread-id"] as? String ?? "")
     }
 
     func show(_ notification: PNNotification) { state.withLock { $0.shown.append(notification) } }

@@ -43,8 +43,50 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
         case status(Int, code: String)
     }
 
+    /// The preferences the service keeps for one auth token (issue 18's preferences routes).
+    public struct Preferences: Sendable, Equatable {
+        /// A muted conversation.
+        public struct Mute: Sendable, Equatable {
+            /// `user` or `group`.
+            public var receiverType: String
+            /// The uid or guid.
+            public var receiver: String
+            /// Milliseconds since 1970, or `nil` for forever.
+            public var until: Int64?
+        }
+        /// The mutes, in the order they were set.
+        public var mutes: [Mute] = []
+        /// Group levels by guid: `all`, `mentions` or `none`.
+        public var groups: [String: String] = [:]
+        /// Quiet hours: `start`, `end` (`HH:MM`) and whether calls are included.
+        public var quietHours: (start: String, end: String, includeCalls: Bool)?
+
+        /// Equal when the mutes, group levels and quiet hours are.
+        public static func == (lhs: Preferences, rhs: Preferences) -> Bool {
+            lhs.mutes == rhs.mutes && lhs.groups == rhs.groups && lhs.quietHours?.start == rhs.quietHours?.start
+                && lhs.quietHours?.end == rhs.quietHours?.end && lhs.quietHours?.includeCalls == rhs.quietHours?.includeCalls
+        }
+
+        /// The wire object the preferences routes answer at `date` (expired mutes are not listed).
+        func wire(at date: Date) -> [String: Any] {
+            let now = Int64(date.timeIntervalSince1970 * 1000)
+            return [
+                "mutes": mutes.filter { ($0.until ?? .max) > now }.map {
+                    ["receiverType": $0.receiverType, "receiver": $0.receiver, "until": $0.until.map { NSNumber(value: $0) } ?? NSNull()]
+                        as [String: Any]
+                },
+                "groups": groups.sorted { $0.key < $1.key }.map { ["guid": $0.key, "level": $0.value] },
+                "quietHours": quietHours.map {
+                    ["start": $0.start, "end": $0.end, "includeCalls": $0.includeCalls] as [String: Any]
+                } ?? NSNull(),
+                "timezone": NSNull(),
+            ]
+        }
+    }
+
     private struct State {
         var requests: [Request] = []
+        var preferences: [String: Preferences] = [:]
         var violations: [String] = []
         var registrations: [String: [Registration]] = [:]
         var scripted: [WireContract.Route: [Failure]] = [:]
@@ -95,6 +137,12 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
         state.withLock { $0.scripted[route, default: []].append(contentsOf: failures) }
     }
 
+    /// The preferences kept for an auth token.
+    public func preferences(authToken: String) -> Preferences { state.withLock { $0.preferences[authToken] ?? Preferences() } }
+
+    /// The push ids whose opened call arrived, once per call, in order.
+    public var openedPushIds: [String] { requests(.pushOpened).compactMap { $0.match?.parameter } }
+
     /// Forgets the requests received (registrations stay).
     public func clearRequests() { state.withLock { $0.requests.removeAll() } }
 
@@ -106,10 +154,20 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
         let problems = WireContract.violations(method: request.method, path: path, headers: request.headers, body: request.body)
         var json: [String: String] = [:]
         var text: String?
-        if let body = request.body, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] {
-            for (key, value) in object { if let value = value as? String { json[key] = value } }
-            text = (object["data"] as? [String: Any])?["text"] as? String
+        var object: [String: Any] = [:]
+        if let body = request.body, let decoded = try? JSONSerialization.jsonObject(with: body) as? [String: Any] {
+            object = decoded
+            for (key, value) in decoded {
+                switch value {
+                case let value as String: json[key] = value
+                case is NSNull: json[key] = "null"
+                case let value as NSNumber: json[key] = value.stringValue
+                default: break
+                }
+            }
+            text = (decoded["data"] as? [String: Any])?["text"] as? String
         }
+        let includeCalls = object["includeCalls"] as? Bool ?? false
         let received = Request(
             match: match, method: request.method, path: path, headers: request.headers, json: json, text: text,
             at: clock.now())
@@ -138,6 +196,18 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
             case .unregisterTokens:
                 state.registrations[authToken] = nil
                 return .success(Self.ok([:]))
+            case .getPreferences, .muteConversation, .unmuteConversation, .groupLevel, .setQuietHours, .clearQuietHours:
+                var preferences = state.preferences[authToken] ?? Preferences()
+                Self.apply(match, json: json, includeCalls: includeCalls, path: path, to: &preferences)
+                state.preferences[authToken] = preferences
+                return .success(Self.ok(any: preferences.wire(at: clock.now())))
+            case .markRead:
+                let receiver = json["receiver"] ?? ""
+                let conversation = json["receiverType"] == "group" ? "group_\(receiver)" : receiver
+                return .success(Self.ok(any: ["conversationId": conversation, "devices": 0]))
+            case .pushOpened:
+                let at = NSNumber(value: Int64(clock.now().timeIntervalSince1970 * 1000))
+                return .success(Self.ok(any: ["pushId": match.parameter ?? "", "openedAt": at]))
             default:
                 return .success(Self.ok([:]))
             }
@@ -151,6 +221,33 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
             ])
             return PNHTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body)
         }
+    }
+
+    private static func apply(
+        _ match: WireContract.Match, json: [String: String], includeCalls: Bool, path: String, to preferences: inout Preferences
+    ) {
+        switch match.route {
+        case .muteConversation:
+            let type = json["receiverType"] ?? "", receiver = json["receiver"] ?? ""
+            preferences.mutes.removeAll { $0.receiverType == type && $0.receiver == receiver }
+            preferences.mutes.append(.init(receiverType: type, receiver: receiver, until: json["until"].flatMap { Int64($0) }))
+        case .unmuteConversation:
+            let type = path.split(separator: "/").dropLast().last.map(String.init) ?? ""
+            preferences.mutes.removeAll { $0.receiverType == type && $0.receiver == match.parameter }
+        case .groupLevel:
+            if let guid = match.parameter { preferences.groups[guid] = json["level"] }
+        case .setQuietHours:
+            preferences.quietHours = (json["start"] ?? "", json["end"] ?? "", includeCalls)
+        case .clearQuietHours:
+            preferences.quietHours = nil
+        default:
+            break
+        }
+    }
+
+    private static func ok(any data: Any) -> PNHTTPResponse {
+        let body = (try? JSONSerialization.data(withJSONObject: ["data": data])) ?? Data()
+        return PNHTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: body)
     }
 
     private static func ok(_ data: [String: String]) -> PNHTTPResponse {

@@ -25,6 +25,22 @@ public enum WireContract {
         case campaignClicked
         /// `PUT /calls/{sessionId}`
         case callStatus
+        /// `GET /notifications/push/v1/preferences` (self-hosted services)
+        case getPreferences
+        /// `PUT /notifications/push/v1/preferences/mutes`
+        case muteConversation
+        /// `DELETE /notifications/push/v1/preferences/mutes/{receiverType}/{receiver}`
+        case unmuteConversation
+        /// `PUT /notifications/push/v1/preferences/groups/{guid}`
+        case groupLevel
+        /// `PUT /notifications/push/v1/preferences/quiet-hours`
+        case setQuietHours
+        /// `DELETE /notifications/push/v1/preferences/quiet-hours`
+        case clearQuietHours
+        /// `POST /notifications/push/v1/read`
+        case markRead
+        /// `POST /notifications/push/v1/pushes/{pushId}/opened`
+        case pushOpened
     }
 
     /// A request the contract recognises: its route and the path parameter, if any.
@@ -43,6 +59,9 @@ public enum WireContract {
     /// Finds the route of `method` and `path` (the part after the base URL).
     public static func match(method: String, path: String) -> Match? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        if parts.count >= 4, Array(parts[0..<3]) == ["notifications", "push", "v1"] {
+            return matchPushRoute(method: method, Array(parts.dropFirst(3)))
+        }
         switch (method, parts.count) {
         case ("POST", 4) where parts == ["notifications", "push", "v1", "tokens"]:
             return Match(route: .registerToken)
@@ -64,6 +83,27 @@ public enum WireContract {
             return Match(route: .callStatus, parameter: parts[1].removingPercentEncoding)
         default:
             return nil
+        }
+    }
+
+    /// The routes under `/notifications/push/v1/` (`rest` is what follows).
+    private static func matchPushRoute(method: String, _ rest: [String]) -> Match? {
+        let decoded = rest.map { $0.removingPercentEncoding ?? $0 }
+        switch (method, decoded.count) {
+        case ("POST", 1) where decoded == ["tokens"]: return Match(route: .registerToken)
+        case ("DELETE", 1) where decoded == ["tokens"]: return Match(route: .unregisterTokens)
+        case ("GET", 1) where decoded == ["preferences"]: return Match(route: .getPreferences)
+        case ("PUT", 2) where decoded == ["preferences", "mutes"]: return Match(route: .muteConversation)
+        case ("DELETE", 4) where decoded[0] == "preferences" && decoded[1] == "mutes" && ["user", "group"].contains(decoded[2]):
+            return Match(route: .unmuteConversation, parameter: decoded[3])
+        case ("PUT", 3) where decoded[0] == "preferences" && decoded[1] == "groups":
+            return Match(route: .groupLevel, parameter: decoded[2])
+        case ("PUT", 2) where decoded == ["preferences", "quiet-hours"]: return Match(route: .setQuietHours)
+        case ("DELETE", 2) where decoded == ["preferences", "quiet-hours"]: return Match(route: .clearQuietHours)
+        case ("POST", 1) where decoded == ["read"]: return Match(route: .markRead)
+        case ("POST", 3) where decoded[0] == "pushes" && decoded[2] == "opened":
+            return Match(route: .pushOpened, parameter: decoded[1])
+        default: return nil
         }
     }
 
@@ -103,8 +143,36 @@ public enum WireContract {
             if !extra.isEmpty { problems.append("\(where_) has unexpected keys \(extra.sorted())") }
         }
         switch match.route {
-        case .unregisterTokens, .campaignDelivered, .campaignClicked:
+        case .unregisterTokens, .campaignDelivered, .campaignClicked, .getPreferences, .unmuteConversation, .clearQuietHours,
+            .pushOpened:
             if json != nil { problems.append("\(match.route.rawValue) takes no body") }
+        case .muteConversation:
+            guard let json else { return problems + ["a mute needs a body"] }
+            requireString("receiverType", in: json, oneOf: ["user", "group"])
+            requireString("receiver", in: json)
+            if !(json["until"] is NSNull), !isInteger(json["until"]) { problems.append("body.until must be milliseconds or null") }
+            requireKeys(["receiverType", "receiver", "until"], in: json)
+        case .groupLevel:
+            guard let json else { return problems + ["a group level needs a body"] }
+            requireString("level", in: json, oneOf: ["all", "mentions", "none"])
+            requireKeys(["level"], in: json)
+        case .setQuietHours:
+            guard let json else { return problems + ["quiet hours need a body"] }
+            for key in ["start", "end"] {
+                requireString(key, in: json)
+                if let text = json[key] as? String, !isClockTime(text) { problems.append("body.\(key) \"\(text)\" is not HH:MM") }
+            }
+            if !isBoolean(json["includeCalls"]) { problems.append("body.includeCalls must be a boolean") }
+            if json["timezone"] != nil { requireString("timezone", in: json) }
+            requireKeys(["start", "end", "includeCalls", "timezone"], in: json)
+        case .markRead:
+            guard let json else { return problems + ["a read needs a body"] }
+            requireString("receiverType", in: json, oneOf: ["user", "group"])
+            requireString("receiver", in: json)
+            if let count = json["unreadCount"], !isInteger(count) || ((count as? NSNumber)?.intValue ?? -1) < 0 {
+                problems.append("body.unreadCount must be an integer ≥ 0")
+            }
+            requireKeys(["receiverType", "receiver", "unreadCount"], in: json)
         case .registerToken:
             guard let json else { return problems + ["registerToken needs a body"] }
             requireString("fcmToken", in: json)
@@ -120,14 +188,19 @@ public enum WireContract {
         case .userDelivered, .groupDelivered:
             guard let json else { return problems + ["a delivered receipt needs a body"] }
             requireString("messageId", in: json)
-            requireKeys(["messageId"], in: json)
+            if json["pushId"] != nil || json["deliveredBy"] != nil {
+                requireString("pushId", in: json)
+                requireString("deliveredBy", in: json, oneOf: ["extension", "app"])
+            }
+            requireKeys(["messageId", "pushId", "deliveredBy"], in: json)
         case .sendMessage, .sendThreadMessage:
             guard let json else { return problems + ["a message needs a body"] }
             requireString("receiver", in: json)
             requireString("receiverType", in: json, oneOf: ["user", "group"])
             requireString("category", in: json, oneOf: ["message"])
             requireString("type", in: json, oneOf: ["text"])
-            requireKeys(["receiver", "receiverType", "category", "type", "data"], in: json)
+            if json["pushId"] != nil { requireString("pushId", in: json) }
+            requireKeys(["receiver", "receiverType", "category", "type", "data", "pushId"], in: json)
             if let data = json["data"] as? [String: Any] {
                 requireString("text", in: data)
                 requireKeys(["text"], in: data, at: "body.data")
@@ -140,5 +213,25 @@ public enum WireContract {
             requireKeys(["status"], in: json)
         }
         return problems
+    }
+
+    private static func isInteger(_ value: Any?) -> Bool {
+        guard let number = value as? NSNumber, !isBoolean(number) else { return false }
+        return number.doubleValue == number.doubleValue.rounded()
+    }
+
+    private static func isBoolean(_ value: Any?) -> Bool {
+        // JSON booleans are NSNumbers of Objective-C type `char` (or `bool`).
+        guard let number = value as? NSNumber else { return false }
+        let type = UInt8(bitPattern: number.objCType.pointee)
+        return type == UInt8(ascii: "c") || type == UInt8(ascii: "B")
+    }
+
+    private static func isClockTime(_ text: String) -> Bool {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ $0.count == 2 }), let hour = Int(parts[0]), let minute = Int(parts[1]) else {
+            return false
+        }
+        return (0..<24).contains(hour) && (0..<60).contains(minute)
     }
 }

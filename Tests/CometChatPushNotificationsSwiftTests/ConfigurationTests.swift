@@ -71,6 +71,7 @@ struct ConfigurationTests {
         #expect(
             PNError.Code.allCases.map(\.name) == [
                 "notInitialised", "notLoggedIn", "providerRequired", "productNotInstalled", "serverError", "networkError",
+                "notSupported",
             ])
         let error = PNError(code: .serverError, message: "m", serverCode: "ERR_X")
         let nsError = (error as any Error) as NSError

@@ -114,3 +114,21 @@ struct GuideSnippetTests {
         #expect(built.pushKitOwnership == initialized.pushKitOwnership)
     }
 }
+
+/// "Preferences, read state and push traces" (ReadStateAndPreferences.md), as written.
+@MainActor
+func guidePreferencesAndReadState() {
+    let sdk = CometChatPushNotifications.shared
+    // Mute Bob until tomorrow, the hikers group forever.
+    sdk.setConversationMuted(userId: "bob", until: Date().addingTimeInterval(86_400))
+    sdk.setConversationMuted(groupId: "hikers", until: nil)
+    // Only messages that mention the user, from the climbers group.
+    sdk.setGroupNotificationLevel(.mentionsOnly, groupId: "climbers")
+    // Nothing loud from 22:00 to 07:00; calls still ring.
+    sdk.setQuietHours(start: DateComponents(hour: 22), end: DateComponents(hour: 7), includeCalls: false)
+    sdk.getPreferences { result in
+        if case .success(let preferences) = result { print(preferences.mutes.count) }
+    }
+    CometChatPushNotifications.shared.markConversationRead(userId: "bob", unreadCount: 3)
+    CometChatPushNotifications.shared.markConversationRead(groupId: "hikers", unreadCount: 0)
+}

@@ -11,6 +11,8 @@ struct AppSessionClient: PNChatClient {
         await sdk.afterQueuedWork()
         return await sdk.sendClientRequest(method, path, json: body)
     }
+
+    var isSelfHosted: Bool { sdk?.isSelfHosted ?? false }
 }
 
 /// The extension's client: the session the app shared through the App Group's keychain
@@ -22,4 +24,6 @@ struct SharedSessionClient: PNChatClient {
     func send(_ method: String, _ path: String, json body: [String: Any]?) async -> PNResult<Data> {
         await sdk.sendSharedSessionRequest(method, path, json: body, appGroupID: appGroupID)
     }
+
+    var isSelfHosted: Bool { sdk.sharedIsSelfHosted(appGroupID: appGroupID) }
 }

@@ -53,6 +53,12 @@ public final class PNChatProduct: NSObject, PNProductModule {
         runReceipt { sender, deadline in _ = await sender.campaign(info, clicked: true, deadline: deadline) }
     }
 
+    /// Sends the opened call of a self-hosted service's push, once per push id across threads
+    /// and processes (claim kind ``PNReceiptLedger/Kind/pushOpened``).
+    public func handleOpened(_ info: CometChatNotificationInfo) {
+        runReceipt { sender, deadline in _ = await sender.opened(info, deadline: deadline) }
+    }
+
     /// Sends the delivered receipt of a chat message or campaign push the app saw first.
     public func handleDelivery(
         _ info: CometChatNotificationInfo, inForeground: Bool, completion: @escaping @Sendable () -> Void

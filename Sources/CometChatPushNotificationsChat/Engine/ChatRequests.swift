@@ -18,8 +18,9 @@ struct ChatRequest: @unchecked Sendable, Equatable {
 enum ChatRequests {
     /// `POST /users/{sender}/conversation/delivered` for a one-to-one message,
     /// `POST /groups/{guid}/conversation/delivered` for a group message; `nil` when the push
-    /// lacks the message id or the conversation.
-    static func delivered(_ info: CometChatNotificationInfo) -> ChatRequest? {
+    /// lacks the message id or the conversation. With `deliveredBy` (`app` or `extension`: only
+    /// against a self-hosted service) the body also carries the push's `pushId` and who saw it.
+    static func delivered(_ info: CometChatNotificationInfo, deliveredBy: String? = nil) -> ChatRequest? {
         guard info.kind == .chat, let messageId = info.messageId else { return nil }
         let path: String
         switch info.receiverType {
@@ -30,17 +31,31 @@ enum ChatRequests {
             guard let uid = info.senderUid else { return nil }
             path = "/users/\(segment(uid))/conversation/delivered"
         }
-        return ChatRequest(method: "POST", path: path, json: ["messageId": messageId])
+        var body: [String: Any] = ["messageId": messageId]
+        if let deliveredBy, let pushId = info.pushId {
+            body["pushId"] = pushId
+            body["deliveredBy"] = deliveredBy
+        }
+        return ChatRequest(method: "POST", path: path, json: body)
+    }
+
+    /// `POST /notifications/push/v1/pushes/{pushId}/opened` (self-hosted services only); `nil`
+    /// when the push has no push id.
+    static func opened(_ info: CometChatNotificationInfo) -> ChatRequest? {
+        guard let pushId = info.pushId else { return nil }
+        return ChatRequest(method: "POST", path: "/notifications/push/v1/pushes/\(segment(pushId))/opened", json: nil)
     }
 
     /// The quick reply: a text message to the push's sender (one-to-one) or group, in the
-    /// thread of `parentId` when the push was a thread reply.
-    static func reply(_ text: String, to info: CometChatNotificationInfo) -> ChatRequest? {
+    /// thread of `parentId` when the push was a thread reply. With `echoPushId` (a self-hosted
+    /// service) the body carries the push's `pushId`.
+    static func reply(_ text: String, to info: CometChatNotificationInfo, echoPushId: Bool = false) -> ChatRequest? {
         guard let target = ReplyTarget(info) else { return nil }
-        let body: [String: Any] = [
+        var body: [String: Any] = [
             "receiver": target.receiver, "receiverType": target.receiverType,
             "category": "message", "type": "text", "data": ["text": text],
         ]
+        if echoPushId, let pushId = info.pushId { body["pushId"] = pushId }
         let path = target.parentId.map { "/messages/\(segment($0))/thread" } ?? "/messages"
         return ChatRequest(method: "POST", path: path, json: body)
     }

@@ -33,6 +33,8 @@ public struct PNReceiptLedger: Sendable {
         case campaignDelivered
         /// A campaign push was opened.
         case campaignClicked
+        /// A push of a self-hosted service was opened (its push id's opened call).
+        case pushOpened
     }
 
     /// The outcome of ``claim(_:id:)``.

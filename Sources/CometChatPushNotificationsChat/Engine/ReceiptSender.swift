@@ -22,11 +22,25 @@ struct ReceiptSender: Sendable {
     let client: PNChatClient
     let retrying: Retrying
     let logger: PNLogger
+    /// Who sees the push, as delivered receipts to a self-hosted service say: `app` or
+    /// `extension`.
+    var deliveredBy = "app"
 
-    /// Marks a chat message delivered.
+    /// Marks a chat message delivered (with its push id and ``deliveredBy`` against a
+    /// self-hosted service).
     func messageDelivered(_ info: CometChatNotificationInfo, deadline: Date) async -> PNReceiptOutcome {
-        guard let request = ChatRequests.delivered(info), let id = info.messageId else { return .notApplicable }
+        guard let request = ChatRequests.delivered(info, deliveredBy: client.isSelfHosted ? deliveredBy : nil),
+            let id = info.messageId
+        else { return .notApplicable }
         return await send(request, kind: .messageDelivered, id: id, deadline: deadline)
+    }
+
+    /// Sends the opened call of a self-hosted service's push, once per push id.
+    func opened(_ info: CometChatNotificationInfo, deadline: Date) async -> PNReceiptOutcome {
+        guard client.isSelfHosted, let request = ChatRequests.opened(info), let id = info.pushId else {
+            return .notApplicable
+        }
+        return await send(request, kind: .pushOpened, id: id, deadline: deadline)
     }
 
     /// Marks a campaign push delivered (`clicked: false`) or opened.

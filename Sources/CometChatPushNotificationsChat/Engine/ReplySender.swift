@@ -18,7 +18,7 @@ struct ReplySender: Sendable {
         guard !trimmed.isEmpty else {
             return .failure(PNError(code: .serverError, message: "The reply is blank; nothing was sent."))
         }
-        guard let request = ChatRequests.reply(text, to: info) else {
+        guard let request = ChatRequests.reply(text, to: info, echoPushId: client.isSelfHosted) else {
             return .failure(PNError(code: .serverError, message: "The notification names no conversation to reply to."))
         }
         let deadline = retrying.clock.now().addingTimeInterval(budget)

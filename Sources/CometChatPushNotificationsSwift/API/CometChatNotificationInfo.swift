@@ -51,6 +51,10 @@ public final class CometChatNotificationInfo: NSObject, @unchecked Sendable {
     public let campaignId: String?
     /// For campaigns: the announcement id (`announcementId`, or `id`).
     public let announcementId: String?
+    /// The id a self-hosted push service gave this push (`pushId`, one per device push): the SDK
+    /// echoes it in delivered receipts, quick replies and the opened call, so the service's trace
+    /// follows the push. `nil` in pushes from CometChat's hosted service.
+    public let pushId: String?
     /// The text the user typed in the Reply action, when this info comes from a reply that no
     /// product sent.
     public let replyText: String?
@@ -83,6 +87,7 @@ public final class CometChatNotificationInfo: NSObject, @unchecked Sendable {
         callType = fields.callType
         campaignId = fields.campaignId
         announcementId = fields.announcementId
+        pushId = fields.pushId
         self.replyText = replyText
         self.rawPayload = rawPayload
     }

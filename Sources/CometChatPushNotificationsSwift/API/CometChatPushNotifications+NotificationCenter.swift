@@ -66,6 +66,9 @@ extension CometChatPushNotifications {
             deliverTap(info.withReplyText(text), route: .other, completion: completionHandler)
         case .open, .custom:
             applyBadge(deliveryBadge(info))
+            if response.action == .open, info.pushId != nil, isSelfHosted {
+                for product in state.withLock({ $0.products }) { product.handleOpened(info) }
+            }
             let route = TapRoute(info)
             if route == .campaign {
                 for product in state.withLock({ $0.products }) { product.handleCampaignTap(info) }

@@ -75,7 +75,9 @@ extension CometChatPushNotifications {
     /// Hands over a silent push from
     /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`: the badge follows
     /// its `unreadMessageCount` (with `enableBadgeCount` on), and the Chat product marks chat
-    /// messages and campaign pushes delivered.
+    /// messages and campaign pushes delivered. A `type: read` push from a self-hosted service
+    /// (the conversation was read on another device) removes that conversation's notifications
+    /// from Notification Center and sets the badge to its `unreadCount`.
     ///
     /// Prefer ``handleBackgroundNotification(userInfo:completion:)``: iOS may suspend the app as
     /// soon as the fetch completion handler runs (rule 26), and this form cannot tell you when
@@ -89,7 +91,9 @@ extension CometChatPushNotifications {
 
     /// Hands over a silent push and calls `completion` (on the main queue) once the badge is set
     /// and the delivered receipt has been sent or given up (within about 25 s), holding a
-    /// background task meanwhile. Pass the result to iOS's fetch completion handler:
+    /// background task meanwhile. For a `type: read` push it calls `completion` once the read
+    /// conversation's notifications are removed and the badge is set. Pass the result to iOS's
+    /// fetch completion handler:
     ///
     /// ```swift
     /// func application(_ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any],
@@ -111,6 +115,10 @@ extension CometChatPushNotifications {
         let info = CometChatNotificationInfo(rawPayload: userInfo)
         guard configuration != nil else {
             onCallbackQueue { completion(.failed) }
+            return
+        }
+        if let read = ReadSyncPush(userInfo) {
+            handleReadSync(read, completion: completion)
             return
         }
         guard info.kind == .chat || info.kind == .campaign else {
@@ -154,7 +162,8 @@ extension CometChatPushNotifications {
         return PNForegroundPolicy(
             showInAppNotifications: config?.showInAppNotifications ?? true,
             enableBadgeCount: config?.enableBadgeCount ?? false,
-            activeConversation: activeConversation)
+            activeConversation: activeConversation,
+            preferences: notifications.state.withLock { $0.preferences }, now: platform.clock.now())
     }
 
     /// The badge a delivered or tapped CometChat push asks for, if badges are on.

@@ -29,6 +29,9 @@ public final class PNError: NSObject, Error, CustomNSError, @unchecked Sendable 
         case serverError = 5
         /// No answer from the service (offline, timeout) or a gateway error (502, 503, 504).
         case networkError = 6
+        /// The call needs a self-hosted push service (`PNConfiguration.clientHost` set);
+        /// CometChat's hosted client API has no such call. Nothing was sent.
+        case notSupported = 7
 
         /// The case's name, for logs: `"providerRequired"`.
         public var name: String {
@@ -39,6 +42,7 @@ public final class PNError: NSObject, Error, CustomNSError, @unchecked Sendable 
             case .productNotInstalled: return "productNotInstalled"
             case .serverError: return "serverError"
             case .networkError: return "networkError"
+            case .notSupported: return "notSupported"
             }
         }
     }
@@ -93,6 +97,13 @@ public final class PNError: NSObject, Error, CustomNSError, @unchecked Sendable 
 
     static func notLoggedIn(_ why: String = "No user is logged in.") -> PNError {
         PNError(code: .notLoggedIn, message: why)
+    }
+
+    static func notSupported(_ call: String) -> PNError {
+        PNError(
+            code: .notSupported,
+            message: "\(call) needs a self-hosted push service (PNConfiguration.clientHost); "
+                + "CometChat's hosted API has no such call. Nothing was sent.")
     }
 
     static var providerRequired: PNError {

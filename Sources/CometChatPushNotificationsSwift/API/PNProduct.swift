@@ -36,6 +36,9 @@ public protocol PNProductModule: AnyObject, Sendable {
         _ text: String, to info: CometChatNotificationInfo,
         completion: @escaping @Sendable () -> Void
     ) -> Bool
+    /// The user opened (tapped) a notification that carries a push id from a self-hosted
+    /// service: send the opened call once per push id. Called when the tap arrives.
+    func handleOpened(_ info: CometChatNotificationInfo)
     /// A chat or campaign push was delivered: shown in the foreground (`inForeground`), or handed
     /// over silently through `handleBackgroundNotification(userInfo:)`. For delivered receipts;
     /// `completion` runs once the product's work for it is done (or abandoned).
@@ -56,6 +59,8 @@ extension PNProductModule {
     }
     /// No receipt.
     public func handleCampaignTap(_ info: CometChatNotificationInfo) {}
+    /// No opened call.
+    public func handleOpened(_ info: CometChatNotificationInfo) {}
     /// Not taken.
     public func handleReply(
         _ text: String, to info: CometChatNotificationInfo,

@@ -3,8 +3,9 @@ import Foundation
 /// Decides what happens to a notification that arrives while the app is in the foreground:
 /// how it is presented and what the badge becomes. Pure: no state, no side effects.
 ///
-/// - Chat: banner, list and sound, unless `showInAppNotifications` is off or the conversation
-///   is the active one.
+/// - Chat: banner, list and sound, unless `showInAppNotifications` is off, the conversation
+///   is the active one, or it is muted in the last preferences the SDK saw (the service does not
+///   push for a muted conversation; this hides one sent before the mute reached it).
 /// - Call: never shown; the Calls product rings through CallKit, and CallKit records the
 ///   outcome in Recents.
 /// - Campaign: banner, list and sound (`showInAppNotifications` is about chat).
@@ -20,12 +21,30 @@ public struct PNForegroundPolicy: Sendable {
     public var enableBadgeCount: Bool
     /// The conversation on screen, if any.
     public var activeConversation: PNActiveConversation?
+    /// The last notification preferences the SDK saw, if any.
+    public var preferences: PNNotificationPreferences?
+    /// The time mutes are checked at.
+    public var now: Date
 
     /// Creates a policy.
-    public init(showInAppNotifications: Bool, enableBadgeCount: Bool, activeConversation: PNActiveConversation?) {
+    public init(
+        showInAppNotifications: Bool, enableBadgeCount: Bool, activeConversation: PNActiveConversation?,
+        preferences: PNNotificationPreferences? = nil, now: Date = Date()
+    ) {
         self.showInAppNotifications = showInAppNotifications
         self.enableBadgeCount = enableBadgeCount
         self.activeConversation = activeConversation
+        self.preferences = preferences
+        self.now = now
+    }
+
+    /// Whether the preferences mute the conversation of a chat push.
+    public func isMuted(_ info: CometChatNotificationInfo) -> Bool {
+        guard let preferences else { return false }
+        switch info.receiverType {
+        case .group: return info.receiverId.map { preferences.isMuted(groupId: $0, at: now) } ?? false
+        case .user, .unknown: return info.senderUid.map { preferences.isMuted(userId: $0, at: now) } ?? false
+        }
     }
 
     /// The decision for `info`.
@@ -39,6 +58,7 @@ public struct PNForegroundPolicy: Sendable {
             if let activeConversation, activeConversation.matches(info) {
                 return PNForegroundDecision(options: [], badge: badge, reason: .activeConversation)
             }
+            if isMuted(info) { return PNForegroundDecision(options: [], badge: badge, reason: .muted) }
             return PNForegroundDecision(options: .alert, badge: badge, reason: .shown)
         case .call:
             return PNForegroundDecision(options: [], badge: nil, reason: .call)
@@ -66,6 +86,9 @@ public struct PNForegroundDecision: Sendable, Equatable {
         case inAppNotificationsOff
         /// A chat notification hidden because its conversation is on screen.
         case activeConversation
+        /// A chat notification hidden because its conversation is muted in the last preferences
+        /// the SDK saw.
+        case muted
         /// A call push: CallKit rings instead.
         case call
         /// Not a CometChat push: presented as iOS would without the SDK.

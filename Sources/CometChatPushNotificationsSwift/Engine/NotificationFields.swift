@@ -22,6 +22,7 @@ struct NotificationFields: Sendable, Equatable {
     var callType: String?
     var campaignId: String?
     var announcementId: String?
+    var pushId: String?
 
     init() {}
 
@@ -46,5 +47,6 @@ struct NotificationFields: Sendable, Equatable {
         callType = info.callType
         campaignId = info.campaignId
         announcementId = info.announcementId
+        pushId = info.pushId
     }
 }

@@ -5,6 +5,8 @@ import Foundation
 final class NotificationHandling: Sendable {
     struct State {
         var activeConversation: PNActiveConversation?
+        /// The last preferences a preferences call answered.
+        var preferences: PNNotificationPreferences?
         var heldTaps: [CometChatNotificationInfo] = []
         var centerInstalled = false
         var observingDelegate = false

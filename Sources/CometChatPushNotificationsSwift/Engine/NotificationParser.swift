@@ -46,6 +46,7 @@ enum NotificationParser {
         out.sessionId = R.string(payload["sessionId"]) ?? R.string(message?["sessionId"])
         out.callType = R.string(payload["callType"])?.lowercased()
         out.campaignId = R.string(payload["campaignId"])
+        out.pushId = R.string(payload["pushId"])
         out.kind = kind(type: type, source: source, fields: out)
         out.announcementId =
             R.string(payload["announcementId"])

@@ -13,6 +13,16 @@ public protocol PNNotificationCenter: Sendable {
     func add(_ request: PNLocalNotificationRequest, completion: @escaping @Sendable ((any Error)?) -> Void)
     /// Removes delivered notifications from Notification Center.
     func removeDeliveredNotifications(identifiers: [String])
+    /// The notifications in Notification Center (`getDeliveredNotifications`), from any thread.
+    func deliveredNotifications(completion: @escaping @Sendable ([PNNotification]) -> Void)
+}
+
+extension PNNotificationCenter {
+    /// None: a notification center that cannot list what it shows (an app's own port written
+    /// before the SDK needed the list) removes nothing by conversation.
+    public func deliveredNotifications(completion: @escaping @Sendable ([PNNotification]) -> Void) {
+        completion([])
+    }
 }
 
 /// The notification center's delegate calls, each carrying the completion handler iOS expects

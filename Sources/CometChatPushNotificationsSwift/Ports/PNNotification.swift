@@ -10,12 +10,17 @@ public struct PNNotification: @unchecked Sendable {
     public var userInfo: [AnyHashable: Any]
     /// The category the notification was sent with (`aps.category`), or `""`.
     public var categoryIdentifier: String
+    /// The thread it is grouped in (`aps.thread-id`: the conversation id of a chat push), or `""`.
+    public var threadIdentifier: String
 
     /// Creates a notification.
-    public init(identifier: String, userInfo: [AnyHashable: Any], categoryIdentifier: String = "") {
+    public init(
+        identifier: String, userInfo: [AnyHashable: Any], categoryIdentifier: String = "", threadIdentifier: String = ""
+    ) {
         self.identifier = identifier
         self.userInfo = userInfo
         self.categoryIdentifier = categoryIdentifier
+        self.threadIdentifier = threadIdentifier
     }
 }
 

@@ -36,6 +36,10 @@ final class UserNotificationCenterAdapter: PNNotificationCenter, @unchecked Send
     func removeDeliveredNotifications(identifiers: [String]) {
         center.removeDeliveredNotifications(withIdentifiers: identifiers)
     }
+
+    func deliveredNotifications(completion: @escaping @Sendable ([PNNotification]) -> Void) {
+        center.getDeliveredNotifications { notifications in completion(notifications.map(PNNotification.init)) }
+    }
 }
 
 /// The object iOS calls as the notification center's delegate; it forwards to the SDK's

@@ -8,7 +8,7 @@ extension PNNotification {
         let content = notification.request.content
         self.init(
             identifier: notification.request.identifier, userInfo: content.userInfo,
-            categoryIdentifier: content.categoryIdentifier)
+            categoryIdentifier: content.categoryIdentifier, threadIdentifier: content.threadIdentifier)
     }
 }
 

@@ -1,0 +1,257 @@
+import Foundation
+
+/// Notification preferences and read state, kept by a self-hosted push service.
+///
+/// These calls need ``PNConfiguration/clientHost``: CometChat's hosted client API has no such
+/// calls, so without it they fail with ``PNError/Code-swift.enum/notSupported`` and send
+/// nothing. Every call answers on the main queue; the preferences calls answer the user's whole
+/// preferences as the service now holds them.
+extension CometChatPushNotifications {
+    /// Mutes the one-to-one conversation with `userId` until `until` (`nil`: forever). The
+    /// service then sends no chat push from that user to any of the user's devices (calls still
+    /// ring); the SDK hides a push for it that arrives in the foreground.
+    public func setConversationMuted(
+        userId: String, until: Date?, completion: (@Sendable (PNResult<PNNotificationPreferences>) -> Void)? = nil
+    ) {
+        let id = userId.trimmingCharacters(in: .whitespacesAndNewlines)
+        preferencesCall("setConversationMuted(userId:until:)", id.isEmpty ? nil : PreferencesWire.mute(.user, id, until: until), completion)
+    }
+
+    /// Mutes group `groupId` until `until` (`nil`: forever): no chat pushes from it (calls still
+    /// ring).
+    public func setConversationMuted(
+        groupId: String, until: Date?, completion: (@Sendable (PNResult<PNNotificationPreferences>) -> Void)? = nil
+    ) {
+        let id = groupId.trimmingCharacters(in: .whitespacesAndNewlines)
+        preferencesCall(
+            "setConversationMuted(groupId:until:)", id.isEmpty ? nil : PreferencesWire.mute(.group, id, until: until), completion)
+    }
+
+    /// Ends the mute of the one-to-one conversation with `userId`.
+    public func unmuteConversation(userId: String, completion: (@Sendable (PNResult<PNNotificationPreferences>) -> Void)? = nil) {
+        let id = userId.trimmingCharacters(in: .whitespacesAndNewlines)
+        preferencesCall("unmuteConversation(userId:)", id.isEmpty ? nil : PreferencesWire.unmute(.user, id), completion)
+    }
+
+    /// Ends the mute of group `groupId`.
+    public func unmuteConversation(groupId: String, completion: (@Sendable (PNResult<PNNotificationPreferences>) -> Void)? = nil) {
+        let id = groupId.trimmingCharacters(in: .whitespacesAndNewlines)
+        preferencesCall("unmuteConversation(groupId:)", id.isEmpty ? nil : PreferencesWire.unmute(.group, id), completion)
+    }
+
+    /// Sets which pushes of group `groupId` the user gets: all, only messages that mention the
+    /// user, or none.
+    public func setGroupNotificationLevel(
+        _ level: PNGroupNotificationLevel, groupId: String,
+        completion: (@Sendable (PNResult<PNNotificationPreferences>) -> Void)? = nil
+    ) {
+        let id = groupId.trimmingCharacters(in: .whitespacesAndNewlines)
+        preferencesCall("setGroupNotificationLevel(_:groupId:)", id.isEmpty ? nil : PreferencesWire.groupLevel(level, id), completion)
+    }
+
+    /// Sets the quiet hours: every day from `start` to `end` (their `hour` and `minute`; a
+    /// window may cross midnight), in the time zone of the user's most recent token
+    /// registration, chat pushes arrive quietly (in Notification Center, no sound, the screen
+    /// stays dark). Calls still ring unless `includeCalls`.
+    public func setQuietHours(
+        start: DateComponents, end: DateComponents, includeCalls: Bool,
+        completion: (@Sendable (PNResult<PNNotificationPreferences>) -> Void)? = nil
+    ) {
+        preferencesCall(
+            "setQuietHours(start:end:includeCalls:)",
+            PreferencesWire.quietHours(start: start, end: end, includeCalls: includeCalls), completion)
+    }
+
+    /// Turns the quiet hours off.
+    public func clearQuietHours(completion: (@Sendable (PNResult<PNNotificationPreferences>) -> Void)? = nil) {
+        preferencesCall("clearQuietHours()", ("DELETE", PreferencesWire.base + "/quiet-hours", nil), completion)
+    }
+
+    /// Reads the user's preferences from the service. The SDK keeps the answer (and that of
+    /// every call above) to hide pushes for muted conversations in the foreground.
+    public func getPreferences(completion: @escaping @Sendable (PNResult<PNNotificationPreferences>) -> Void) {
+        preferencesCall("getPreferences()", ("GET", PreferencesWire.base, nil), completion)
+    }
+
+    /// Marks the one-to-one conversation with `userId` read: removes its notifications from
+    /// Notification Center here, sets the badge to `unreadCount` (when given and
+    /// `enableBadgeCount` is on), and asks the service to do the same on the user's other
+    /// devices (a background push; see <doc:ReadStateAndPreferences> for what iOS guarantees).
+    ///
+    /// - Parameters:
+    ///   - userId: the other user's uid.
+    ///   - unreadCount: the user's unread count after this read (the service stores no
+    ///     messages, so it cannot count), or `nil` to leave badges as they are.
+    ///   - completion: the service's answer; ``PNError/Code-swift.enum/notSupported`` without
+    ///     `clientHost` (the local part is done all the same).
+    public func markConversationRead(
+        userId: String, unreadCount: Int? = nil, completion: (@Sendable (PNResult<Void>) -> Void)? = nil
+    ) {
+        markRead(.user, userId, unreadCount: unreadCount, completion)
+    }
+
+    /// Marks group `groupId` read; see ``markConversationRead(userId:unreadCount:completion:)``.
+    public func markConversationRead(
+        groupId: String, unreadCount: Int? = nil, completion: (@Sendable (PNResult<Void>) -> Void)? = nil
+    ) {
+        markRead(.group, groupId, unreadCount: unreadCount, completion)
+    }
+
+    /// Whether the SDK talks to a self-hosted service (`clientHost` set): only then does it make
+    /// the calls CometChat's hosted API lacks (preferences, read, opened) and echo push ids.
+    @_spi(PNProducts)
+    public var isSelfHosted: Bool { configuration.map(Self.selfHosted) ?? false }
+
+    /// Whether the app's configuration, as `initialize` saved it in the App Group, names a
+    /// self-hosted service: the extension echoes push ids only then.
+    @_spi(PNProducts)
+    public func sharedIsSelfHosted(appGroupID: String) -> Bool {
+        let host = TokenStore(store: platform.sharedStore(appGroupID)).savedConfiguration?.clientHost
+        return !(host?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true)
+    }
+
+    static func selfHosted(_ config: PNConfiguration) -> Bool {
+        !(config.clientHost?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true)
+    }
+
+    /// The last preferences a preferences call answered, or `nil`.
+    @_spi(PNProducts)
+    public var lastKnownPreferences: PNNotificationPreferences? { notifications.state.withLock { $0.preferences } }
+
+    // MARK: Calls
+
+    private func preferencesCall(
+        _ name: String, _ request: (String, String, [String: Any]?)?,
+        _ completion: (@Sendable (PNResult<PNNotificationPreferences>) -> Void)?
+    ) {
+        guard let config = requireInitialised(completion) else { return }
+        guard Self.selfHosted(config) else {
+            platform.logger.log(.info, "\(name) needs a self-hosted push service (clientHost); nothing was sent.")
+            if let completion { onCallbackQueue { completion(.failure(.notSupported(name))) } }
+            return
+        }
+        guard let request else {
+            let error = PNError(code: .serverError, message: "\(name) was given a blank id or an invalid time; nothing was sent.")
+            if let completion { onCallbackQueue { completion(.failure(error)) } }
+            return
+        }
+        let call = JSONCall(method: request.0, path: request.1, json: request.2)
+        tracker.begin()
+        Task { [tracker] in
+            defer { tracker.end() }
+            await afterQueuedWork()
+            let result = await sendClientRequest(call.method, call.path, json: call.json).flatMap {
+                data -> PNResult<PNNotificationPreferences> in
+                guard let preferences = PreferencesWire.preferences(data) else {
+                    return .failure(PNError(code: .serverError, message: "The service's answer to \(name) holds no preferences."))
+                }
+                return .success(preferences)
+            }
+            switch result {
+            case .success(let preferences):
+                notifications.state.withLock { $0.preferences = preferences }
+                platform.logger.log(.debug, "\(name): \(preferences.description).")
+            case .failure(let error):
+                platform.logger.log(.warning, "\(name) failed: \(error.code.name) \(error.message)")
+            }
+            if let completion { onCallbackQueue { completion(result) } }
+        }
+    }
+
+    private func markRead(
+        _ type: CometChatReceiverType, _ rawId: String, unreadCount: Int?, _ completion: (@Sendable (PNResult<Void>) -> Void)?
+    ) {
+        let name = "markConversationRead(\(type.wireName == "group" ? "groupId" : "userId"):)"
+        guard let config = requireInitialised(completion) else { return }
+        let id = rawId.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !id.isEmpty else {
+            let error = PNError(code: .serverError, message: "\(name) was given a blank id; nothing was done.")
+            if let completion { onCallbackQueue { completion(.failure(error)) } }
+            return
+        }
+        if config.enableBadgeCount, let unreadCount { applyBadge(unreadCount) }
+        let selfHosted = Self.selfHosted(config)
+        tracker.begin()
+        Task { [tracker] in
+            defer { tracker.end() }
+            var conversationId: String?
+            let result: PNResult<Void>
+            if selfHosted {
+                await afterQueuedWork()
+                let request = PreferencesWire.read(type, id, unreadCount: unreadCount)
+                let answer = await sendClientRequest(request.0, request.1, json: request.2)
+                if case .success(let data) = answer { conversationId = PreferencesWire.readConversationId(data) }
+                result = answer.map { _ in () }
+            } else {
+                platform.logger.log(.info, "\(name) needs a self-hosted push service (clientHost) to reach other devices.")
+                result = .failure(.notSupported(name))
+            }
+            let readConversation = conversationId
+            let removed = await removeDelivered { notification in
+                if let conversationId = readConversation, ReadSyncPush.belongs(notification, to: conversationId) { return true }
+                let info = CometChatNotificationInfo(rawPayload: notification.userInfo)
+                guard info.kind == .chat else { return false }
+                switch type {
+                case .group: return info.receiverType == .group && info.receiverId == id
+                case .user, .unknown: return info.receiverType != .group && info.senderUid == id
+                }
+            }
+            platform.logger.log(.debug, "\(name): removed \(removed) notification(s).")
+            if let completion { onCallbackQueue { completion(result) } }
+        }
+    }
+
+    /// A `type: read` push: removes the conversation's notifications, sets the badge, then
+    /// completes (rule 26: only once the work is done), holding background time meanwhile.
+    func handleReadSync(_ read: ReadSyncPush, completion: @escaping @Sendable (PNBackgroundFetchResult) -> Void) {
+        let badge = (configuration?.enableBadgeCount ?? false) ? read.unreadCount : nil
+        let time = PNBackgroundTime(application: platform.application)
+        let done = PNLocked(false)
+        let finish: @Sendable (PNBackgroundFetchResult) -> Void = { [weak self, tracker] result in
+            guard
+                done.withLock({ done in
+                    defer { done = true }; return !done
+                })
+            else { return }
+            time.end()
+            if let self { self.onCallbackQueue { completion(result) } } else { completion(result) }
+            tracker.end()
+        }
+        tracker.begin()
+        Task {
+            await time.begin(name: "CometChat read push") { finish(.failed) }
+            let removed = await removeDelivered { ReadSyncPush.belongs($0, to: read.conversationId) }
+            if let badge {
+                let application = platform.application
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    onCallbackQueue {
+                        application.setBadgeCount(badge)
+                        continuation.resume()
+                    }
+                }
+            }
+            platform.logger.log(
+                .info, "A read push removed \(removed) notification(s)\(badge.map { " and set the badge to \($0)" } ?? "").")
+            finish(removed > 0 || badge != nil ? .newData : .noData)
+        }
+    }
+
+    /// One call, carried into a task.
+    private struct JSONCall: @unchecked Sendable {
+        // @unchecked: `json` holds JSON values only and is never mutated.
+        var method: String
+        var path: String
+        var json: [String: Any]?
+    }
+
+    /// Removes the delivered notifications `matches` picks; returns how many.
+    func removeDelivered(_ matches: @escaping @Sendable (PNNotification) -> Bool) async -> Int {
+        let center = platform.notificationCenter
+        let delivered = await withCheckedContinuation { (continuation: CheckedContinuation<[PNNotification], Never>) in
+            center.deliveredNotifications { continuation.resume(returning: $0) }
+        }
+        let identifiers = delivered.filter(matches).map(\.identifier)
+        if !identifiers.isEmpty { center.removeDeliveredNotifications(identifiers: identifiers) }
+        return identifiers.count
+    }
+}
