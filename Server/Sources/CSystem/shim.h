@@ -25,9 +25,15 @@ static inline int csystem_trim_heap(void) { return malloc_trim(0); }
 
 /* Names the calling thread (at most 15 bytes are kept) for top, ps and perf. */
 static inline void csystem_set_thread_name(const char *name) { (void)prctl(PR_SET_NAME, name, 0, 0, 0); }
+#else
+static inline int csystem_limit_arenas(int count) { (void)count; return 0; }
+static inline void csystem_set_thread_name(const char *name) { (void)name; }
+static inline int csystem_trim_heap(void) { return 0; }
+#endif
+
 /* Starts `path` with `argv` and `envp` (NULL-terminated): standard input from /dev/null,
    standard output and error to the given descriptors (-1: /dev/null), every other descriptor
-   closed in the child, default signal dispositions and an empty signal mask. Returns 0 and
+   closed in the child (on Linux; glibc 2.34+), default signal dispositions and an empty signal mask. Returns 0 and
    sets *pid, or an errno value. For the tests' child processes: Foundation's Process.run of
    Swift 6.3.1 lists /proc/self/fd with a 256-byte copy of each entry name that can read past
    the end of a page and crash the test process. */
@@ -42,7 +48,9 @@ static inline int csystem_spawn(const char *path, char *const argv[], char *cons
     else posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
     if (err >= 0) posix_spawn_file_actions_adddup2(&actions, err, 2);
     else posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+#ifdef __linux__
     posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+#endif
     posix_spawnattr_init(&attributes);
     sigemptyset(&none);
     sigfillset(&all);
@@ -54,24 +62,5 @@ static inline int csystem_spawn(const char *path, char *const argv[], char *cons
     posix_spawn_file_actions_destroy(&actions);
     return rc;
 }
-#else
-static inline int csystem_limit_arenas(int count) { (void)count; return 0; }
-static inline void csystem_set_thread_name(const char *name) { (void)name; }
-static inline int csystem_trim_heap(void) { return 0; }
-/* Elsewhere (macOS): posix_spawn as it is (no closefrom; Process has no such crash there). */
-static inline int csystem_spawn(const char *path, char *const argv[], char *const envp[], int out, int err, pid_t *pid) {
-    posix_spawn_file_actions_t actions;
-    int rc;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    if (out >= 0) posix_spawn_file_actions_adddup2(&actions, out, 1);
-    else posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    if (err >= 0) posix_spawn_file_actions_adddup2(&actions, err, 2);
-    else posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    rc = posix_spawn(pid, path, &actions, 0, argv, envp);
-    posix_spawn_file_actions_destroy(&actions);
-    return rc;
-}
-#endif
 
 #endif

@@ -99,6 +99,36 @@ enum Subcommand: Equatable {
         """
 }
 
+/// A subcommand's own flags, `--flag value` or `--flag=value`, read one at a time.
+struct SubcommandFlag {
+    /// The flag's name (`--app`).
+    let name: String
+    /// Its value written after `=`, if it was.
+    let inline: String?
+
+    /// Reads the argument at `index` as a flag (its name, and the value after `=` if any).
+    init(_ argument: String) {
+        if let equals = argument.firstIndex(of: "=") {
+            name = String(argument[..<equals])
+            inline = String(argument[argument.index(after: equals)...])
+        } else {
+            name = argument
+            inline = nil
+        }
+    }
+
+    /// The flag's value (inline, or the next argument), moving `index` past both.
+    func value(in arguments: [String], index: inout Int) throws -> String {
+        if let inline {
+            index += 1
+            return inline
+        }
+        guard index + 1 < arguments.count else { throw CheckProviderCommand.UsageError(description: "\(name) needs a value") }
+        index += 2
+        return arguments[index - 1]
+    }
+}
+
 /// `push-server check-provider`: parses its flags, reads the provider, runs ``ProviderCheck``.
 enum CheckProviderCommand {
     struct Options {
@@ -120,26 +150,15 @@ enum CheckProviderCommand {
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
-            let (flag, inline) =
-                argument.firstIndex(of: "=").map {
-                    (String(argument[..<$0]), Optional(String(argument[argument.index(after: $0)...])))
-                } ?? (argument, nil)
+            let flag = SubcommandFlag(argument)
             let own = ["--app", "--provider", "--token", "--push-type", "--environment", "--timeout"]
-            guard own.contains(flag) else {
+            guard own.contains(flag.name) else {
                 options.rest.append(argument)
                 index += 1
                 continue
             }
-            let value: String
-            if let inline {
-                value = inline
-                index += 1
-            } else {
-                guard index + 1 < arguments.count else { throw UsageError(description: "\(flag) needs a value") }
-                value = arguments[index + 1]
-                index += 2
-            }
-            switch flag {
+            let value = try flag.value(in: arguments, index: &index)
+            switch flag.name {
             case "--app": options.app = value
             case "--provider": options.provider = value
             case "--token": options.token = value.filter { $0 != " " && $0 != "<" && $0 != ">" }

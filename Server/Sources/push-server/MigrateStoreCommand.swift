@@ -65,26 +65,19 @@ enum MigrateStoreCommand {
         var batch = 1000
         var index = 0
         while index < arguments.count {
-            let argument = arguments[index]
-            let (flag, inline) =
-                argument.firstIndex(of: "=").map {
-                    (String(argument[..<$0]), Optional(String(argument[argument.index(after: $0)...])))
-                } ?? (argument, nil)
-            guard ["--from", "--to", "--batch"].contains(flag) else {
-                throw UsageError(description: "unknown option \(StoreLocation.redact(flag)) (push-server help migrate-store)")
+            let flag = SubcommandFlag(arguments[index])
+            guard ["--from", "--to", "--batch"].contains(flag.name) else {
+                throw UsageError(description: "unknown option \(StoreLocation.redact(flag.name)) (push-server help migrate-store)")
             }
             let value: String
-            if let inline {
-                value = inline
-                index += 1
-            } else {
-                guard index + 1 < arguments.count else { throw UsageError(description: "\(flag) needs a value") }
-                value = arguments[index + 1]
-                index += 2
+            do {
+                value = try flag.value(in: arguments, index: &index)
+            } catch let error as CheckProviderCommand.UsageError {
+                throw UsageError(description: error.description)
             }
-            switch flag {
-            case "--from": from = try location(value, flag: flag)
-            case "--to": to = try location(value, flag: flag)
+            switch flag.name {
+            case "--from": from = try location(value, flag: flag.name)
+            case "--to": to = try location(value, flag: flag.name)
             default:
                 guard let rows = Int(value), (1...100_000).contains(rows) else {
                     throw UsageError(description: "--batch must be 1…100000 rows")

@@ -163,9 +163,9 @@ import Testing
         try await Self.migrateAndServe(to: "sqlite:" + path, serviceDatabase: path)
     }
 
-    @Test(.enabled(if: TestPostgresSchema.isAvailable, "PUSH_TEST_DATABASE_URL is not set"))
+    @Test(.enabled(if: PGTest.isConfigured, "PUSH_TEST_DATABASE_URL is not set"))
     func sqliteToPostgreSQL() async throws {
-        let schema = try TestPostgresSchema(prefix: "migrate")
+        let schema = try PGTestSchema()
         defer { schema.drop() }
         try await Self.migrateAndServe(to: schema.url, serviceDatabase: schema.url)
     }

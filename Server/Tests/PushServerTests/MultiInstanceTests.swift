@@ -58,9 +58,9 @@ import Testing
 
     @Test(
         .enabled(if: isReleaseBuild, "60,000 pushes: release builds only"),
-        .enabled(if: TestPostgresSchema.isAvailable, "PUSH_TEST_DATABASE_URL is not set"))
+        .enabled(if: PGTest.isConfigured, "PUSH_TEST_DATABASE_URL is not set"))
     func threeInstancesOneKilled() async throws {
-        let schema = try TestPostgresSchema(prefix: "multi")
+        let schema = try PGTestSchema()
         defer { schema.drop() }
         try await Self.scenario(database: schema.url)
     }

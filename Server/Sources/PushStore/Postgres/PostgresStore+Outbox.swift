@@ -270,13 +270,6 @@ extension PostgresStore {
         }
     }
 
-    /// Every push job, oldest first (for tests and small installations).
-    public func allPushJobs() throws -> [PushJob] {
-        try withConnection {
-            try $0.query("SELECT \(Self.jobColumnList) FROM push_jobs ORDER BY created_at, id").map(Self.jobRow)
-        }
-    }
-
     /// The delivery log of one send request: every job with its state and last error.
     public func pushJobLog(appId: String, requestId: String) throws -> [PushJobLogEntry] {
         try withConnection { connection in
@@ -350,15 +343,6 @@ extension PostgresStore {
                     [.date(Date()), .text(id)])
             }
         }
-    }
-
-    /// Webhook jobs by state: waiting (including retries), leased, delivered (for tests and health).
-    public func webhookJobCounts() throws -> (pending: Int, leased: Int, delivered: Int) {
-        let rows = try withConnection {
-            try $0.query("SELECT state, COUNT(*) FROM webhook_jobs GROUP BY state").map { ($0.text(0), Int($0.int(1))) }
-        }
-        let counts = Dictionary(uniqueKeysWithValues: rows)
-        return (counts[JobState.pending] ?? 0, counts[JobState.leased] ?? 0, counts[JobState.delivered] ?? 0)
     }
 
     public func pendingWebhookJobCount() throws -> Int {
