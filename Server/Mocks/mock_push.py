@@ -21,6 +21,7 @@ Each request for a token consumes the next answer; the last one repeats. Tokens 
 script get 200. Every request is appended as a JSON line to --log.
 Faults (an answer with "fault", for fault-injection tests; logged like any request):
   "close"          drop the TCP connection without answering (mid-stream)
+  "reset"          the same with a TCP reset (RST, not FIN): the client's next read fails
   "goaway"         GOAWAY (NO_ERROR, no debug data) naming the stream before this one as the
                    last processed, then close: this and later streams were not processed
   "goaway_reason"  the same with APNs-style debug data {"reason": "Shutdown"}
@@ -32,7 +33,9 @@ import asyncio
 import base64
 import json
 import os
+import socket
 import ssl
+import struct
 import sys
 import time
 import urllib.parse
@@ -271,6 +274,11 @@ class Connection(asyncio.Protocol):
             self.flush()
             asyncio.get_running_loop().call_later(0.05, self.close)
             return
+        if kind == "reset":
+            # Linger on with a zero timeout: close() sends RST instead of FIN.
+            sock = self.transport.get_extra_info("socket")
+            if sock is not None:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         self.transport.abort()
 
     def close(self):

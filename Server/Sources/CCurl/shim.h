@@ -18,6 +18,16 @@ static inline CURLcode ccurl_getinfo_ptr(CURL *h, CURLINFO i, void **v) { return
 static inline CURLcode ccurl_getinfo_double(CURL *h, CURLINFO i, double *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode ccurl_getinfo_off(CURL *h, CURLINFO i, curl_off_t *v) { return curl_easy_getinfo(h, i, v); }
 
+/* A seek callback that always fails: a request body sent through CURLOPT_READFUNCTION can
+ * then never be rewound, so libcurl cannot resend a request on its own (see EasyHandle). */
+static inline int ccurl_seek_refused(void *userdata, curl_off_t offset, int origin) {
+    (void)userdata; (void)offset; (void)origin;
+    return CURL_SEEKFUNC_FAIL;
+}
+static inline CURLcode ccurl_setopt_seek_refused(CURL *h) {
+    return curl_easy_setopt(h, CURLOPT_SEEKFUNCTION, ccurl_seek_refused);
+}
+
 static inline CURLMcode ccurl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
 
 /* Option and constant values that import awkwardly (enums of mixed types, macros). */

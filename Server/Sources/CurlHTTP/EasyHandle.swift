@@ -30,6 +30,20 @@ enum EasyHandle {
             // Returning less than `length` makes libcurl end the transfer (CURLE_WRITE_ERROR).
             return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: length), limit: transfer.responseLimit) ? length : 0
         }
+        // Request bodies go through a read callback, never CURLOPT_POSTFIELDS, and cannot be
+        // rewound. libcurl resends a request by itself when a reused connection dies before
+        // any of the answer arrived, or when HTTP/2 refuses the stream ("Connection died,
+        // retrying a fresh connect"), up to five times; with a body in memory it can, so a
+        // push the server had already taken was sent again behind the caller's back, and one
+        // fault could send it three times with the caller's own retry. A body that cannot be
+        // rewound makes that resend fail (CURLE_SEND_FAIL_REWIND) instead: the caller sees the
+        // failure, counts it and decides whether to send again.
+        _ = ccurl_setopt_datacb(easy, CURLOPT_READFUNCTION) { buffer, size, count, context in
+            guard let context, let buffer else { return 0 }
+            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+            return transfer.readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+        }
+        _ = ccurl_setopt_seek_refused(easy)
         _ = ccurl_setopt_datacb(easy, CURLOPT_HEADERFUNCTION) { data, size, count, context in
             let length = size * count
             guard let context, let data else { return length }
@@ -62,13 +76,13 @@ enum EasyHandle {
             transfer.postData = buffer
             _ = ccurl_setopt_long(easy, CURLOPT_POST, 1)
             _ = ccurl_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
-            _ = ccurl_setopt_ptr(easy, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(buffer.baseAddress))
         } else {
             _ = ccurl_setopt_long(easy, CURLOPT_HTTPGET, 1)
         }
         let context = Unmanaged.passRetained(transfer).toOpaque()
         _ = ccurl_setopt_ptr(easy, CURLOPT_PRIVATE, context)
         _ = ccurl_setopt_ptr(easy, CURLOPT_WRITEDATA, context)
+        _ = ccurl_setopt_ptr(easy, CURLOPT_READDATA, context)
         _ = ccurl_setopt_ptr(easy, CURLOPT_HEADERDATA, context)
     }
 

@@ -16,6 +16,8 @@ final class Transfer: @unchecked Sendable {
     var tooLarge = false
     var headerList: UnsafeMutablePointer<curl_slist>?
     var postData: UnsafeMutableBufferPointer<UInt8>?
+    /// How much of `postData` libcurl has read (`readBody`).
+    var postDataRead = 0
 
     init(request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, HTTPTransportError>) -> Void) {
         self.request = request
@@ -30,6 +32,16 @@ final class Transfer: @unchecked Sendable {
         }
         body.append(contentsOf: bytes)
         return true
+    }
+
+    /// Copies the next part of the request body into libcurl's `buffer`; 0 once all of it was read.
+    func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let length = request.body?.count ?? 0
+        guard let start = postData?.baseAddress, postDataRead < length else { return 0 }
+        let count = min(buffer.count, length - postDataRead)
+        buffer.copyMemory(from: UnsafeRawBufferPointer(start: start + postDataRead, count: count))
+        postDataRead += count
+        return count
     }
 
     /// Frees the C resources the easy handle pointed at; call after it left the multi handle.

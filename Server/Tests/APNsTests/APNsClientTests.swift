@@ -148,4 +148,55 @@ import Testing
         }
         #expect(delivered)
     }
+
+    @Test(arguments: ["close", "reset", "goaway"])
+    func aPushTheServerTookIsNeverResentBehindTheCallersBack(fault: String) async throws {
+        // Given a connection that worked, so that the next request reuses it
+        guard case .answered = await client.send(alert("ac01")) else { Issue.record("no answer"); return }
+
+        // When the server reads the next push whole and then drops the connection (or sends
+        // GOAWAY that leaves it unprocessed) before answering
+        try mock.script(["ac02": [["fault": fault], ["status": 200]]])
+        let notification = alert("ac02")
+        let result = await client.send(notification)
+
+        // Then the caller is told, and the push reached the server once: libcurl resends a
+        // request on its own after such a loss unless the body cannot be rewound
+        print("RESULT", result); if case .transportFailure = result {} else { Issue.record("expected a transport failure, got \(result)") }
+        let sends = mock.log(kind: "apns").filter { $0["apns_id"] as? String == notification.apnsID }
+        #expect(sends.count == 1, "sent \(sends.count) times")
+    }
+
+    /// The resend this guards against: libcurl retries every transfer of a reused connection
+    /// that failed with a receive error before any of its answer arrived, including pushes the
+    /// server had read whole. (After GOAWAY the refused streams are not resent by libcurl 7.88:
+    /// they wait for the request deadline, see `FaultTests`.)
+    @Test(arguments: ["close", "reset"])
+    func noPushIsResentBehindTheCallersBackWhenAConnectionFailsUnderLoad(fault: String) async throws {
+        // Given APNs answering after 50 ms and a connection already open
+        let slow = try MockPushServer(latencyMilliseconds: 50)
+        let credentials = slow.credentials
+        let client = APNsClient(
+            environment: .custom(baseURL: slow.baseURL),
+            tokens: try APNsTokenProvider(
+                key: PrivateKey(pem: credentials.apnsPrivateKeyPEM), keyID: MockPushServer.keyID,
+                teamID: MockPushServer.teamID),
+            http: HTTP2Client.Configuration(caFile: credentials.caFile), timeoutMilliseconds: 5_000)
+        guard case .answered = await client.send(alert("ad00")) else { Issue.record("no answer"); return }
+
+        // When 20 pushes are in flight on it and the server fails the connection under the 6th
+        let tokens = (1...20).map { String(format: "ad%02x", $0) }
+        try slow.script([tokens[5]: [["fault": fault], ["status": 200]]])
+        let notifications = tokens.map { alert($0) }
+        let results = await withTaskGroup(of: APNsResponse.self) { group in
+            for notification in notifications { group.addTask { await client.send(notification) } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+
+        // Then each push reached the server at most once: every resend is the caller's to make
+        let sends = Dictionary(grouping: slow.log(kind: "apns").compactMap { $0["apns_id"] as? String }, by: { $0 })
+        let resent = notifications.filter { (sends[$0.apnsID ?? ""]?.count ?? 0) > 1 }.map(\.deviceToken)
+        #expect(resent.isEmpty, "sent more than once by the client alone: \(resent)")
+        #expect(results.contains { if case .transportFailure = $0 { true } else { false } })
+    }
 }
