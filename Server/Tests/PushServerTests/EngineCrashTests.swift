@@ -87,10 +87,16 @@ let isReleaseBuild: Bool = {
                     try? await Task.sleep(nanoseconds: 2_000_000)
                 }
                 // Kill it with jobs in flight: when delivery keeps up with the sends the engine
-                // can be between claims, with nothing leased, at any one moment.
+                // can be between claims, with nothing leased, at any one moment. Stopped
+                // (SIGSTOP) it can neither send nor finish, so what is leased then is what it
+                // has in flight at the kill; with nothing leased it goes on (SIGCONT) for a while.
+                let pid = first.process.processIdentifier
                 if let store = try? database.open() {
-                    while (try? store.pushJobCounts().inFlight) ?? 0 == 0, Date() < deadline {
-                        try? await Task.sleep(nanoseconds: 1_000_000)
+                    while Date() < deadline {
+                        kill(pid, SIGSTOP)
+                        if (try? store.pushJobCounts().inFlight) ?? 0 > 0 { break }
+                        kill(pid, SIGCONT)
+                        try? await Task.sleep(nanoseconds: 5_000_000)
                     }
                 }
                 first.kill9()

@@ -148,20 +148,24 @@ import Testing
                     try? await Task.sleep(nanoseconds: 2_000_000)
                 }
                 // Kill it while it holds leases: when the three keep up with the sends, any one
-                // of them can be between claims, with nothing leased, at a given moment.
-                let isVictims = { (job: (id: String, state: String, owner: String?)) in
-                    job.state == "leased" && job.owner?.split(separator: "/").dropFirst().first == "\(victimPid)"
-                }
-                while try !Self.jobs(store).contains(where: isVictims), Date() < deadline {
-                    try? await Task.sleep(nanoseconds: 1_000_000)
+                // of them can be between claims, with nothing leased, at a given moment. Stopped
+                // (SIGSTOP) it can neither send nor finish, and its sessions (and so its lease
+                // locks) live on, so its leases read then are what it has in flight at the kill;
+                // with none it goes on (SIGCONT) for a while. (Owner: `<boot id>/<pid>/<start>`.)
+                var rows: [(id: String, state: String, owner: String?)] = []
+                while Date() < deadline {
+                    kill(victimPid, SIGSTOP)
+                    rows = try Self.jobs(store).filter {
+                        $0.state == "leased" && $0.owner?.split(separator: "/").dropFirst().first == "\(victimPid)"
+                    }
+                    if !rows.isEmpty { break }
+                    kill(victimPid, SIGCONT)
+                    try? await Task.sleep(nanoseconds: 5_000_000)
                 }
                 victim.kill9()
                 killedAt.withLock { $0 = Date() }
                 answeredAtKill.withLock { $0 = mock.answeredCount() }
                 killed.withLock { $0 = true }
-                // Its leases (owner `<boot id>/<pid>/<start time>`), read at once: nobody else may
-                // take them before they run out.
-                let rows = try Self.jobs(store).filter(isVictims)
                 leasedAtKill.withLock { $0 = rows.map(\.id) }
             }
             try await group.waitForAll()
@@ -214,6 +218,28 @@ import Testing
             duplicates <= inFlightAtKill.count,
             "duplicates in all (\(duplicates)) are bounded by the jobs the killed instance had in flight (\(inFlightAtKill.count))")
 
+        // The survivors' resends, by reason (a transport failure's resend is a duplicate when
+        // the provider had taken the push)
+        var retried: [String: Int] = [:]
+        for port in survivors {
+            guard let text = try? await RawHTTP.request(port: port, "GET", "/metrics").body else { continue }
+            for line in String(decoding: text, as: UTF8.self).split(separator: "\n") where line.hasPrefix("push_retried_total{") {
+                let reason = line.split(separator: "\"").dropFirst().first.map(String.init) ?? "?"
+                retried[reason, default: 0] += Int(line.split(separator: " ").last ?? "") ?? 0
+            }
+        }
+
+        // Why jobs took more than one attempt (the last error each recorded)
+        var lastErrors: [String: Int] = [:]
+        let columns = StoreTable.pushJobs.columns
+        let (attemptsColumn, errorColumn) = (columns.firstIndex(of: "attempts")!, columns.firstIndex(of: "last_error")!)
+        try store.exportRows(table: .pushJobs, batchSize: 5000) { rows in
+            for row in rows {
+                guard case .int(let attempts) = row[attemptsColumn], attempts > 1 else { continue }
+                if case .text(let error) = row[errorColumn] { lastErrors[String(error.prefix(80)), default: 0] += 1 }
+            }
+        }
+
         // One provider JWT per key for the cluster: three instances, one signing.
         let jwts = mock.jwts()
         let perKey = Dictionary(grouping: jwts) { "\($0.issuer)/\($0.keyId)" }
@@ -225,7 +251,7 @@ import Testing
         print(
             "MultiInstanceTests: \(total) jobs over 3 instances; at the kill \(answeredAtTheKill) answered by the mock, "
                 + "\(inFlightAtKill.count) leased by the killed instance; resent after the kill \(resentAfterKill.count) "
-                + "(\(resentOfVictim) of them its leases), duplicates in all \(duplicates); send retries \(refused.withLock { $0 }); drained \(String(format: "%.1f", drainedAfterKill)) s "
+                + "(\(resentOfVictim) of them its leases), duplicates in all \(duplicates); survivors' push retries \(retried) (last errors \(lastErrors)); send retries \(refused.withLock { $0 }); drained \(String(format: "%.1f", drainedAfterKill)) s "
                 + "after the kill (lease \(Self.lease) s); JWTs per key \(perKey.mapValues(\.count)); "
                 + "whole test \(String(format: "%.0f", Date().timeIntervalSince(started))) s")
     }
