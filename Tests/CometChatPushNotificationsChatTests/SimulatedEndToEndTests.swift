@@ -301,8 +301,10 @@ final class Household: @unchecked Sendable {
         return MockAPNsRequest.all(in: environment.apnsLog).filter { tokens.contains($0.token) }
     }
 
-    /// Waits until the mock received every push of `sent` that the service did not skip, hands
-    /// each to its device, and returns them.
+    /// Waits until the mock received every push of `sent` that the service did not skip, then
+    /// hands over everything the mock received for this household and no device got yet, in the
+    /// order it arrived (so a push the service should not have sent reaches a device too), and
+    /// returns the pushes of `sent`.
     @discardableResult
     func deliver(_ sent: Sent) async throws -> [MockAPNsRequest] {
         let jobs = try #require(try await admin.call("GET", "/notifications/push/v1/send/\(sent.requestId)/jobs") as? [[String: Any]])
@@ -313,7 +315,7 @@ final class Household: @unchecked Sendable {
             received = apnsRequests.filter { $0.pushId.map(ids.contains) ?? false }
             return Set(received.compactMap(\.pushId)) == ids
         }
-        for request in received { try await hand(request) }
+        for request in apnsRequests { try await hand(request) }
         return received
     }
 
