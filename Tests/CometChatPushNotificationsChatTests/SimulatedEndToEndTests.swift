@@ -570,7 +570,14 @@ struct SimulatedEndToEndTests {
         house.phone.device.tap(notification)
         #expect(await house.phone.device.settle())
 
-        let trace = try await house.trace(sent)
+        // The service records a push sent once APNs has answered, a moment after the mock logged
+        // it: wait for both.
+        var trace: [String: Any] = [:]
+        try await SimulatedE2E.wait("the trace to show both pushes sent") {
+            trace = try await house.trace(sent)
+            let devices = (trace["recipients"] as? [[String: Any]])?.first?["devices"] as? [[String: Any]] ?? []
+            return devices.count == 2 && devices.allSatisfy { stepNames($0).contains("sent") }
+        }
         let alice = try recipient(trace)
         #expect(alice["uid"] as? String == house.alice)
         let devices = try #require(alice["devices"] as? [[String: Any]])
@@ -595,11 +602,16 @@ struct SimulatedEndToEndTests {
 
         // The funnel counts the push once per stage.
         let metricsURL = try #require(URL(string: house.environment.baseURL + "/metrics"))
-        let metrics = String(
-            decoding: try await PNPlatform.live.transport.send(PNHTTPRequest(method: "GET", url: metricsURL)).body, as: UTF8.self)
-        for (stage, count) in [("sent", 2), ("delivered", 2), ("opened", 1)] {
-            #expect(metrics.contains("push_funnel_total{app=\"\(house.admin.appId)\",stage=\"\(stage)\"} \(count)\n"), "\(stage)")
+        let funnel = [("sent", 2), ("delivered", 2), ("opened", 1)].map {
+            "push_funnel_total{app=\"\(house.admin.appId)\",stage=\"\($0.0)\"} \($0.1)\n"
         }
+        var metrics = ""
+        try? await SimulatedE2E.wait("the funnel in /metrics", timeout: 10) {
+            metrics = String(
+                decoding: try await PNPlatform.live.transport.send(PNHTTPRequest(method: "GET", url: metricsURL)).body, as: UTF8.self)
+            return funnel.allSatisfy(metrics.contains)
+        }
+        for line in funnel { #expect(metrics.contains(line), "\(line)") }
         house.expectRulesHeld()
     }
 }
