@@ -163,6 +163,10 @@ final class Household: @unchecked Sendable {
     let phone: UserDevice
     let tablet: UserDevice
     private let handed = PNLocked<Set<String>>([])
+    private let alerts = PNLocked<[String: SimulatedDelivery]>([:])
+
+    /// What iOS did with the alert push the mock received as `apnsId`.
+    func delivery(_ apnsId: String) -> SimulatedDelivery? { alerts.current[apnsId] }
 
     var devices: [UserDevice] { [phone, tablet] }
 
@@ -348,7 +352,8 @@ final class Household: @unchecked Sendable {
                 let run = await owner.nse.receive(request.payload)
                 #expect(run.ran && !run.killed && !run.expired)
             }
-            owner.device.deliver(request.payload, identifier: request.apnsId)
+            let delivery = owner.device.deliver(request.payload, identifier: request.apnsId)
+            alerts.withLock { $0[request.apnsId] = delivery }
         case "background":
             #expect(!voip)
             let push = owner.device.deliverBackground(request.payload, priority: request.priority)
@@ -418,10 +423,14 @@ struct SimulatedEndToEndTests {
         // Carol is not muted: her message reaches both devices; Bob's never reached APNs.
         let fromCarol = try await house.sendChat(from: house.carol, text: "Lunch at one?", badge: 2)
         #expect(fromCarol.jobs == 2)
-        try await house.deliver(fromCarol)
+        let carolPushes = try await house.deliver(fromCarol)
         for device in house.devices {
             #expect(device.shownBodies == ["Lunch at one?"], "\(device.name)")
             #expect(device.device.badge == 2, "\(device.name)")
+        }
+        // Outside quiet hours a message sounds and lights the screen.
+        for push in carolPushes {
+            #expect(house.delivery(push.apnsId).map { $0.playedSound && $0.litScreen } == true)
         }
         #expect(!house.apnsRequests.contains { $0.payload["tag"] as? String == fromBob.messageId })
 
@@ -455,6 +464,9 @@ struct SimulatedEndToEndTests {
             #expect(push.aps["interruption-level"] as? String == "passive")
             #expect(push.aps["sound"] == nil)
             #expect(push.priority == 10 && push.pushType == "alert")
+            // In Notification Center, silently, the screen dark.
+            let delivery = try #require(house.delivery(push.apnsId))
+            #expect(delivery.wasShown && !delivery.playedSound && !delivery.litScreen)
         }
         for device in house.devices {
             let shown = try #require(device.shown.first)
@@ -487,6 +499,7 @@ struct SimulatedEndToEndTests {
         #expect(Set(alerts.map(\.token)) == [house.phone.apnsToken, house.tablet.apnsToken])
         #expect(
             alerts.allSatisfy { $0.pushType == "alert" && $0.aps["interruption-level"] as? String == "passive" && $0.aps["sound"] == nil })
+        #expect(alerts.allSatisfy { house.delivery($0.apnsId).map { $0.wasShown && !$0.playedSound && !$0.litScreen } == true })
         #expect(house.phone.device.calls.callKit.reportCount == 1)
         #expect(house.phone.device.calls.pushKit.deliveries.count == 1)
         house.expectRulesHeld()
