@@ -577,7 +577,9 @@ struct SimulatedEndToEndTests {
         let notification = try #require(house.phone.shown.first)
         #expect(notification.identifier == onPhone.apnsId)
 
-        // The user answers from the notification, then opens the conversation from it.
+        // The user answers from the notification, then opens the conversation from it. (On a
+        // device the first response removes the notification; the simulator takes a second
+        // response to the same notification object, so that one push gathers every step.)
         try house.phone.device.reply(to: notification, text: "Yes!")
         #expect(await house.phone.device.settle())
         house.phone.device.tap(notification)
