@@ -50,7 +50,8 @@ let package = Package(
         ),
         .testTarget(
             name: "CometChatPushNotificationsChatTests",
-            dependencies: ["CometChatPushNotificationsChat", "CometChatPushNotificationsTesting"],
+            // Calls too: SimulatedEndToEndTests rings a call on one of its devices.
+            dependencies: ["CometChatPushNotificationsChat", "CometChatPushNotificationsCalls", "CometChatPushNotificationsTesting"],
             path: "Tests/CometChatPushNotificationsChatTests"
         ),
         // Spawned twice by ReceiptTests: two processes racing on one App Group directory.

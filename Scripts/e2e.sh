@@ -1,45 +1,98 @@
 #!/usr/bin/env bash
-# End to end: starts the push service (Server/) on a free loopback port with a development seed,
-# runs the SDK's EndToEndTests against it (the Core engine on the simulated platform, real
-# URLSession), and stops the service. Fails unless at least one test really ran and none was
-# skipped.
+# End to end, in two parts, both run by one `swift test --filter EndToEndTests`:
+#
+#  EndToEndTests           the SDK's Core engine (simulated platform, real URLSession) against
+#                          push-server started with a development seed and `--sender log`.
+#  SimulatedEndToEndTests  issue 18: push-server (SQLite, its real delivery engine and APNs
+#                          client) sending to the mock APNs (Server/Mocks/mock_push.py, HTTP/2
+#                          over TLS, JWT checked, a throwaway test CA); the test reads each push
+#                          from the mock's log and hands it to the simulated device it was
+#                          addressed to (two devices of one user): mute, quiet hours,
+#                          mentions-only, read sync, and the trace of a push.
+#
+# Stops everything it started. Fails unless both suites really ran and no test was skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=$(mktemp -d /tmp/push-e2e.XXXXXX)
-server_pid=""
+pids=()
 cleanup() {
-    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
+    for pid in "${pids[@]}"; do
+        kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
+    done
     rm -rf "$data"
 }
 trap cleanup EXIT
+random_hex() { head -c "$1" /dev/urandom | od -An -tx1 | tr -d ' \n'; }
+# Waits (up to 30 s) until file $2 has a line matching $3, while process $1 lives.
+wait_for() {
+    local pid="$1" file="$2" pattern="$3"
+    for _ in $(seq 1 300); do
+        grep -Eq "$pattern" "$file" 2>/dev/null && return 0
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    cat "$file" 2>/dev/null || true
+    echo "e2e: no line matching '$pattern' in $file"
+    exit 1
+}
 
 # The same flags as the test command's builds (Scripts/test.sh, Server/Scripts/ci.sh), so that
 # after them nothing is rebuilt.
 swift build --package-path Server --product push-server -Xswiftc -warnings-as-errors
 binary="$(swift build --package-path Server --show-bin-path)/push-server"
-export PUSH_ADMIN_KEY="e2e-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
-# --sender log: the delivery engine (claims, leases, batched finishing) drives the log sender,
-# which sends nothing and records each push delivered.
-"$binary" --port 0 --data-dir "$data" --seed-dev --sender log >"$data/server.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 1 100); do
-    [ -s "$data/dev-seed.json" ] && break
-    kill -0 "$server_pid" 2>/dev/null || { cat "$data/server.log"; echo "e2e: the service did not start"; exit 1; }
-    sleep 0.1
-done
-[ -s "$data/dev-seed.json" ] || { cat "$data/server.log"; echo "e2e: no dev seed"; exit 1; }
+command -v openssl >/dev/null || { echo "e2e: openssl is needed (the mock APNs's test CA)"; exit 1; }
+python="$(Scripts/pyenv.sh)"
+
+# 1. The service with a development seed and the log sender: the delivery engine (claims,
+# leases, batched finishing) drives the log sender, which sends nothing and records each push
+# delivered.
+export PUSH_ADMIN_KEY="e2e-$(random_hex 16)"
+"$binary" --port 0 --data-dir "$data/seeded" --seed-dev --sender log >"$data/server.log" 2>&1 &
+pids+=($!)
+wait_for "${pids[-1]}" "$data/server.log" 'listening on http'
+[ -s "$data/seeded/dev-seed.json" ] || { cat "$data/server.log"; echo "e2e: no dev seed"; exit 1; }
+
+# 2. The mock APNs, with a throwaway CA and key (never committed), logging every request.
+sh Server/Mocks/make_test_ca.sh "$data/ca"
+"$python" Server/Mocks/mock_push.py --port 0 --cert "$data/ca/server.pem" --key "$data/ca/server.key" \
+    --apns-key "$data/ca/apns.pub.pem" --key-id TESTKEY123 --team-id TESTTEAM12 --log "$data/apns.jsonl" \
+    >"$data/mock.out" 2>"$data/mock.err" &
+pids+=($!)
+wait_for "${pids[-1]}" "$data/mock.out" '^PORT [0-9]+'
+mock_port=$(sed -nE 's/^PORT ([0-9]+).*/\1/p' "$data/mock.out" | head -1)
+
+# 3. The service that sends for real, to the mock (its CA trusted), with its own store.
+PUSH_SECRET_KEY="$(random_hex 32)" "$binary" --port 0 --data-dir "$data/sending" --sqlite-sync normal \
+    --apns-url "https://127.0.0.1:$mock_port" --ca-file "$data/ca/ca.pem" >"$data/sending.log" 2>&1 &
+pids+=($!)
+wait_for "${pids[-1]}" "$data/sending.log" 'listening on http'
+sending_url=$(sed -nE 's/.*listening on (http:[^ ]+).*/\1/p' "$data/sending.log" | head -1)
+echo "e2e: seeded service in $data/seeded; sending service at $sending_url, mock APNs at 127.0.0.1:$mock_port"
 
 # swift test passes a suite whose tests were all skipped: count the tests that really passed.
 set +e
-PUSH_E2E_SEED="$data/dev-seed.json" PUSH_E2E_ADMIN_KEY="$PUSH_ADMIN_KEY" swift test -Xswiftc -warnings-as-errors --filter EndToEndTests 2>&1 \
-    | tee "$data/test.log"
+PUSH_E2E_SEED="$data/seeded/dev-seed.json" PUSH_E2E_ADMIN_KEY="$PUSH_ADMIN_KEY" \
+    PUSH_SIM_E2E_URL="$sending_url" PUSH_SIM_E2E_ADMIN_KEY="$PUSH_ADMIN_KEY" PUSH_SIM_E2E_APNS_LOG="$data/apns.jsonl" \
+    PUSH_SIM_E2E_APNS_KEY_FILE="$data/ca/apns.p8" PUSH_SIM_E2E_KEY_ID=TESTKEY123 PUSH_SIM_E2E_TEAM_ID=TESTTEAM12 \
+    swift test -Xswiftc -warnings-as-errors --filter EndToEndTests 2>&1 | tee "$data/test.log"
 status=${PIPESTATUS[0]}
 set -e
-[ "$status" -eq 0 ] || { echo "e2e: swift test failed ($status)"; exit "$status"; }
+if [ "$status" -ne 0 ]; then
+    echo "e2e: swift test failed ($status); the sending service's log and the mock's errors follow"
+    tail -n 60 "$data/sending.log"
+    tail -n 20 "$data/mock.err"
+    exit "$status"
+fi
 passed=$(grep -E '^[^ ]+ Test .+ passed after ' "$data/test.log" | grep -vc 'Test run with' || true)
 skipped=$(grep -Ec '^[^ ]+ (Test|Suite) .+ skipped' "$data/test.log" || true)
+for suite in 'End to end with the push service' 'Simulated end to end'; do
+    grep -Eq "^[^ ]+ Suite \"$suite[^\"]*\" passed after " "$data/test.log" || {
+        echo "e2e: the suite \"$suite\" did not run and pass"
+        exit 1
+    }
+done
 if [ "$passed" -eq 0 ] || [ "$skipped" -ne 0 ]; then
-    echo "e2e: $passed tests passed and $skipped were skipped; the end-to-end suite did not run"
+    echo "e2e: $passed tests passed and $skipped were skipped; the end-to-end suites did not run"
     exit 1
 fi
 echo "e2e: $passed end-to-end tests passed"

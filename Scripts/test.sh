@@ -16,7 +16,8 @@
 #   Service    Server/ built and tested in debug and release
 #   Dashboard  the web dashboard driven by headless Chromium (screenshots in .build/dashboard-screenshots)
 #   API fuzz   schemathesis against the running service, checked against Server/openapi.json
-#   E2E        the SDK's Core engine against the running service
+#   E2E        the SDK's Core engine against the running service; two simulated devices of one
+#              user against the service sending to the mock APNs (Scripts/e2e.sh)
 #   Newcomer   (CI) both README commands on a fresh clone in a minimal Debian 12 root
 #              (Scripts/newcomer-check.sh); never inside that root (PUSH_NEWCOMER_INSIDE=1)
 set -euo pipefail

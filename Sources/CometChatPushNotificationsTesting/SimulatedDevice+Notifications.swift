@@ -6,7 +6,9 @@ extension SimulatedDevice {
     /// delegate how to present it (rule 19: no options, or no delegate, hides it; the completion
     /// handler counts once, a second call is a violation); in the background or while the app is
     /// not running the system shows it and applies `aps.badge` (rule 21), if the user allowed
-    /// notifications (rule 23: the app must have asked).
+    /// notifications (rule 23: the app must have asked). A `passive` notification
+    /// (`aps.interruption-level`) neither plays its sound nor lights the screen
+    /// (``SimulatedDelivery/playedSound``, ``SimulatedDelivery/litScreen``).
     @discardableResult
     public func deliver(_ payload: [String: Any], identifier: String? = nil) -> SimulatedDelivery {
         let center = notificationCenter
@@ -26,7 +28,10 @@ extension SimulatedDevice {
                     return
                 }
                 guard self?.notificationsAllowed == true else { return }
-                if !options.isDisjoint(with: [.banner, .list]) { center.show(notification) }
+                if !options.isDisjoint(with: [.banner, .list]) {
+                    center.show(notification)
+                    delivery.presented(foreground: true, sound: options.contains(.sound))
+                }
                 if options.contains(.badge), let apsBadge { self?.setSystemBadge(apsBadge) }
             }
         case .background?, nil:
@@ -35,6 +40,7 @@ extension SimulatedDevice {
                 return delivery
             }
             center.show(notification)
+            delivery.presented(foreground: false, sound: true)
             if let apsBadge { setSystemBadge(apsBadge) }
         }
         return delivery

@@ -11,10 +11,37 @@ public final class SimulatedDelivery: @unchecked Sendable {
     public let appState: PNApplicationState?
 
     private let state = PNLocked<(options: PNPresentationOptions?, answered: Int)>((nil, 0))
+    private let presentation = PNLocked<(shown: Bool, sound: Bool, lit: Bool)>((false, false, false))
 
     init(notification: PNNotification, appState: PNApplicationState?) {
         self.notification = notification
         self.appState = appState
+    }
+
+    /// The payload's `aps.interruption-level` (`passive`, `active`, `time-sensitive`,
+    /// `critical`); `active` when it has none.
+    public var interruptionLevel: String {
+        ((notification.userInfo["aps"] as? [String: Any])?["interruption-level"] as? String) ?? "active"
+    }
+
+    /// Whether iOS showed it (in Notification Center or as a banner).
+    public var wasShown: Bool { presentation.withLock { $0.shown } }
+
+    /// Whether iOS played a sound for it: the payload has `aps.sound`, the notification was shown
+    /// (in the foreground: with the `.sound` option) and it is not `passive`.
+    public var playedSound: Bool { presentation.withLock { $0.sound } }
+
+    /// Whether it lit the locked screen (the app not in the foreground, and not `passive`: a
+    /// passive notification goes to Notification Center only).
+    public var litScreen: Bool { presentation.withLock { $0.lit } }
+
+    /// iOS presented it: shown, with sound or not, lighting the screen or not.
+    func presented(foreground: Bool, sound: Bool) {
+        let aps = notification.userInfo["aps"] as? [String: Any]
+        let passive = interruptionLevel == "passive"
+        presentation.withLock {
+            $0 = (true, sound && aps?["sound"] != nil && !passive, !foreground && !passive)
+        }
     }
 
     /// What `willPresent` answered (foreground only); `nil` before it answered or when iOS did

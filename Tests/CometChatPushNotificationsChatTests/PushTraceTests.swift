@@ -85,6 +85,26 @@ private func notification(_ payload: [String: Any], id: String = "n1") -> PNNoti
         }
     }
 
+    @Test func theOpenedCallIsContractClientPushOpened() async throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Contract/client/push-opened.json")
+        let fixture = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let expected = try #require(fixture["request"] as? [String: Any])
+        let device = SimulatedDevice(permission: .authorized)
+        await device.launchChatApp(traceConfig(selfHosted: true), delegate: RecordingChatDelegate())
+        device.tap(notification(tracedPayload(pushId: "push-7")))
+        #expect(await device.settle())
+        let sent = try #require(device.calls(.pushOpened).first)
+        #expect(sent.method == expected["method"] as? String)
+        #expect(sent.path == (expected["path"] as? String)?.replacingOccurrences(of: "{pushId}", with: "push-7"))
+        let headers = (expected["headers"] as? [String: String] ?? [:]).mapValues {
+            $0.replacingOccurrences(of: "{appId}", with: "app1").replacingOccurrences(of: "{authToken}", with: "alice-token")
+        }
+        #expect(sent.headers == headers)
+        #expect(expected["body"] is NSNull && sent.json.isEmpty)
+        #expect(device.service.contractViolations.isEmpty)
+    }
+
     @Test func aFailedOpenedCallIsRetriedByTheNextTap() async {
         let device = SimulatedDevice(permission: .authorized)
         await device.launchChatApp(traceConfig(selfHosted: true), delegate: RecordingChatDelegate())

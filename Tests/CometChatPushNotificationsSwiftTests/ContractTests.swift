@@ -114,6 +114,66 @@ struct ContractTests {
         #expect(device.service.contractViolations.isEmpty)
     }
 
+    @Test("The SDK sends exactly the fixtures' preferences and read requests to a self-hosted service")
+    func sdkPreferencesRequestsMatchFixtures() async throws {
+        let fixtures = Dictionary(uniqueKeysWithValues: try contractFixtures("client").map { ($0.name, $0.json) })
+        let recorder = RecordingTransport()
+        let device = SimulatedDevice(transport: recorder)
+        recorder.forward(to: device.service)
+        device.logInToChatSDK(uid: "alice", authToken: "alice-token")
+        let host = "https://push.example.com"
+        let app = await device.launchAndSettle(
+            PNConfiguration(appId: "app1", region: "us", providerId: "apns-provider", clientHost: host))
+        let sdk = app.sdk
+        typealias Done = @Sendable (PNResult<PNNotificationPreferences>) -> Void
+        // In the fixtures' order: each call, then the fixture its request must equal.
+        let calls: [(String, (@escaping Done) -> Void)] = [
+            ("preferences-get.json", { sdk.getPreferences(completion: $0) }),
+            ("preferences-mute.json", { sdk.setConversationMuted(userId: "bob", until: nil, completion: $0) }),
+            ("preferences-unmute.json", { sdk.unmuteConversation(userId: "bob", completion: $0) }),
+            ("preferences-group-level.json", { sdk.setGroupNotificationLevel(.mentionsOnly, groupId: "team", completion: $0) }),
+            (
+                "preferences-quiet-hours.json",
+                {
+                    sdk.setQuietHours(
+                        start: DateComponents(hour: 22, minute: 0), end: DateComponents(hour: 7, minute: 0), includeCalls: false,
+                        completion: $0)
+                }
+            ),
+            ("preferences-clear-quiet-hours.json", { sdk.clearQuietHours(completion: $0) }),
+        ]
+        for (_, call) in calls { _ = await awaitResult { (done: @escaping Done) in call(done) } }
+        _ = await awaitResult { (done: @escaping @Sendable (PNResult<Void>) -> Void) in
+            sdk.markConversationRead(userId: "bob", unreadCount: 2, completion: done)
+        }
+        let values = ["appId": "app1", "authToken": "alice-token", "uid": "bob", "guid": "team"]
+        let sent = recorder.requests.filter {
+            $0.url.absoluteString.hasPrefix(host + "/notifications/push/v1/") && !$0.url.path.hasSuffix("/tokens")
+        }
+        let names = calls.map(\.0) + ["mark-read-user.json"]
+        #expect(sent.count == names.count, "\(sent.map { "\($0.method) \($0.url)" })")
+        for (name, request) in zip(names, sent) {
+            let expected = try #require(fixtures[name]?["request"] as? [String: Any], "\(name)")
+            var path = try #require(expected["path"] as? String)
+            for (key, value) in values { path = path.replacingOccurrences(of: "{\(key)}", with: value) }
+            #expect(request.method == expected["method"] as? String, "\(name)")
+            #expect(request.url.absoluteString == host + path, "\(name)")
+            #expect(request.headers == Self.fill(expected["headers"] ?? [:], values) as? [String: String], "\(name)")
+            if let body = expected["body"] as? [String: Any] {
+                let actual = try #require(request.body.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }, "\(name)")
+                #expect(try Self.canonical(actual) == Self.canonical(Self.fill(body, values)), "\(name)")
+            } else {
+                #expect(request.body == nil || request.body?.isEmpty == true, "\(name)")
+            }
+        }
+        #expect(device.service.contractViolations.isEmpty)
+    }
+
+    /// `value` as JSON text with sorted keys, for comparing JSON values whatever their bridging.
+    static func canonical(_ value: Any) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]), as: UTF8.self)
+    }
+
     /// A JSON object body whose values are all strings.
     static func json(_ body: Data?) -> [String: String]? {
         guard let body, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }

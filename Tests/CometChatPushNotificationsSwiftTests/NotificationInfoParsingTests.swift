@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @_spi(PNProducts) @testable import CometChatPushNotificationsSwift
+import CometChatPushNotificationsTesting
 
 @Suite("Notification info parsing")
 struct NotificationInfoParsingTests {
@@ -92,11 +93,38 @@ struct NotificationInfoParsingTests {
         #expect(CometChatPushNotifications.isCampaignNotification(userInfo: payload))
     }
 
+    @Test("The read fixture is a read push: it clears its conversation's notifications and sets the badge")
+    func read() async throws {
+        let payload = try contractPayload("read")
+        let read = try #require(ReadSyncPush(payload))
+        #expect(read.conversationId == "alice_user_bob" && read.unreadCount == 2)
+        #expect(read.pushId == "0b9e4d2c-7a13-4f6e-8c25-91d3e6a7b480")
+        // It is no chat, call or campaign push.
+        #expect(CometChatPushNotifications.parseNotificationInfo(from: payload)?.kind != .chat)
+        #expect(!CometChatPushNotifications.isCampaignNotification(userInfo: payload))
+
+        // On a device with a push of that conversation (thread-id alice_user_bob) and one of a
+        // group, the read push leaves only the group's, and the badge at the fixture's count.
+        let device = SimulatedDevice(permission: .authorized)
+        let app = device.launch { $0.initialize(config: notificationConfig()) }
+        app.sdk.setSession(uid: "bob", authToken: "bob-token")
+        #expect(await device.settle())
+        app.sendToBackground()
+        device.deliver(try contractPayload("chat-user"))
+        device.deliver(try contractPayload("chat-group"))
+        #expect(device.notificationCenter.shownNotifications.count == 2 && device.badge == 3)
+        let push = device.deliverBackground(payload)
+        #expect(await device.settle())
+        #expect(push.outcome == .delivered && push.result == .newData)
+        #expect(device.notificationCenter.shownNotifications.map(\.threadIdentifier) == ["group_team"])
+        #expect(device.badge == 2)
+    }
+
     @Test("Every fixture of Contract/payloads is covered by a table above")
     func everyFixtureCovered() {
-        let covered = Set((Self.chatFixtures + Self.callFixtures).map(\.fixture) + ["campaign"])
+        let covered = Set((Self.chatFixtures + Self.callFixtures).map(\.fixture) + ["campaign", "read"])
         #expect(Set(contractPayloadNames()).subtracting(covered).isEmpty)
-        #expect(contractPayloadNames().count >= 16)
+        #expect(contractPayloadNames().count >= 17)
     }
 
     static let malformed: [String] = {

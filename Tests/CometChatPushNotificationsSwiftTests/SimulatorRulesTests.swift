@@ -67,6 +67,29 @@ struct SimulatorRulesTests {
         #expect(silent.notificationCenter.shownNotifications.isEmpty)
     }
 
+    @Test("A passive notification goes to Notification Center without a sound or lighting the screen")
+    func passiveInterruptionLevel() async throws {
+        let device = SimulatedDevice(permission: .authorized)
+        let app = device.launch { $0.initialize(config: testConfig()) }
+        #expect(await device.settle())
+        app.sendToBackground()
+        let normal = device.deliver(try chatPayload())
+        #expect(normal.interruptionLevel == "active")
+        #expect(normal.wasShown && normal.playedSound && normal.litScreen)
+        var quiet = try chatPayload()
+        var aps = try #require(quiet["aps"] as? [String: Any])
+        aps["interruption-level"] = "passive"
+        quiet["aps"] = aps
+        let passive = device.deliver(quiet)
+        #expect(passive.wasShown && !passive.playedSound && !passive.litScreen)
+        aps["interruption-level"] = nil
+        aps["sound"] = nil
+        quiet["aps"] = aps
+        let silent = device.deliver(quiet)
+        #expect(silent.wasShown && !silent.playedSound && silent.litScreen)
+        #expect(device.notificationCenter.shownNotifications.count == 3)
+    }
+
     @Test("A background alert is shown only when the user allowed notifications")
     func backgroundAlertNeedsPermission() async throws {
         let denied = SimulatedDevice(promptAnswer: .denied)

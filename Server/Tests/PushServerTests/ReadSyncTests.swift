@@ -57,6 +57,27 @@ import Testing
         }
     }
 
+    @Test func theReadPushIsContractPayloadsReadJSON() async throws {
+        let harness = try Harness(sender: .recording) { $0.rateLimitPerMinute = 0 }
+        try await harness.makeApp()
+        let phone = try await harness.makeUser("bob")
+        let issued = try await harness.admin("POST", "/users/bob/auth_tokens", appId: "app1")
+        let ipad = Harness.TestSession(appId: "app1", uid: "bob", authToken: try #require(issued.data["authToken"] as? String))
+        try await harness.register("bbbb0000ipad", platform: "apns_ios_device", session: ipad)
+        let read = try await harness.client(
+            "POST", "/notifications/push/v1/read", session: phone, ["receiverType": "user", "receiver": "alice", "unreadCount": 2])
+        #expect(read.data["devices"] as? Int == 1)
+        let recorder = try #require(harness.recorder)
+        #expect(await Harness.eventually { recorder.jobs.count == 1 })
+        let job = try #require(recorder.jobs.first)
+        let payload = try #require(try JSONSerialization.jsonObject(with: job.payload) as? [String: Any])
+        // The fixture is the specification; its pushId is an example, the job's id goes in its place.
+        var fixture = try Fixtures.load("payloads", "read")
+        #expect(fixture["pushId"] is String)
+        fixture["pushId"] = job.id
+        #expect(NSDictionary(dictionary: payload).isEqual(to: fixture), "the read push differs from Contract/payloads/read.json")
+    }
+
     @Test func invalidReadsAreRefused() async throws {
         let harness = try Harness(sender: .none) { $0.rateLimitPerMinute = 0 }
         try await harness.makeApp()

@@ -115,6 +115,11 @@ import Testing
         #expect(job["providerId"] as? String == (platform == "fcm_ios" ? "fcm-1" : "apns-1"))
     }
 
+    @Test func everyPayloadFixtureIsCheckedAgainstTheService() {
+        // SendTests checks the send API's payloads; ReadSyncTests checks read.json.
+        #expect(Set(Self.cases.map(\.0) + ["read"]) == Set(Fixtures.names(in: "payloads")))
+    }
+
     @Test func everyTokenOfEveryRecipientGetsAJobOfItsKind() async throws {
         let carol = try await harness.makeUser("carol")
         try await harness.register("bob-phone", platform: "apns_ios_device", session: bob)
