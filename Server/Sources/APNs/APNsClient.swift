@@ -38,9 +38,12 @@ public final class APNsClient: Sendable {
         self.environment = environment
         self.tokens = tokens
         var http = http
-        // One connection per loop, so the one-stream-until-authenticated gate covers it.
+        // One connection per loop in use, so the one-stream-until-authenticated gate covers it;
+        // two allowed, because a connection that received GOAWAY stays counted until its own
+        // streams end (libcurl 7.88 may wait for them until the request deadline), and the
+        // streams it refused must be sent again on a new one at once.
         http.singleStreamUntilAuthenticated = true
-        http.maxConnectionsPerHost = 1
+        http.maxConnectionsPerHost = 2
         self.connections = (0..<max(connections, 1)).map { _ in HTTP2Client(configuration: http, name: "apns-\(tokens.keyID)") }
         self.timeoutMilliseconds = timeoutMilliseconds
     }

@@ -40,6 +40,8 @@ final class CurlLoop: @unchecked Sendable {
     private var holdUntil: ContinuousClock.Instant?
     private var lastPing = ContinuousClock.now
     private var authenticated = false
+    /// The one transfer let through while not authenticated; the next waits for its answer.
+    private var probe: Transfer?
 
     init(configuration: HTTP2Client.Configuration, faults: HTTP2Client.Faults = HTTP2Client.Faults()) {
         self.configuration = configuration
@@ -133,11 +135,17 @@ final class CurlLoop: @unchecked Sendable {
     }
 
     /// Starts waiting transfers: all of them, or one at a time while the connection is
-    /// not yet authenticated (`singleStreamUntilAuthenticated`).
+    /// not yet authenticated (`singleStreamUntilAuthenticated`). One at a time means one probe
+    /// until it is answered, not until every earlier transfer ended: after a connection was
+    /// lost its last streams may wait for the request deadline.
     private func startWaiting() {
         guard !waiting.isEmpty else { return }
         if configuration.singleStreamUntilAuthenticated && !authenticated {
-            if running.isEmpty { start(waiting.removeFirst()) }
+            if probe == nil {
+                let next = waiting.removeFirst()
+                probe = next
+                start(next)
+            }
             return
         }
         for transfer in waiting { start(transfer) }
@@ -175,6 +183,7 @@ final class CurlLoop: @unchecked Sendable {
 
     /// Answers a transfer that could not be started, freeing its in-flight slot.
     private func failToStart(_ transfer: Transfer, message: String) {
+        if transfer === probe { probe = nil }
         inFlight.subtract(1, ordering: .relaxed)
         transfer.completion(.failure(HTTPTransportError(code: -1, message: message, isConnectFailure: false)))
     }
@@ -218,6 +227,7 @@ final class CurlLoop: @unchecked Sendable {
         running.remove(easy)
         uploading[easy] = nil
         guard let transfer = EasyHandle.takeTransfer(easy) else { return }
+        if transfer === probe { probe = nil }
         if transfer.tooLarge {
             idle.append(easy)
             transfer.release()

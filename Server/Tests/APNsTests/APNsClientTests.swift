@@ -3,6 +3,7 @@ import CurlHTTP
 import Foundation
 import PushCrypto
 import PushMocks
+import ServerSupport
 import Testing
 
 @Suite(.serialized) struct APNsClientTests {
@@ -198,5 +199,72 @@ import Testing
         let resent = notifications.filter { (sends[$0.apnsID ?? ""]?.count ?? 0) > 1 }.map(\.deviceToken)
         #expect(resent.isEmpty, "sent more than once by the client alone: \(resent)")
         #expect(results.contains { if case .transportFailure = $0 { true } else { false } })
+    }
+
+    /// APNs sends GOAWAY naming the last stream it processed: the later ones were not
+    /// processed and must be sent again at once. A connection that received GOAWAY stays
+    /// counted against the loop's connection limit until its own streams end, and its last
+    /// processed streams may wait for the request deadline (libcurl 7.88 does not notice the
+    /// close under them); neither may hold back the refused pushes, nor the pushes sent next
+    /// (the new connection's first request authenticates it, then the rest follow).
+    @Test func pushesRefusedByAGoawayAndTheNextOnesDoNotWaitForTheDeadline() async throws {
+        let slow = try MockPushServer(latencyMilliseconds: 50)
+        let credentials = slow.credentials
+        let client = APNsClient(
+            environment: .custom(baseURL: slow.baseURL),
+            tokens: try APNsTokenProvider(
+                key: PrivateKey(pem: credentials.apnsPrivateKeyPEM), keyID: MockPushServer.keyID,
+                teamID: MockPushServer.teamID),
+            http: HTTP2Client.Configuration(caFile: credentials.caFile), timeoutMilliseconds: 4_000)
+        for token in ["ae00", "ae01"] {
+            guard case .answered = await client.send(alert(token)) else { Issue.record("no answer"); return }
+        }
+
+        // When 20 pushes are in flight on two connections and APNs sends GOAWAY under the 6th;
+        // once the first failure is back, 6 more pushes are sent
+        let tokens = (2...21).map { String(format: "ae%02x", $0) }
+        try slow.script([tokens[5]: [["fault": "goaway_reason"], ["status": 200]]])
+        let started = ContinuousClock.now
+        let firstFailure = Locked<ContinuousClock.Instant?>(nil)
+        let ended = Locked<[String: Duration]>([:])
+        await withTaskGroup(of: Void.self) { group in
+            for notification in tokens.map({ alert($0) }) {
+                group.addTask {
+                    let response = await client.send(notification)
+                    let now = ContinuousClock.now
+                    ended.withLock { $0[notification.deviceToken] = now - started }
+                    if case .transportFailure = response { firstFailure.withLock { $0 = $0 ?? now } }
+                }
+            }
+            group.addTask {
+                while firstFailure.withLock({ $0 }) == nil, ContinuousClock.now - started < .seconds(10) {
+                    try? await Task.sleep(for: .milliseconds(5))
+                }
+                await withTaskGroup(of: Void.self) { next in
+                    for token in ["ae30", "ae31", "ae32", "ae33", "ae34", "ae35"] {
+                        next.addTask {
+                            let sentAt = ContinuousClock.now
+                            let response = await client.send(self.alert(token))
+                            let took = ContinuousClock.now - sentAt
+                            ended.withLock { $0[token] = took }
+                            if case .answered(let answer) = response, answer.status == 200 {
+                            } else {
+                                Issue.record("\(token) after the GOAWAY: \(response)")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        // Then every push the mock never processed (after the named stream) failed long before
+        // the 4 s deadline, for the caller to send again, and the next pushes were answered
+        let processed = Set(slow.log(kind: "apns").compactMap { $0["token"] as? String })
+        let times = ended.withLock { $0 }
+        let refused = tokens.filter { !processed.contains($0) }
+        let watched: [String] = refused + ["ae30", "ae31", "ae32", "ae33", "ae34", "ae35"]
+        let late: [String] = watched.filter { (times[$0] ?? .seconds(99)) > .seconds(2) }
+        let report: [String] = late.map { "\($0): \(times[$0] ?? .zero)" }
+        #expect(late.isEmpty, "held until the deadline: \(report)")
     }
 }
