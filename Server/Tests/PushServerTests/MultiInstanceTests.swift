@@ -48,6 +48,12 @@ import Testing
         ).status
     }
 
+    /// The jobs an instance's engine holds (claimed, not yet recorded), from its `/healthz`.
+    static func inFlight(port: Int) async -> Int? {
+        guard let response = try? await RawHTTP.json(port: port, "GET", "/healthz") else { return nil }
+        return (response.json["delivery"] as? [String: Any])?["inFlight"] as? Int
+    }
+
     static func outbox(port: Int) async -> [String: Int]? {
         guard
             let response = try? await RawHTTP.json(port: port, "GET", "/admin/outbox", headers: ["apikey": adminKey]),
@@ -146,6 +152,11 @@ import Testing
                 let deadline = Date().addingTimeInterval(120)
                 while mock.answeredCount() < total / 4, Date() < deadline {
                     try? await Task.sleep(nanoseconds: 2_000_000)
+                }
+                // ... at a moment it has sends in flight: claims are quick, so when the sends
+                // come slower than the instances deliver, an instance may hold nothing for a while.
+                while await Self.inFlight(port: victim.port) ?? 0 < 20, Date() < deadline {
+                    try? await Task.sleep(nanoseconds: 1_000_000)
                 }
                 victim.kill9()
                 killedAt.withLock { $0 = Date() }
