@@ -330,6 +330,19 @@ enum StoreScenarios {
         log.step("log of r1 in another app") { try store.pushJobLog(appId: "a2", requestId: "r1") }
         log.step("final counts") { try store.pushJobCounts() }
         log.step("final active counts") { try store.activePushJobCounts() }
+        log.run("finish j4 twice: delivered, then a late retry") {
+            try store.finishPushJob(id: "j4", outcome: .delivered, now: now.addingTimeInterval(302))
+            try store.finishPushJob(
+                id: "j4", outcome: .retry(notBefore: now.addingTimeInterval(303), reason: "late"), now: now.addingTimeInterval(302))
+        }
+        log.step("the late retry made j4 pending again") { try store.pushJobLog(appId: "a1", requestId: "r3") }
+        log.step("counts after the late retry") { try store.pushJobCounts() }
+        log.step("j4 is claimed once more") { try store.claimPushJobs(limit: 10, lease: 30, now: now.addingTimeInterval(400)) }
+        log.run("a failure ends j4") {
+            try store.finishPushJob(id: "j4", outcome: .failed(reason: "BadDeviceToken"), now: now.addingTimeInterval(401))
+        }
+        log.step("every job as exported") { try store.allPushJobs() }
+        log.step("j4's log") { try store.pushJobLog(appId: "a1", requestId: "r3") }
         // Webhooks
         log.step("pending webhooks") { try store.pendingWebhookJobCount() }
         log.step("claim 1 webhook (oldest)") { try store.claimWebhookJobs(limit: 1, lease: 30, now: now) }
