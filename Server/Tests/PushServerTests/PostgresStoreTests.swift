@@ -488,7 +488,7 @@ struct PostgresStoreTests {
             job("j-call", kind: "call", state: "pending", attempts: 0, notBefore: t0 + 3),
             job("j-retry", state: "pending", attempts: 2, notBefore: t0 + 600_000, error: "503"),
             job("j-expired", state: "leased", attempts: 1, notBefore: t0, leaseUntil: t0 + 5_000, owner: "old-owner"),
-            job("j-gone", state: "leased", attempts: 3, notBefore: t0 + 1, leaseUntil: t0 + 300_000, owner: "gone-owner"),
+            job("j-gone", state: "leased", attempts: 3, notBefore: t0 + 20_000, leaseUntil: t0 + 300_000, owner: "gone-owner"),
             job("j-done", state: "delivered", attempts: 1, notBefore: t0, finishedAt: t0 + 50),
             job("j-skipped", state: "skipped", attempts: 0, notBefore: t0, finishedAt: t0),
         ]
@@ -516,10 +516,12 @@ struct PostgresStoreTests {
         let claimed = try store.claimPushJobs(limit: 10, lease: 30, now: now)
         #expect(claimed.map(\.id) == ["j-call", "j-expired", "j-pending"])
         #expect(claimed.map(\.attempts) == [1, 2, 1])
-        // gone-owner holds no advisory lock: its lease is taken over at once, keeping its attempts.
+        // gone-owner holds no advisory lock: its lease is taken over at once, keeping its attempts
+        // (and due now, though it was claimed for later by a clock ahead of this one).
         #expect(try store.releaseAbandonedLeases(now: now) == 1)
         let takenOver = try store.claimPushJobs(limit: 10, lease: 30, now: now)
         #expect(takenOver.map(\.id) == ["j-gone"] && takenOver.map(\.attempts) == [4])
+        #expect(takenOver.map { Int64(($0.notBefore.timeIntervalSince1970 * 1000).rounded()) } == [t0 + 10_000])
         try store.finishPushJobs(claimed.map { ($0.id, .delivered) } + [("j-gone", .failed(reason: "BadTopic"))], now: now)
         #expect(try store.pushJobCounts() == OutboxCounts(pending: 1, inFlight: 0, delivered: 4, failed: 1))
         #expect(

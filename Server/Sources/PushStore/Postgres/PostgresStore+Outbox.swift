@@ -311,7 +311,10 @@ extension PostgresStore {
                         due = LEAST(q.not_before, $2), not_before = LEAST(q.not_before, $2), lease_owner = NULL
                     FROM push_jobs j
                     WHERE j.id = q.id AND q.lane = \(PostgresMigrations.leasedLane) AND q.lease_owner IN (SELECT lease_owner FROM gone)
-                    RETURNING 1),
+                    RETURNING q.id, q.not_before),
+                -- The job rows' not_before as the queue's (only one due later than now changes).
+                jobs AS (
+                    UPDATE push_jobs j SET not_before = p.not_before FROM pushes p WHERE j.id = p.id AND j.not_before > p.not_before),
                 hooks AS (
                     UPDATE webhook_jobs SET state = 'pending', lease_until = NULL, lease_owner = NULL, not_before = LEAST(not_before, $2)
                     WHERE state = 'leased' AND lease_owner IN (SELECT lease_owner FROM gone) RETURNING 1),
