@@ -330,6 +330,19 @@ enum StoreScenarios {
         log.step("log of r1 in another app") { try store.pushJobLog(appId: "a2", requestId: "r1") }
         log.step("final counts") { try store.pushJobCounts() }
         log.step("final active counts") { try store.activePushJobCounts() }
+        log.run("finish j4 twice: delivered, then a late retry") {
+            try store.finishPushJob(id: "j4", outcome: .delivered, now: now.addingTimeInterval(302))
+            try store.finishPushJob(
+                id: "j4", outcome: .retry(notBefore: now.addingTimeInterval(303), reason: "late"), now: now.addingTimeInterval(302))
+        }
+        log.step("the late retry made j4 pending again") { try store.pushJobLog(appId: "a1", requestId: "r3") }
+        log.step("counts after the late retry") { try store.pushJobCounts() }
+        log.step("j4 is claimed once more") { try store.claimPushJobs(limit: 10, lease: 30, now: now.addingTimeInterval(400)) }
+        log.run("a failure ends j4") {
+            try store.finishPushJob(id: "j4", outcome: .failed(reason: "BadDeviceToken"), now: now.addingTimeInterval(401))
+        }
+        log.step("every job as exported") { try store.allPushJobs() }
+        log.step("j4's log") { try store.pushJobLog(appId: "a1", requestId: "r3") }
         // Webhooks
         log.step("pending webhooks") { try store.pendingWebhookJobCount() }
         log.step("claim 1 webhook (oldest)") { try store.claimWebhookJobs(limit: 1, lease: 30, now: now) }
@@ -441,13 +454,80 @@ struct PostgresStoreTests {
         }
         let stores = try opened.withLock { $0 }.map { try $0.get() }
         defer { stores.forEach { $0.close() } }
-        #expect(stores.allSatisfy { $0.schemaVersion == 6 })
-        #expect(try schema.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations") == "1,2,3,4,5,6")
+        #expect(stores.allSatisfy { $0.schemaVersion == 7 })
+        #expect(try schema.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations") == "1,2,3,4,5,6,7")
         let reopened = try schema.open(poolSize: 1)
         defer { reopened.close() }
-        #expect(reopened.schemaVersion == 6)
-        #expect(try schema.psql("SELECT count(*) FROM schema_migrations") == "6")
-        #expect(try schema.psql("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") == "15")
+        #expect(reopened.schemaVersion == 7)
+        #expect(try schema.psql("SELECT count(*) FROM schema_migrations") == "7")
+        #expect(try schema.psql("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") == "16")
+    }
+
+    /// A database of schema 6 (job leases in `push_jobs`) with jobs in every state: migration 7
+    /// moves the pending and leased ones into `push_queue`, and the store then sees every job
+    /// as before (state, attempts, lease), claims them in the same order, honours the leases
+    /// that still run and takes over those of an owner that is gone.
+    @Test func migratingFromSchema6KeepsPendingAndLeasedJobs() throws {
+        let schema = try PGTestSchema()
+        defer { schema.drop() }
+        #expect(try PostgresStore.migrate(url: schema.url, to: 6) == 6)
+        let t0 = Int64(StoreScenarios.t0.timeIntervalSince1970 * 1000)
+        func job(
+            _ id: String, kind: String = "chat", state: String, attempts: Int, notBefore: Int64, leaseUntil: Int64? = nil,
+            owner: String? = nil, error: String? = nil, finishedAt: Int64? = nil
+        ) -> String {
+            func text(_ value: String?) -> String { value.map { "'\($0)'" } ?? "NULL" }
+            func int(_ value: Int64?) -> String { value.map(String.init) ?? "NULL" }
+            return """
+                ('\(id)', 'a1', 'r1', 'u1', 'tok', 'apns_ios_device', '\(kind)', 'p1', '\\x7b7d', 'alert', 10, 0, NULL, '', '\(state)',
+                \(attempts), \(notBefore), \(int(leaseUntil)), \(text(error)), \(t0), \(int(finishedAt)), \(text(owner)), NULL, NULL)
+                """
+        }
+        let rows = [
+            job("j-pending", state: "pending", attempts: 0, notBefore: t0 + 2),
+            job("j-call", kind: "call", state: "pending", attempts: 0, notBefore: t0 + 3),
+            job("j-retry", state: "pending", attempts: 2, notBefore: t0 + 600_000, error: "503"),
+            job("j-expired", state: "leased", attempts: 1, notBefore: t0, leaseUntil: t0 + 5_000, owner: "old-owner"),
+            job("j-gone", state: "leased", attempts: 3, notBefore: t0 + 20_000, leaseUntil: t0 + 300_000, owner: "gone-owner"),
+            job("j-done", state: "delivered", attempts: 1, notBefore: t0, finishedAt: t0 + 50),
+            job("j-skipped", state: "skipped", attempts: 0, notBefore: t0, finishedAt: t0),
+        ]
+        try schema.psql(
+            "INSERT INTO push_jobs (\(StoreTable.pushJobs.columns.joined(separator: ", "))) VALUES " + rows.joined(separator: ", "))
+        let columns = StoreTable.pushJobs.columns.map { "coalesce(\($0)::text, '-')" }.joined(separator: ", ")
+        let before = try schema.psql("SELECT string_agg(concat_ws('|', \(columns)), E'\\n' ORDER BY id) FROM push_jobs")
+
+        let store = try schema.open(poolSize: 2)
+        defer { store.close() }
+        #expect(store.schemaVersion == 7)
+        // Every job reads as before, through the export and the counts.
+        #expect(try schema.psql("SELECT string_agg(concat_ws('|', \(columns)), E'\\n' ORDER BY id) FROM push_job_rows") == before)
+        #expect(
+            try schema.psql("SELECT string_agg(id || ':' || lane, ',' ORDER BY id) FROM push_queue")
+                == "j-call:0,j-expired:2,j-gone:2,j-pending:1,j-retry:1")
+        #expect(try store.pushJobCounts() == OutboxCounts(pending: 3, inFlight: 2, delivered: 1, failed: 0))
+        #expect(try store.activePushJobCounts() == OutboxCounts(pending: 3, inFlight: 2, delivered: 0, failed: 0))
+        let leased = try store.pushJobLog(appId: "a1", requestId: "r1").filter { $0.state == "leased" }.map(\.id)
+        #expect(leased == ["j-expired", "j-gone"])
+
+        // Ten seconds on: the call, the due job and the lease that ran out (calls first, then by
+        // due time); not the retry (due later) nor the lease that still runs.
+        let now = StoreScenarios.t0.addingTimeInterval(10)
+        let claimed = try store.claimPushJobs(limit: 10, lease: 30, now: now)
+        #expect(claimed.map(\.id) == ["j-call", "j-expired", "j-pending"])
+        #expect(claimed.map(\.attempts) == [1, 2, 1])
+        // gone-owner holds no advisory lock: its lease is taken over at once, keeping its attempts
+        // (and due now, though it was claimed for later by a clock ahead of this one).
+        #expect(try store.releaseAbandonedLeases(now: now) == 1)
+        let takenOver = try store.claimPushJobs(limit: 10, lease: 30, now: now)
+        #expect(takenOver.map(\.id) == ["j-gone"] && takenOver.map(\.attempts) == [4])
+        #expect(takenOver.map { Int64(($0.notBefore.timeIntervalSince1970 * 1000).rounded()) } == [t0 + 10_000])
+        try store.finishPushJobs(claimed.map { ($0.id, .delivered) } + [("j-gone", .failed(reason: "BadTopic"))], now: now)
+        #expect(try store.pushJobCounts() == OutboxCounts(pending: 1, inFlight: 0, delivered: 4, failed: 1))
+        #expect(
+            try schema.psql("SELECT string_agg(id || ':' || state || ':' || attempts, ',' ORDER BY id) FROM push_jobs")
+                == "j-call:delivered:1,j-done:delivered:1,j-expired:delivered:2,j-gone:failed:4,j-pending:delivered:1,"
+                + "j-retry:pending:2,j-skipped:skipped:0")
     }
 
     @Test func concurrentClaimsFromTwoInstancesNeverShareAJob() throws {

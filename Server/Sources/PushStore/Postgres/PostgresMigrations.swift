@@ -103,5 +103,54 @@ enum PostgresMigrations {
             step TEXT COLLATE "C" NOT NULL, at BIGINT NOT NULL, detail TEXT COLLATE "C", PRIMARY KEY (app_id, push_id, step));
         CREATE INDEX push_events_request ON push_events(app_id, request_id);
         """,
+        // 7: the queue of push jobs still to do, and their leases, in a narrow table of its own
+        // (see PostgresStore+Outbox.swift): a claim rewrites a short queue row instead of the
+        // job row, a delivered job's row is rewritten once (HOT: no index of push_jobs covers
+        // what a finish changes, and fillfactor leaves room on the page). Jobs pending or
+        // leased now move into the queue with their leases.
+        """
+        CREATE TABLE push_queue (
+            id TEXT COLLATE "C" PRIMARY KEY, lane SMALLINT NOT NULL, due BIGINT NOT NULL, not_before BIGINT NOT NULL,
+            attempts BIGINT NOT NULL, lease_owner TEXT COLLATE "C");
+        CREATE INDEX push_queue_due ON push_queue(lane, due);
+        \(PostgresMigrations.moveActiveJobsToQueue(where: "TRUE").joined(separator: ";\n"));
+        DROP INDEX push_jobs_pending;
+        DROP INDEX push_jobs_pending_calls;
+        DROP INDEX push_jobs_leased;
+        ALTER TABLE push_jobs SET (fillfactor = 80);
+        CREATE VIEW push_job_rows AS
+            SELECT j.id, j.app_id, j.request_id, j.uid, j.token, j.platform, j.kind, j.provider_id, j.payload, j.push_type,
+                j.priority, j.expiration, j.collapse_id, j.topic_suffix,
+                CASE WHEN q.lane = \(PostgresMigrations.leasedLane) THEN 'leased' ELSE j.state END AS state,
+                COALESCE(q.attempts, j.attempts) AS attempts, j.not_before,
+                CASE WHEN q.lane = \(PostgresMigrations.leasedLane) THEN q.due END AS lease_until, j.last_error, j.created_at,
+                j.finished_at, CASE WHEN q.id IS NULL THEN j.lease_owner ELSE q.lease_owner END AS lease_owner, j.environment, j.rule
+            FROM push_jobs j LEFT JOIN push_queue q ON q.id = j.id;
+        """,
     ]
+
+    /// The queue's lanes: due calls (claimed first), other due jobs, leased jobs (claimable
+    /// again when `due`, their lease's end, has passed).
+    static let callLane = 0
+    static let otherLane = 1
+    static let leasedLane = 2
+
+    /// SQL that gives the pending and leased rows of `push_jobs` matching `condition` their
+    /// queue rows (a leased one keeps its lease), and leaves their job rows `pending` with no
+    /// lease end: from version 7 on, the queue row alone says whether a job is leased and who
+    /// last leased it (`lease_owner`, kept after a finish as it always was; the job row gets it
+    /// back when the job leaves the queue). Migration 7 runs it: change it only in ways right
+    /// for both.
+    /// Two statements (run them in one transaction).
+    static func moveActiveJobsToQueue(where condition: String) -> [String] {
+        [
+            """
+            INSERT INTO push_queue (id, lane, due, not_before, attempts, lease_owner)
+            SELECT id, CASE WHEN state = 'leased' THEN \(leasedLane) WHEN kind = 'call' THEN \(callLane) ELSE \(otherLane) END,
+                CASE WHEN state = 'leased' THEN COALESCE(lease_until, 0) ELSE not_before END, not_before, attempts, lease_owner
+            FROM push_jobs WHERE state IN ('pending', 'leased') AND (\(condition))
+            """,
+            "UPDATE push_jobs SET state = 'pending', lease_until = NULL WHERE state = 'leased' AND (\(condition))",
+        ]
+    }
 }

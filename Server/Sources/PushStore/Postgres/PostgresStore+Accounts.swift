@@ -258,8 +258,13 @@ extension PostgresStore {
                 try connection.query(
                     "UPDATE push_tokens SET environment = $1 WHERE app_id = $2 AND token = $3",
                     [.text(environment.rawValue), .text(appId), .text(token)])
+                // The jobs waiting in the queue (not the leased ones), found through it.
                 try connection.query(
-                    "UPDATE push_jobs SET environment = $1 WHERE app_id = $2 AND token = $3 AND state = 'pending' AND environment IS NULL",
+                    """
+                    UPDATE push_jobs j SET environment = $1 FROM push_queue q
+                    WHERE q.id = j.id AND q.lane <> \(PostgresMigrations.leasedLane) AND j.app_id = $2 AND j.token = $3
+                        AND j.environment IS NULL
+                    """,
                     [.text(environment.rawValue), .text(appId), .text(token)])
             }
         }

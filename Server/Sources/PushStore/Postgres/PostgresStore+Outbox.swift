@@ -8,6 +8,14 @@ import ServerSupport
 
 // The outbox: sends, claims, outcomes, webhooks and calls. Job states are literals in the SQL
 // (not parameters) so that the planner can use the partial indexes on pending and leased jobs.
+//
+// Push jobs still to do have a row in the narrow `push_queue` besides their `push_jobs` row:
+// its lane (due calls, other due jobs, leased jobs), when it is due (`due`: the job's
+// `not_before` while it waits, its lease's end while leased), its attempts and its lease's
+// owner. A claim rewrites only queue rows; a finish deletes the queue row and writes the job's
+// outcome (and attempts) into its row once. While a job is in the queue its `push_jobs` row
+// says `pending` with no lease: readers take the state, attempts and lease from the queue
+// (the `push_job_rows` view).
 extension PostgresStore {
     /// Rows per multi-row `INSERT` (arrays unnested): a 20,000-job send is four statements.
     static let insertChunk = 5_000
@@ -68,19 +76,27 @@ extension PostgresStore {
         }
         for start in stride(from: 0, to: jobs.count, by: Self.insertChunk) {
             let chunk = jobs[start..<min(start + Self.insertChunk, jobs.count)]
+            // One statement: the job rows and the queue rows of those not skipped.
             try connection.query(
                 """
+                WITH u AS MATERIALIZED (
+                    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                        $8::text[], $9::bytea[], $10::text[], $11::bigint[], $12::bigint[], $13::text[], $14::text[], $15::bigint[],
+                        $16::bigint[], $17::bigint[], $18::text[], $19::text[], $20::bigint[])
+                        AS u(id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type, priority,
+                            expiration, collapse_id, topic_suffix, attempts, not_before, created_at, environment, rule, skipped)),
+                jobs AS (
                 INSERT INTO push_jobs (id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type,
                     priority, expiration, collapse_id, topic_suffix, state, attempts, not_before, created_at, environment, rule,
                     finished_at)
                 SELECT id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type,
                     priority, expiration, collapse_id, topic_suffix, CASE WHEN skipped = 1 THEN 'skipped' ELSE 'pending' END,
                     attempts, not_before, created_at, environment, rule, CASE WHEN skipped = 1 THEN created_at END
-                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                    $9::bytea[], $10::text[], $11::bigint[], $12::bigint[], $13::text[], $14::text[], $15::bigint[], $16::bigint[],
-                    $17::bigint[], $18::text[], $19::text[], $20::bigint[])
-                    AS u(id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type, priority,
-                        expiration, collapse_id, topic_suffix, attempts, not_before, created_at, environment, rule, skipped)
+                FROM u)
+                INSERT INTO push_queue (id, lane, due, not_before, attempts)
+                SELECT id, CASE WHEN kind = 'call' THEN \(PostgresMigrations.callLane) ELSE \(PostgresMigrations.otherLane) END,
+                    not_before, not_before, attempts
+                FROM u WHERE skipped = 0
                 """,
                 [
                     .textArray(chunk.map(\.id)), .textArray(chunk.map(\.appId)), .textArray(chunk.map(\.requestId)),
@@ -98,26 +114,29 @@ extension PostgresStore {
 
     /// Claims due jobs in one statement: call pushes first (they jump the queue), then the
     /// oldest due jobs, then jobs whose lease ran out, each step taking what the previous
-    /// left of `limit`. `FOR UPDATE SKIP LOCKED` passes over rows another instance is
-    /// claiming, so two instances never lease the same job.
+    /// left of `limit`. `FOR UPDATE SKIP LOCKED` passes over queue rows another instance is
+    /// claiming, so two instances never lease the same job. Only the queue rows are written
+    /// (lane, due, owner, attempts); the job rows are read.
     public func claimPushJobs(limit: Int, lease: TimeInterval, now: Date) throws -> [PushJob] {
         guard limit > 0 else { return [] }
         let jobs = try withConnection { connection in
             try connection.query(
                 """
                 WITH calls AS MATERIALIZED (
-                    SELECT id FROM push_jobs WHERE state = 'pending' AND kind = 'call' AND not_before <= $1
-                    ORDER BY not_before LIMIT $2 FOR UPDATE SKIP LOCKED),
+                    SELECT id FROM push_queue WHERE lane = \(PostgresMigrations.callLane) AND due <= $1
+                    ORDER BY due LIMIT $2 FOR UPDATE SKIP LOCKED),
                 due AS MATERIALIZED (
-                    SELECT id FROM push_jobs WHERE state = 'pending' AND kind <> 'call' AND not_before <= $1
-                    ORDER BY not_before LIMIT GREATEST($2 - (SELECT count(*) FROM calls), 0) FOR UPDATE SKIP LOCKED),
+                    SELECT id FROM push_queue WHERE lane = \(PostgresMigrations.otherLane) AND due <= $1
+                    ORDER BY due LIMIT GREATEST($2 - (SELECT count(*) FROM calls), 0) FOR UPDATE SKIP LOCKED),
                 expired AS MATERIALIZED (
-                    SELECT id FROM push_jobs WHERE state = 'leased' AND lease_until <= $1
+                    SELECT id FROM push_queue WHERE lane = \(PostgresMigrations.leasedLane) AND due <= $1
                     ORDER BY not_before LIMIT GREATEST($2 - (SELECT count(*) FROM calls) - (SELECT count(*) FROM due), 0)
-                    FOR UPDATE SKIP LOCKED)
-                UPDATE push_jobs SET state = 'leased', lease_until = $3, lease_owner = $4, attempts = attempts + 1
-                WHERE id = ANY(ARRAY(SELECT id FROM calls UNION ALL SELECT id FROM due UNION ALL SELECT id FROM expired))
-                RETURNING \(Self.jobColumnList)
+                    FOR UPDATE SKIP LOCKED),
+                claimed AS (
+                    UPDATE push_queue SET lane = \(PostgresMigrations.leasedLane), due = $3, lease_owner = $4, attempts = attempts + 1
+                    WHERE id = ANY(ARRAY(SELECT id FROM calls UNION ALL SELECT id FROM due UNION ALL SELECT id FROM expired))
+                    RETURNING id, attempts)
+                SELECT \(Self.jobColumnList(attempts: "c.attempts", prefix: "j.")) FROM claimed c JOIN push_jobs j ON j.id = c.id
                 """,
                 [.date(now), .int(Int64(limit)), .date(now.addingTimeInterval(lease)), .text(leaseOwner)]
             ).map(Self.jobRow)
@@ -129,8 +148,8 @@ extension PostgresStore {
         try finishPushJobs([(id, outcome)], now: now)
     }
 
-    /// Records many outcomes in one transaction: every delivered job (nearly all of them) with
-    /// one statement, the others one statement each.
+    /// Records many outcomes: every delivered job (nearly all of them) with one statement,
+    /// the others one statement each (one transaction when there are several).
     public func finishPushJobs(_ results: [(id: String, outcome: JobOutcome)], now: Date) throws {
         guard !results.isEmpty else { return }
         let delivered = results.filter { $0.outcome == .delivered }.map(\.id)
@@ -138,10 +157,7 @@ extension PostgresStore {
         try withConnection { connection in
             let work = {
                 if !delivered.isEmpty {
-                    try connection.query(
-                        "UPDATE push_jobs SET state = 'delivered', lease_until = NULL, finished_at = $1, last_error = NULL "
-                            + "WHERE id = ANY($2)",
-                        [.date(now), .textArray(delivered)])
+                    try Self.end(ids: delivered, state: "'delivered'", now: now, reason: nil, on: connection)
                 }
                 for (id, outcome) in others {
                     try Self.finish(id: id, outcome: outcome, now: now, on: connection)
@@ -161,46 +177,80 @@ extension PostgresStore {
         return false
     }
 
+    /// Ends jobs in one statement: deletes their queue rows and writes the outcome, with the
+    /// attempts the queue counted and the last lease's owner, into their job rows (every job named, queued or not, as a
+    /// finish always did).
+    private static func end(ids: [String], state: String, now: Date, reason: String?, on connection: PGConnection) throws {
+        try connection.query(
+            """
+            WITH done AS (DELETE FROM push_queue WHERE id = ANY($1) RETURNING id, attempts, lease_owner)
+            UPDATE push_jobs j SET state = \(state), lease_until = NULL, finished_at = $2, last_error = $3,
+                attempts = COALESCE(d.attempts, j.attempts),
+                lease_owner = CASE WHEN d.id IS NULL THEN j.lease_owner ELSE d.lease_owner END
+            FROM unnest($1::text[]) AS u(id) LEFT JOIN done d ON d.id = u.id
+            WHERE j.id = u.id
+            """,
+            [.textArray(ids), .date(now), .text(reason)])
+    }
+
     private static func finish(id: String, outcome: JobOutcome, now: Date, on connection: PGConnection) throws {
-        let ended = "UPDATE push_jobs SET state = $1, lease_until = NULL, finished_at = $2, last_error = $3 WHERE id = $4"
         switch outcome {
         case .delivered:
-            try connection.query(
-                "UPDATE push_jobs SET state = 'delivered', lease_until = NULL, finished_at = $1, last_error = NULL WHERE id = $2",
-                [.date(now), .text(id)])
+            try end(ids: [id], state: "'delivered'", now: now, reason: nil, on: connection)
         case .retry(let notBefore, let reason):
+            // Back in its lane at its new time (a job no longer queued is queued again, as a
+            // retry always made the job pending).
             try connection.query(
-                "UPDATE push_jobs SET state = 'pending', lease_until = NULL, not_before = $1, last_error = $2 WHERE id = $3",
+                """
+                WITH job AS (
+                    UPDATE push_jobs SET state = 'pending', lease_until = NULL, not_before = $1, last_error = $2
+                    WHERE id = $3 RETURNING id, kind, attempts, lease_owner)
+                INSERT INTO push_queue (id, lane, due, not_before, attempts, lease_owner)
+                SELECT id, CASE WHEN kind = 'call' THEN \(PostgresMigrations.callLane) ELSE \(PostgresMigrations.otherLane) END,
+                    $1, $1, attempts, lease_owner FROM job
+                ON CONFLICT (id) DO UPDATE SET lane = excluded.lane, due = excluded.due, not_before = excluded.not_before
+                """,
                 [.date(notBefore), .text(reason), .text(id)])
         case .failed(let reason):
-            try connection.query(ended, [.text(JobState.failed), .date(now), .text(reason), .text(id)])
+            try end(ids: [id], state: "'failed'", now: now, reason: reason, on: connection)
         case .expired(let reason):
-            try connection.query(ended, [.text(JobState.expired), .date(now), .text(reason), .text(id)])
+            try end(ids: [id], state: "'expired'", now: now, reason: reason, on: connection)
         case .tokenInvalid(let reason):
-            try connection.query(ended, [.text(JobState.failed), .date(now), .text(reason), .text(id)])
+            try end(ids: [id], state: "'failed'", now: now, reason: reason, on: connection)
             try connection.query(
                 "DELETE FROM push_tokens WHERE (app_id, token) IN (SELECT app_id, token FROM push_jobs WHERE id = $1)", [.text(id)])
         }
     }
 
+    /// Jobs by state: the finished ones from `push_jobs`, the pending and leased ones from the
+    /// queue.
     public func pushJobCounts() throws -> OutboxCounts {
         let rows = try withConnection {
-            try $0.query("SELECT state, COUNT(*) FROM push_jobs GROUP BY state").map { ($0.text(0), Int($0.int(1))) }
+            try $0.query(
+                """
+                SELECT state, COUNT(*) FROM push_jobs WHERE state <> 'pending' GROUP BY state
+                UNION ALL
+                SELECT CASE WHEN lane = \(PostgresMigrations.leasedLane) THEN 'leased' ELSE 'pending' END, COUNT(*)
+                FROM push_queue GROUP BY 1
+                """
+            ).map { ($0.text(0), Int($0.int(1))) }
         }
-        let counts = Dictionary(uniqueKeysWithValues: rows)
+        let counts = Dictionary(rows, uniquingKeysWith: +)
         return OutboxCounts(
             pending: counts[JobState.pending] ?? 0, inFlight: counts[JobState.leased] ?? 0,
             delivered: counts[JobState.delivered] ?? 0, failed: counts[JobState.failed] ?? 0,
             expired: counts[JobState.expired] ?? 0)
     }
 
-    /// Pending and leased jobs, counted on their partial indexes: finished jobs (never purged,
-    /// so they pile up) are not read.
+    /// Pending and leased jobs, counted in the queue: finished jobs (never purged, so they
+    /// pile up) are not read.
     public func activePushJobCounts() throws -> OutboxCounts {
         let counts = try withConnection {
             try $0.query(
                 """
-                SELECT (SELECT COUNT(*) FROM push_jobs WHERE state = 'pending'), (SELECT COUNT(*) FROM push_jobs WHERE state = 'leased')
+                SELECT COUNT(*) FILTER (WHERE lane <> \(PostgresMigrations.leasedLane)),
+                    COUNT(*) FILTER (WHERE lane = \(PostgresMigrations.leasedLane))
+                FROM push_queue
                 """
             ).first { (Int($0.int(0)), Int($0.int(1))) }
         }
@@ -209,15 +259,21 @@ extension PostgresStore {
 
     /// Makes the jobs of a provider that were waiting for it to be fixed (recorded with a
     /// "provider misconfigured" reason) due now; returns how many. (`ILIKE`, as SQLite's
-    /// `LIKE` ignores ASCII case.)
+    /// `LIKE` ignores ASCII case.) Only waiting jobs (not leased ones) are found, through the
+    /// queue; their queue rows are locked first, so a claim cannot lease one in between.
     public func releaseWaitingJobs(appId: String, providerId: String, now: Date) throws -> Int {
         try withConnection {
             // Every instance's engine may hold some of them: wake them all.
             try $0.query(
                 """
-                WITH released AS (
-                    UPDATE push_jobs SET not_before = $1
-                    WHERE state = 'pending' AND app_id = $2 AND provider_id = $3 AND last_error ILIKE $4 RETURNING 1),
+                WITH waiting AS MATERIALIZED (
+                    SELECT q.id FROM push_queue q JOIN push_jobs j ON j.id = q.id
+                    WHERE q.lane <> \(PostgresMigrations.leasedLane) AND j.app_id = $2 AND j.provider_id = $3 AND j.last_error ILIKE $4
+                    FOR UPDATE OF q),
+                queued AS (
+                    UPDATE push_queue SET due = $1, not_before = $1 WHERE id IN (SELECT id FROM waiting) RETURNING id),
+                released AS (
+                    UPDATE push_jobs SET not_before = $1 WHERE id IN (SELECT id FROM queued) RETURNING 1),
                 counted AS (SELECT COUNT(*) AS released FROM released)
                 SELECT released, (SELECT pg_notify($5, '') WHERE released > 0) FROM counted
                 """,
@@ -243,14 +299,22 @@ extension PostgresStore {
             try $0.query(
                 """
                 WITH owners AS MATERIALIZED (
-                    SELECT lease_owner FROM push_jobs WHERE state = 'leased' AND lease_owner IS NOT NULL AND lease_owner <> $1
+                    SELECT lease_owner FROM push_queue
+                    WHERE lane = \(PostgresMigrations.leasedLane) AND lease_owner IS NOT NULL AND lease_owner <> $1
                     UNION
                     SELECT lease_owner FROM webhook_jobs WHERE state = 'leased' AND lease_owner IS NOT NULL AND lease_owner <> $1),
                 gone AS MATERIALIZED (
                     SELECT lease_owner FROM owners WHERE pg_try_advisory_xact_lock(\(Self.ownerLockKey("lease_owner")))),
                 pushes AS (
-                    UPDATE push_jobs SET state = 'pending', lease_until = NULL, lease_owner = NULL, not_before = LEAST(not_before, $2)
-                    WHERE state = 'leased' AND lease_owner IN (SELECT lease_owner FROM gone) RETURNING 1),
+                    UPDATE push_queue q
+                    SET lane = CASE WHEN j.kind = 'call' THEN \(PostgresMigrations.callLane) ELSE \(PostgresMigrations.otherLane) END,
+                        due = LEAST(q.not_before, $2), not_before = LEAST(q.not_before, $2), lease_owner = NULL
+                    FROM push_jobs j
+                    WHERE j.id = q.id AND q.lane = \(PostgresMigrations.leasedLane) AND q.lease_owner IN (SELECT lease_owner FROM gone)
+                    RETURNING q.id, q.not_before),
+                -- The job rows' not_before as the queue's (only one due later than now changes).
+                jobs AS (
+                    UPDATE push_jobs j SET not_before = p.not_before FROM pushes p WHERE j.id = p.id AND j.not_before > p.not_before),
                 hooks AS (
                     UPDATE webhook_jobs SET state = 'pending', lease_until = NULL, lease_owner = NULL, not_before = LEAST(not_before, $2)
                     WHERE state = 'leased' AND lease_owner IN (SELECT lease_owner FROM gone) RETURNING 1),
@@ -265,8 +329,10 @@ extension PostgresStore {
     /// Every push job of one send request, oldest first (for the admin API and tests).
     public func pushJobs(requestId: String) throws -> [PushJob] {
         try withConnection {
-            try $0.query("SELECT \(Self.jobColumnList) FROM push_jobs WHERE request_id = $1 ORDER BY created_at, id", [.text(requestId)])
-                .map(Self.jobRow)
+            try $0.query(
+                "SELECT \(Self.jobColumnList()) FROM push_job_rows WHERE request_id = $1 ORDER BY created_at, id", [.text(requestId)]
+            )
+            .map(Self.jobRow)
         }
     }
 
@@ -276,7 +342,7 @@ extension PostgresStore {
             try connection.query(
                 """
                 SELECT id, uid, token, platform, kind, state, attempts, last_error, created_at, finished_at, rule
-                FROM push_jobs WHERE app_id = $1 AND request_id = $2 ORDER BY created_at, id
+                FROM push_job_rows WHERE app_id = $1 AND request_id = $2 ORDER BY created_at, id
                 """,
                 [.text(appId), .text(requestId)]
             ).map { row in
@@ -289,10 +355,16 @@ extension PostgresStore {
         }
     }
 
-    static let jobColumnList = """
-        id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type, priority, expiration,
-            collapse_id, topic_suffix, attempts, not_before, created_at, environment, rule, state
-        """
+    /// The columns ``jobRow(_:)`` reads, each with `prefix` (a table alias), attempts from
+    /// `attempts`.
+    static func jobColumnList(attempts: String = "attempts", prefix: String = "") -> String {
+        let before = [
+            "id", "app_id", "request_id", "uid", "token", "platform", "kind", "provider_id", "payload", "push_type",
+            "priority", "expiration", "collapse_id", "topic_suffix",
+        ]
+        let after = ["not_before", "created_at", "environment", "rule", "state"]
+        return (before.map { prefix + $0 } + [attempts] + after.map { prefix + $0 }).joined(separator: ", ")
+    }
 
     static func jobRow(_ row: PGRow) -> PushJob {
         PushJob(

@@ -11,7 +11,7 @@ extension PostgresStore {
             try connection.query(
                 """
                 SELECT id, uid, token, platform, kind, state, attempts, last_error, created_at, finished_at, request_id
-                FROM push_jobs WHERE id = $1 AND app_id = $2
+                FROM push_job_rows WHERE id = $1 AND app_id = $2
                 """,
                 [.text(pushId), .text(appId)]
             ).first { row in

@@ -56,7 +56,9 @@ extension PostgresStore {
         let key = Self.primaryKey(table)
         let keyIndexes = key.map { columns.firstIndex(of: $0)! }
         let size = max(1, batchSize)
-        let select = "SELECT \(columns.joined(separator: ", ")) FROM \(table.rawValue)"
+        // Push jobs with the state, attempts and lease their queue rows hold.
+        let source = table == .pushJobs ? "push_job_rows" : table.rawValue
+        let select = "SELECT \(columns.joined(separator: ", ")) FROM \(source)"
         let order = " ORDER BY \(key.joined(separator: ", ")) LIMIT "
         let firstPage = select + order + "$1"
         let nextPage =
@@ -100,6 +102,16 @@ extension PostgresStore {
                         return "(" + (1...columns.count).map { "$\(base + $0)" }.joined(separator: ", ") + ")"
                     }
                     try connection.queryOnce(prefix + tuples.joined(separator: ", "), chunk.flatMap { $0.map(PGValue.init) })
+                }
+                if table == .pushJobs {
+                    // The imported jobs still to do get their queue rows (leased ones keep their lease).
+                    let ids = rows.compactMap { row -> String? in
+                        if case .text(let id) = row[0] { return id }
+                        return nil
+                    }
+                    for statement in PostgresMigrations.moveActiveJobsToQueue(where: "id = ANY($1)") {
+                        try connection.query(statement, [.textArray(ids)])
+                    }
                 }
                 if table == .pushTokens {
                     // Registrations after the import number above every imported token.

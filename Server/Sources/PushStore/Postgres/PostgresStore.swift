@@ -81,7 +81,17 @@ public final class PostgresStore: ServiceStore, @unchecked Sendable {
         try pool.withConnection(body)
     }
 
-    private static func migrate(_ connection: PGConnection) throws -> Int {
+    /// Migrates the database at `url` to schema `version` (at most the newest) without
+    /// opening a store, and returns the version it has then. Tests use it to build a database
+    /// of an earlier version and fill it as that version's service did.
+    public static func migrate(url: String, to version: Int) throws -> Int {
+        let pool = PGPool(try PGParameters(url: url), size: 1)
+        defer { pool.close() }
+        return try pool.withConnection { try migrate($0, to: version) }
+    }
+
+    private static func migrate(_ connection: PGConnection, to target: Int = PostgresMigrations.all.count) throws -> Int {
+        let target = min(target, PostgresMigrations.all.count)
         while true {
             let done = try connection.transaction { () throws -> Bool in
                 // One migrator per schema at a time, so instances started together do not race
@@ -90,13 +100,15 @@ public final class PostgresStore: ServiceStore, @unchecked Sendable {
                 try connection.execute(
                     "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)")
                 let current = try connection.query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").first { Int($0.int(0)) } ?? 0
-                guard current < PostgresMigrations.all.count else { return true }
+                guard current < target else { return true }
                 try connection.execute(PostgresMigrations.all[current])
                 try connection.query(
                     "INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)", [.int(Int64(current + 1)), .date(Date())])
                 return false
             }
-            if done { return PostgresMigrations.all.count }
+            if done {
+                return try connection.query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").first { Int($0.int(0)) } ?? 0
+            }
         }
     }
 
