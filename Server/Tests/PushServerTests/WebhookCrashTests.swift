@@ -26,9 +26,14 @@ import Testing
 
     @Test func killNineWhilePostingWebhooksLosesNothing() async throws {
         let received = Locked<[String]>([])
+        // The receiver holds its answers until every event is queued, so that the kill comes
+        // mid-run however fast the service posts compared with how fast the test queues.
+        let open = Locked(false)
         let receiver = try HTTPServer(
             configuration: HTTPServerConfiguration(port: 0, threads: 16), tooLarge: HTTPResponse(status: 413)
         ) { request in
+            let held = Date().addingTimeInterval(60)
+            while !open.withLock({ $0 }), Date() < held { usleep(1_000) }
             usleep(50_000)  // the receiver's answer time
             received.withLock { $0.append(request.headers["x-push-event-id"] ?? "?") }
             return HTTPResponse(status: 200)
@@ -51,6 +56,7 @@ import Testing
         }
 
         // When the service is killed while it posts them
+        open.withLock { $0 = true }
         #expect(await Harness.eventually(timeout: 60) { received.withLock { $0.count } >= total / 3 })
         first.kill9()
         let store = try database.open()
