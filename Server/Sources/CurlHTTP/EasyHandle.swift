@@ -71,9 +71,6 @@ enum EasyHandle {
         transfer.headerList = list
         _ = ccurl_setopt_slist(easy, CURLOPT_HTTPHEADER, list)
         if let body = request.body {
-            let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(body.count, 1))
-            _ = buffer.initialize(from: body)
-            transfer.postData = buffer
             _ = ccurl_setopt_long(easy, CURLOPT_POST, 1)
             _ = ccurl_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
         } else {

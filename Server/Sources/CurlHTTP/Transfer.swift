@@ -4,7 +4,7 @@ import CCurl
 /// been received so far.
 ///
 /// `@unchecked Sendable`: created by the submitting thread, then touched only by the
-/// client's loop thread (libcurl calls the write and header callbacks on it).
+/// client's loop thread (libcurl calls the write, read and header callbacks on it).
 final class Transfer: @unchecked Sendable {
     let request: HTTPRequest
     /// The client's `maxResponseBytes`.
@@ -15,9 +15,8 @@ final class Transfer: @unchecked Sendable {
     /// Set when the response body passed the client's `maxResponseBytes` (the transfer was aborted).
     var tooLarge = false
     var headerList: UnsafeMutablePointer<curl_slist>?
-    var postData: UnsafeMutableBufferPointer<UInt8>?
-    /// How much of `postData` libcurl has read (`readBody`).
-    var postDataRead = 0
+    /// How much of the request body libcurl has read (`readBody`).
+    var bodyRead = 0
 
     init(request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, HTTPTransportError>) -> Void) {
         self.request = request
@@ -36,11 +35,12 @@ final class Transfer: @unchecked Sendable {
 
     /// Copies the next part of the request body into libcurl's `buffer`; 0 once all of it was read.
     func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        let length = request.body?.count ?? 0
-        guard let start = postData?.baseAddress, postDataRead < length else { return 0 }
-        let count = min(buffer.count, length - postDataRead)
-        buffer.copyMemory(from: UnsafeRawBufferPointer(start: start + postDataRead, count: count))
-        postDataRead += count
+        guard let body = request.body, bodyRead < body.count else { return 0 }
+        let count = min(buffer.count, body.count - bodyRead)
+        body.withUnsafeBytes { bytes in
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[bodyRead..<(bodyRead + count)]))
+        }
+        bodyRead += count
         return count
     }
 
@@ -48,8 +48,6 @@ final class Transfer: @unchecked Sendable {
     func release() {
         if let list = headerList { curl_slist_free_all(list) }
         headerList = nil
-        postData?.deallocate()
-        postData = nil
     }
 
     /// Records one raw header line (`name: value\r\n`); status lines reset the set, so only

@@ -150,24 +150,6 @@ import Testing
         #expect(delivered)
     }
 
-    @Test(arguments: ["close", "reset", "goaway"])
-    func aPushTheServerTookIsNeverResentBehindTheCallersBack(fault: String) async throws {
-        // Given a connection that worked, so that the next request reuses it
-        guard case .answered = await client.send(alert("ac01")) else { Issue.record("no answer"); return }
-
-        // When the server reads the next push whole and then drops the connection (or sends
-        // GOAWAY that leaves it unprocessed) before answering
-        try mock.script(["ac02": [["fault": fault], ["status": 200]]])
-        let notification = alert("ac02")
-        let result = await client.send(notification)
-
-        // Then the caller is told, and the push reached the server once: libcurl resends a
-        // request on its own after such a loss unless the body cannot be rewound
-        print("RESULT", result); if case .transportFailure = result {} else { Issue.record("expected a transport failure, got \(result)") }
-        let sends = mock.log(kind: "apns").filter { $0["apns_id"] as? String == notification.apnsID }
-        #expect(sends.count == 1, "sent \(sends.count) times")
-    }
-
     /// The resend this guards against: libcurl retries every transfer of a reused connection
     /// that failed with a receive error before any of its answer arrived, including pushes the
     /// server had read whole. (After GOAWAY the refused streams are not resent by libcurl 7.88:
