@@ -87,17 +87,9 @@ let isReleaseBuild: Bool = {
                     try? await Task.sleep(nanoseconds: 2_000_000)
                 }
                 // Kill it with jobs in flight: when delivery keeps up with the sends the engine
-                // can be between claims, with nothing leased, at any one moment. Stopped
-                // (SIGSTOP) it can neither send nor finish, so what is leased then is what it
-                // has in flight at the kill; with nothing leased it goes on (SIGCONT) for a while.
-                let pid = first.process.processIdentifier
+                // can be between claims, with nothing leased, at any one moment.
                 if let store = try? database.open() {
-                    while Date() < deadline {
-                        kill(pid, SIGSTOP)
-                        if (try? store.pushJobCounts().inFlight) ?? 0 > 0 { break }
-                        kill(pid, SIGCONT)
-                        try? await Task.sleep(nanoseconds: 5_000_000)
-                    }
+                    _ = await first.stop(until: deadline) { (try? store.pushJobCounts().inFlight) ?? 0 > 0 }
                 }
                 first.kill9()
                 killed.withLock { $0 = true }

@@ -148,19 +148,15 @@ import Testing
                     try? await Task.sleep(nanoseconds: 2_000_000)
                 }
                 // Kill it while it holds leases: when the three keep up with the sends, any one
-                // of them can be between claims, with nothing leased, at a given moment. Stopped
-                // (SIGSTOP) it can neither send nor finish, and its sessions (and so its lease
-                // locks) live on, so its leases read then are what it has in flight at the kill;
-                // with none it goes on (SIGCONT) for a while. (Owner: `<boot id>/<pid>/<start>`.)
+                // of them can be between claims, with nothing leased, at a given moment. Stopped,
+                // its sessions (and so its lease locks) live on, so its leases read then are what
+                // it has in flight at the kill. (Owner: `<boot id>/<pid>/<start time>`.)
                 var rows: [(id: String, state: String, owner: String?)] = []
-                while Date() < deadline {
-                    kill(victimPid, SIGSTOP)
+                _ = try await victim.stop(until: deadline) {
                     rows = try Self.jobs(store).filter {
                         $0.state == "leased" && $0.owner?.split(separator: "/").dropFirst().first == "\(victimPid)"
                     }
-                    if !rows.isEmpty { break }
-                    kill(victimPid, SIGCONT)
-                    try? await Task.sleep(nanoseconds: 5_000_000)
+                    return !rows.isEmpty
                 }
                 victim.kill9()
                 killedAt.withLock { $0 = Date() }
@@ -229,17 +225,6 @@ import Testing
             }
         }
 
-        // Why jobs took more than one attempt (the last error each recorded)
-        var lastErrors: [String: Int] = [:]
-        let columns = StoreTable.pushJobs.columns
-        let (attemptsColumn, errorColumn) = (columns.firstIndex(of: "attempts")!, columns.firstIndex(of: "last_error")!)
-        try store.exportRows(table: .pushJobs, batchSize: 5000) { rows in
-            for row in rows {
-                guard case .int(let attempts) = row[attemptsColumn], attempts > 1 else { continue }
-                if case .text(let error) = row[errorColumn] { lastErrors[String(error.prefix(80)), default: 0] += 1 }
-            }
-        }
-
         // One provider JWT per key for the cluster: three instances, one signing.
         let jwts = mock.jwts()
         let perKey = Dictionary(grouping: jwts) { "\($0.issuer)/\($0.keyId)" }
@@ -251,7 +236,7 @@ import Testing
         print(
             "MultiInstanceTests: \(total) jobs over 3 instances; at the kill \(answeredAtTheKill) answered by the mock, "
                 + "\(inFlightAtKill.count) leased by the killed instance; resent after the kill \(resentAfterKill.count) "
-                + "(\(resentOfVictim) of them its leases), duplicates in all \(duplicates); survivors' push retries \(retried) (last errors \(lastErrors)); send retries \(refused.withLock { $0 }); drained \(String(format: "%.1f", drainedAfterKill)) s "
+                + "(\(resentOfVictim) of them its leases), duplicates in all \(duplicates); survivors' push retries \(retried); send retries \(refused.withLock { $0 }); drained \(String(format: "%.1f", drainedAfterKill)) s "
                 + "after the kill (lease \(Self.lease) s); JWTs per key \(perKey.mapValues(\.count)); "
                 + "whole test \(String(format: "%.0f", Date().timeIntervalSince(started))) s")
     }

@@ -53,6 +53,21 @@ final class ServerProcess: @unchecked Sendable {
         }
     }
 
+    /// Stops the process (SIGSTOP) until `condition` holds while it is stopped, letting it run
+    /// again (SIGCONT) for 5 ms between tries; true when it holds (the process is left stopped),
+    /// false at `deadline` (left running). A stopped service can neither send nor record
+    /// anything, so what `condition` reads then is what a kill at that moment leaves.
+    func stop(until deadline: Date, when condition: () throws -> Bool) async rethrows -> Bool {
+        let pid = process.processIdentifier
+        while Date() < deadline {
+            kill(pid, SIGSTOP)
+            if try condition() { return true }
+            kill(pid, SIGCONT)
+            try? await Task.sleep(nanoseconds: 5_000_000)
+        }
+        return false
+    }
+
     /// SIGKILL: no shutdown code runs.
     func kill9() {
         kill(process.processIdentifier, SIGKILL)
