@@ -16,13 +16,7 @@ import Testing
         let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let mock = try NativeMockAPNs(binaryDirectory: directory, latencyMilliseconds: 50)
         defer { mock.stop() }
-        let credentials = mock.credentials
-        let client = APNsClient(
-            environment: .custom(baseURL: mock.baseURL),
-            tokens: try APNsTokenProvider(
-                key: PrivateKey(pem: credentials.apnsPrivateKeyPEM), keyID: MockPushServer.keyID,
-                teamID: MockPushServer.teamID),
-            http: HTTP2Client.Configuration(caFile: credentials.caFile), timeoutMilliseconds: 15_000)
+        let client = try APNsClientTests.client(of: mock.baseURL, credentials: mock.credentials, timeoutMilliseconds: 15_000)
         let failures = Locked<[String]>([])
         let ids = Locked<[String]>([])
         await withTaskGroup(of: Void.self) { group in

@@ -12,13 +12,17 @@ import Testing
 
     init() throws {
         mock = try MockPushServer()
-        let credentials = mock.credentials
-        let tokens = try APNsTokenProvider(
-            key: PrivateKey(pem: credentials.apnsPrivateKeyPEM), keyID: MockPushServer.keyID,
-            teamID: MockPushServer.teamID)
-        client = APNsClient(
-            environment: .custom(baseURL: mock.baseURL), tokens: tokens,
-            http: HTTP2Client.Configuration(caFile: credentials.caFile), timeoutMilliseconds: 5_000)
+        client = try Self.client(of: mock.baseURL, credentials: mock.credentials, timeoutMilliseconds: 5_000)
+    }
+
+    /// A client of the mock APNs at `baseURL`, signing with the test key and trusting its CA.
+    static func client(of baseURL: String, credentials: TestCredentials, timeoutMilliseconds: Int) throws -> APNsClient {
+        APNsClient(
+            environment: .custom(baseURL: baseURL),
+            tokens: try APNsTokenProvider(
+                key: PrivateKey(pem: credentials.apnsPrivateKeyPEM), keyID: MockPushServer.keyID,
+                teamID: MockPushServer.teamID),
+            http: HTTP2Client.Configuration(caFile: credentials.caFile), timeoutMilliseconds: timeoutMilliseconds)
     }
 
     func alert(_ token: String, payload: String = #"{"aps":{"alert":"hi"}}"#) -> APNsNotification {
@@ -152,19 +156,12 @@ import Testing
 
     /// The resend this guards against: libcurl retries every transfer of a reused connection
     /// that failed with a receive error before any of its answer arrived, including pushes the
-    /// server had read whole. (After GOAWAY the refused streams are not resent by libcurl 7.88:
-    /// they wait for the request deadline, see `FaultTests`.)
+    /// server had read whole. (Streams refused by a GOAWAY: the next test.)
     @Test(arguments: ["close", "reset"])
     func noPushIsResentBehindTheCallersBackWhenAConnectionFailsUnderLoad(fault: String) async throws {
         // Given APNs answering after 50 ms and a connection already open
         let slow = try MockPushServer(latencyMilliseconds: 50)
-        let credentials = slow.credentials
-        let client = APNsClient(
-            environment: .custom(baseURL: slow.baseURL),
-            tokens: try APNsTokenProvider(
-                key: PrivateKey(pem: credentials.apnsPrivateKeyPEM), keyID: MockPushServer.keyID,
-                teamID: MockPushServer.teamID),
-            http: HTTP2Client.Configuration(caFile: credentials.caFile), timeoutMilliseconds: 5_000)
+        let client = try Self.client(of: slow.baseURL, credentials: slow.credentials, timeoutMilliseconds: 5_000)
         guard case .answered = await client.send(alert("ad00")) else { Issue.record("no answer"); return }
 
         // When 20 pushes are in flight on it and the server fails the connection under the 6th
@@ -191,13 +188,7 @@ import Testing
     /// (the new connection's first request authenticates it, then the rest follow).
     @Test func pushesRefusedByAGoawayAndTheNextOnesDoNotWaitForTheDeadline() async throws {
         let slow = try MockPushServer(latencyMilliseconds: 50)
-        let credentials = slow.credentials
-        let client = APNsClient(
-            environment: .custom(baseURL: slow.baseURL),
-            tokens: try APNsTokenProvider(
-                key: PrivateKey(pem: credentials.apnsPrivateKeyPEM), keyID: MockPushServer.keyID,
-                teamID: MockPushServer.teamID),
-            http: HTTP2Client.Configuration(caFile: credentials.caFile), timeoutMilliseconds: 4_000)
+        let client = try Self.client(of: slow.baseURL, credentials: slow.credentials, timeoutMilliseconds: 4_000)
         for token in ["ae00", "ae01"] {
             guard case .answered = await client.send(alert(token)) else { Issue.record("no answer"); return }
         }
