@@ -1,7 +1,5 @@
 import APNs
-import CurlHTTP
 import Foundation
-import PushCrypto
 import PushMocks
 import ServerSupport
 import Testing
