@@ -235,11 +235,7 @@ extension PostgresStore {
                 """
             ).map { ($0.text(0), Int($0.int(1))) }
         }
-        let counts = Dictionary(rows, uniquingKeysWith: +)
-        return OutboxCounts(
-            pending: counts[JobState.pending] ?? 0, inFlight: counts[JobState.leased] ?? 0,
-            delivered: counts[JobState.delivered] ?? 0, failed: counts[JobState.failed] ?? 0,
-            expired: counts[JobState.expired] ?? 0)
+        return OutboxCounts(byState: rows)
     }
 
     /// Pending and leased jobs, counted in the queue: finished jobs (never purged, so they

@@ -17,6 +17,17 @@ enum JobState {
     static let skipped = "skipped"
 }
 
+extension OutboxCounts {
+    /// Counts from (state, count) rows; a state may appear more than once (added up).
+    init(byState rows: [(String, Int)]) {
+        let counts = Dictionary(rows, uniquingKeysWith: +)
+        self.init(
+            pending: counts[JobState.pending] ?? 0, inFlight: counts[JobState.leased] ?? 0,
+            delivered: counts[JobState.delivered] ?? 0, failed: counts[JobState.failed] ?? 0,
+            expired: counts[JobState.expired] ?? 0)
+    }
+}
+
 extension SQLiteStore {
     public func acceptSend(
         appId: String, idempotencyKey: String, requestHash: Data, jobs: [PushJob], webhooks: [WebhookJob], response: Data, now: Date
@@ -144,11 +155,7 @@ extension SQLiteStore {
         let rows = try withConnection {
             try $0.query("SELECT state, COUNT(*) FROM push_jobs GROUP BY state") { ($0.text(0), Int($0.int(1))) }
         }
-        let counts = Dictionary(uniqueKeysWithValues: rows)
-        return OutboxCounts(
-            pending: counts[JobState.pending] ?? 0, inFlight: counts[JobState.leased] ?? 0,
-            delivered: counts[JobState.delivered] ?? 0, failed: counts[JobState.failed] ?? 0,
-            expired: counts[JobState.expired] ?? 0)
+        return OutboxCounts(byState: rows)
     }
 
     /// Pending and leased jobs, counted on the `(state, not_before)` index: finished jobs (never
@@ -160,8 +167,7 @@ extension SQLiteStore {
                 [.text(JobState.pending), .text(JobState.leased)]
             ) { ($0.text(0), Int($0.int(1))) }
         }
-        let counts = Dictionary(uniqueKeysWithValues: rows)
-        return OutboxCounts(pending: counts[JobState.pending] ?? 0, inFlight: counts[JobState.leased] ?? 0, delivered: 0, failed: 0)
+        return OutboxCounts(byState: rows)
     }
 
     /// Makes the jobs of a provider that were waiting for it to be fixed (recorded with a
