@@ -38,14 +38,7 @@ let isReleaseBuild: Bool = {
     }
 
     static func send(port: Int, key: Int) async -> Int? {
-        let body: [String: Any] = [
-            "type": "chat", "recipients": [["uid": "dev-user"]],
-            "message": ["id": "m\(key)", "sender": ["uid": "alice"], "receiver": ["uid": "dev-user"], "text": "Message \(key)"],
-        ]
-        return try? await RawHTTP.json(
-            port: port, "POST", "/notifications/push/v1/send",
-            headers: ["apikey": adminKey, "appid": "dev-app", "Idempotency-Key": "crash-\(key)"], body
-        ).status
+        await RawHTTP.sendDevChat(port: port, adminKey: adminKey, keyPrefix: "crash", key: key)
     }
 
     @Test(.enabled(if: isReleaseBuild, "20,000 pushes: release builds only"))

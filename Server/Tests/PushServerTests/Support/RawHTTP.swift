@@ -122,3 +122,19 @@ enum RawHTTP {
         return Response(status: status, headers: headers, body: Data(data[separator.upperBound...]))
     }
 }
+
+extension RawHTTP {
+    /// Sends chat message `key` from alice to the development seed's `dev-user` (every token of
+    /// hers) through the admin send API, with `Idempotency-Key` `<keyPrefix>-<key>` so a resend
+    /// is accepted once; the status, or nil when no answer came.
+    static func sendDevChat(port: Int, adminKey: String, keyPrefix: String, key: Int) async -> Int? {
+        let body: [String: Any] = [
+            "type": "chat", "recipients": [["uid": "dev-user"]],
+            "message": ["id": "m\(key)", "sender": ["uid": "alice"], "receiver": ["uid": "dev-user"], "text": "Message \(key)"],
+        ]
+        return try? await json(
+            port: port, "POST", "/notifications/push/v1/send",
+            headers: ["apikey": adminKey, "appid": "dev-app", "Idempotency-Key": "\(keyPrefix)-\(key)"], body
+        ).status
+    }
+}
