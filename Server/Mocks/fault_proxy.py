@@ -7,13 +7,17 @@ Prints `PORT <n>` once listening. The mode is the first word of --control, re-re
 connection attempt (and every 50 ms for `refuse`):
   forward  pass bytes both ways to 127.0.0.1:<target-port>
   reset    accept the TCP connection and close it at once: the TLS handshake fails
-  refuse   stop listening: connection attempts are refused (the port stays reserved by
-           re-listening on the same port when the mode changes back)
+  refuse   stop listening: connection attempts are refused. The port stays the proxy's: a
+           second socket bound to it (never listening) keeps any other socket from taking
+           it meanwhile. Without it, a server of a test running alongside could be given the
+           free port by bind(0): the proxy then died on EADDRINUSE when asked to listen
+           again, or the client reached that other server
 Every accepted connection is counted: `accepted <n>` lines are appended to FILE.log.
 """
 import argparse
 import asyncio
 import socket
+import sys
 
 
 class Proxy:
@@ -21,6 +25,7 @@ class Proxy:
         self.args = args
         self.accepted = 0
         self.server = None
+        self.holder = None
         self.port = args.port
 
     def mode(self):
@@ -61,12 +66,22 @@ class Proxy:
 
         await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
 
-    async def listen(self):
+    def bound(self):
+        """A socket bound to the proxy's port (the first one picks it). With SO_REUSEADDR on
+        both, a listener may bind the port the holder holds, as long as the holder never listens."""
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(("127.0.0.1", self.port))
-        sock.listen(128)
         self.port = sock.getsockname()[1]
+        return sock
+
+    async def listen(self):
+        if self.holder is None:
+            # Holds the port for the proxy's whole life: while nothing listens, connection
+            # attempts are refused, and no other socket can bind it or pick it as a source port.
+            self.holder = self.bound()
+        sock = self.bound()
+        sock.listen(128)
         self.server = await asyncio.start_server(self.handle, sock=sock)
 
     async def run(self):
@@ -80,7 +95,12 @@ class Proxy:
                 await self.server.wait_closed()
                 self.server = None
             elif not refusing and self.server is None:
-                await self.listen()
+                try:
+                    await self.listen()
+                except OSError as error:
+                    # Never die here: the test would only see refused connections. Say why
+                    # and try again on the next tick.
+                    print("fault_proxy.py: cannot listen again: %s" % error, file=sys.stderr, flush=True)
 
 
 def main():

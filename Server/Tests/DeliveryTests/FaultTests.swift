@@ -4,6 +4,10 @@ import PushCore
 import PushMocks
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A misbehaving APNs, injected at the mock: for each fault every job is delivered, none is
 /// sent more than twice, reconnects back off, and the metrics show what happened.
 @Suite struct FaultTests {
@@ -119,8 +123,59 @@ import Testing
         #expect(try harness.store.pushJobCounts().failed == 0)
         // And once APNs listens again every job is delivered
         try fault.set(.forward)
+        let listening = Date()
         let counts = try await harness.drain(timeout: 60)
-        #expect(counts.delivered == Self.tokens.count && counts.failed == 0)
+        print(
+            "refusedConnections: \(retries) retries in 30 s; delivered \(counts.delivered) of \(Self.tokens.count)"
+                + String(format: " %.1f s after the proxy listened again", Date().timeIntervalSince(listening))
+                + "; the proxy accepted \(fault.accepted) connections")
+        #expect(counts.delivered == Self.tokens.count && counts.failed == 0, "\(counts)")
+    }
+
+    @Test func theRefusingProxyKeepsItsPortForItself() async throws {
+        // Given a proxy that refuses connections
+        let fault = try FaultProxy(targetPort: 9, mode: .refuse)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, Self.connects(to: fault.port) { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(!Self.connects(to: fault.port), "the proxy still listens")
+        // Then no other socket can take its port meanwhile: a server of another test given
+        // the free port by bind(0) stopped the proxy from listening again (EADDRINUSE), and
+        // CI saw refusedConnectionsForThirtySecondsLoseNothing's jobs wait past its drain
+        #expect(Self.binds(port: fault.port) == EADDRINUSE)
+        // And it listens again when asked to
+        try fault.set(.forward)
+        let listening = Date().addingTimeInterval(10)
+        while Date() < listening, !Self.connects(to: fault.port) { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(Self.connects(to: fault.port))
+    }
+
+    /// Whether a TCP connection to 127.0.0.1:`port` is accepted.
+    static func connects(to port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = Self.loopback(port: port)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+    }
+
+    /// Binds a plain socket (no SO_REUSEADDR, as a client's) to 127.0.0.1:`port`: 0, or the errno.
+    static func binds(port: Int) -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = Self.loopback(port: port)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        return result == 0 ? 0 : errno
+    }
+
+    static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = in_addr_t(UInt32(0x7f00_0001).bigEndian)
+        return address
     }
 }
 
