@@ -310,9 +310,11 @@ public final class SimulatedDevice: @unchecked Sendable {
 
     /// Waits until every process has finished the work it accepted (retries waiting past the
     /// clock's auto-advance limit count as finished), and its callbacks have run.
-    /// Returns `false` if that did not happen within `timeout` seconds of real time.
+    /// Returns `false` if that did not happen within `timeout` seconds of real time. The
+    /// default is generous because it costs nothing when the work finishes: tests run in
+    /// parallel, and on a loaded two-core machine a settle waited over 10 s for a thread.
     @discardableResult
-    public func settle(timeout: TimeInterval = 10) async -> Bool {
+    public func settle(timeout: TimeInterval = 60) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         var quietRounds = 0
         while Date() < deadline {

@@ -57,8 +57,8 @@ struct ExtensionRulesTests {
     }
 
     private func waitFor(_ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(5)
-        while !condition(), Date() < deadline { await Task.yield() }
+        let deadline = Date().addingTimeInterval(30)
+        while !condition(), Date() < deadline { try? await Task.sleep(for: .milliseconds(2)) }
         return condition()
     }
 

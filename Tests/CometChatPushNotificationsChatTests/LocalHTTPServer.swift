@@ -108,12 +108,12 @@ final class LocalHTTPServer: @unchecked Sendable {
     var requests: [String] { condition.withLock { state.requests } }
 
     /// Waits until `path` was requested `count` times; false after `timeout` seconds.
-    func waitForRequest(_ path: String, count: Int = 1, timeout: TimeInterval = 10) async -> Bool {
+    func waitForRequest(_ path: String, count: Int = 1, timeout: TimeInterval = 30) async -> Bool {
         await offThePool { self.wait(timeout) { $0.requests.filter { $0 == path }.count >= count } }
     }
 
     /// Waits until the first exchange on `path` ended, and returns how; nil after `timeout` seconds.
-    func waitForOutcome(_ path: String, timeout: TimeInterval = 10) async -> Outcome? {
+    func waitForOutcome(_ path: String, timeout: TimeInterval = 30) async -> Outcome? {
         await offThePool {
             guard self.wait(timeout, until: { $0.outcomes[path]?.isEmpty == false }) else { return nil }
             return self.condition.withLock { self.state.outcomes[path]?.first }

@@ -6,8 +6,10 @@ import CometChatPushNotificationsTesting
 
 @Suite struct QuickReplyTests {
     /// A device whose app was killed after a first run, with a chat notification on screen.
-    func killedAppWithNotification(_ payload: [String: Any]) async -> (SimulatedDevice, PNNotification) {
-        let device = SimulatedDevice()
+    func killedAppWithNotification(
+        _ payload: [String: Any], clock: SimulatedClock = SimulatedClock()
+    ) async -> (SimulatedDevice, PNNotification) {
+        let device = SimulatedDevice(clock: clock)
         await device.launchChatApp(delegate: RecordingChatDelegate())
         device.terminate()
         device.service.clearRequests()
@@ -101,13 +103,18 @@ import CometChatPushNotificationsTesting
     }
 
     @Test func backgroundTimeRunningOutStillCompletes() async throws {
-        let (device, notification) = await killedAppWithNotification(chatPayload())
+        // A clock that never moves by itself: the reply's first retry waits, its background
+        // task open, until the test expires it (with retries running instantly the task could
+        // open and end between two looks, and the test waited for it in vain)
+        let clock = SimulatedClock(autoAdvanceLimit: 0)
+        let (device, notification) = await killedAppWithNotification(chatPayload(), clock: clock)
         device.service.fail(.sendMessage, with: Array(repeating: .network, count: 50))
         let delegate = RecordingChatDelegate()
         let response = try device.reply(to: notification, text: "late", launching: relaunch(delegate))
         let application = try #require(device.app?.application)
-        let deadline = Date().addingTimeInterval(10)
-        while application.openBackgroundTasks.isEmpty, Date() < deadline { await Task.yield() }
+        let deadline = Date().addingTimeInterval(60)
+        while clock.suspendedSleepers == 0, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(device.service.requests(.sendMessage).count == 1, "the first attempt failed and its retry waits")
         #expect(application.openBackgroundTasks == ["CometChat quick reply"])
         application.expireBackgroundTasks()
         #expect(device.kills == [], "the expiration handler ended its task before returning")

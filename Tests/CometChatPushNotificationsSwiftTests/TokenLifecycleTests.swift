@@ -217,6 +217,9 @@ struct TokenLifecycleTests {
         // Given: a token cached by an earlier launch, and this launch's APNs answer not in yet
         await device.launchAndSettle(delegate: delegate)
         device.setAPNs(.silent)
+        // The earlier launch ends first: logged in while it ran, it would register alice itself
+        // (auto-registration on), racing the relaunch that ends it
+        device.terminate()
         device.logInToChatSDK(uid: "alice", authToken: "alice-token")
         let app = await device.launchAndSettle(testConfig(autoRegisterTokens: false), delegate: delegate)
         #expect(device.service.requests.isEmpty, "not at initialize")

@@ -125,7 +125,12 @@ final class CallEngine: Sendable {
 
     private func startRingTimer(_ uuid: UUID) {
         let clock = self.clock
-        let task = Task { [weak self] in
+        // Pending work until it fires or is cancelled, like a retry waiting out its back-off:
+        // whoever waits for the SDK to settle then sees the timer's sleep begun, not yet to come.
+        let sdk = self.sdk
+        sdk?.beginWork()
+        let task = Task { [weak self, weak sdk] in
+            defer { sdk?.endWork() }
             do { try await clock.sleep(seconds: Self.ringTimeout) } catch { return }
             self?.ringTimedOut(uuid)
         }

@@ -107,7 +107,9 @@ public final class SimulatedNotificationServiceExtension: @unchecked Sendable {
         }
 
         var expired = false
-        let realDeadline = Date().addingTimeInterval(10)
+        // A safety net in real time for a client that never answers (iOS's limit is played on
+        // the virtual clock above); long enough that a loaded machine never reaches it.
+        let realDeadline = Date().addingTimeInterval(60)
         while delivered.current == nil, Date() < realDeadline {
             if media.stalledDownloads > 0 {
                 let remaining = Self.timeLimit - clock.now().timeIntervalSince(start)
