@@ -102,8 +102,10 @@ final class DeliveryHarness: Sendable {
         return job
     }
 
-    /// Waits until the outbox has no pending or leased job (or the timeout passes).
-    func drain(timeout: TimeInterval = 15) async throws -> OutboxCounts {
+    /// Waits until the outbox has no pending or leased job (or the timeout passes). The
+    /// default is generous: it returns as soon as the outbox is empty, and on a loaded CI
+    /// machine a first send (TLS handshake, OAuth exchange) once took over 15 s.
+    func drain(timeout: TimeInterval = 60) async throws -> OutboxCounts {
         let deadline = Date().addingTimeInterval(timeout)
         var counts = try store.pushJobCounts()
         while counts.pending + counts.inFlight > 0, Date() < deadline {

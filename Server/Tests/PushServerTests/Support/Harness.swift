@@ -132,7 +132,9 @@ final class Harness: @unchecked Sendable {
 
     /// Waits until `condition` holds or `timeout` passes.
     /// Sleeps without blocking a thread of the cooperative pool (the service's workers share it).
-    static func eventually(timeout: Double = 10, _ condition: () throws -> Bool) async rethrows -> Bool {
+    /// The default is generous: it returns as soon as the condition holds, and CI runs the
+    /// suites in parallel on two cores, where a first TLS handshake once took many seconds.
+    static func eventually(timeout: Double = 30, _ condition: () throws -> Bool) async rethrows -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if try condition() { return true }
