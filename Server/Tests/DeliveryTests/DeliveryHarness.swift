@@ -22,9 +22,22 @@ final class DeliveryHarness: Sendable {
     static let app = "app1"
     static let user = "u1"
 
-    init(
+    /// Starts the mock, the store and the engine off Swift's cooperative pool
+    /// (``offThePool(_:)``): the mock's start and the store's opening block, and many tests
+    /// start a harness at once.
+    static func start(
         latencyMilliseconds: Int = 0, retry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: 0.05, maxDelay: 5),
-        apnsURL: ((MockPushServer) throws -> String)? = nil, requestTimeoutMilliseconds: Int = 3_000
+        apnsURL: (@Sendable (MockPushServer) throws -> String)? = nil, requestTimeoutMilliseconds: Int = 3_000
+    ) async throws -> DeliveryHarness {
+        try await offThePool {
+            try DeliveryHarness(
+                latencyMilliseconds: latencyMilliseconds, retry: retry, apnsURL: apnsURL,
+                requestTimeoutMilliseconds: requestTimeoutMilliseconds)
+        }
+    }
+
+    private init(
+        latencyMilliseconds: Int, retry: RetryPolicy, apnsURL: ((MockPushServer) throws -> String)?, requestTimeoutMilliseconds: Int
     ) throws {
         mock = try MockPushServer(latencyMilliseconds: latencyMilliseconds)
         let dir = NSTemporaryDirectory() + "delivery-\(UUID().uuidString)"

@@ -21,7 +21,7 @@ import Testing
     @Test func aTokenRefusedInOneEnvironmentIsTriedOnceInTheOtherAndKeepsIt() async throws {
         // Given a healthy provider and a token of unknown environment that only the other
         // environment accepts
-        let harness = try DeliveryHarness()
+        let harness = try await DeliveryHarness.start()
         harness.engine.start()
         try Self.register(harness, "f001", environment: nil)
         try Self.register(harness, "f0aa", environment: nil)
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func aTokenWithAKnownEnvironmentIsNotTriedElsewhereAndOneRefusedByBothIsDead() async throws {
-        let harness = try DeliveryHarness()
+        let harness = try await DeliveryHarness.start()
         harness.engine.start()
         try Self.register(harness, "f0aa", environment: .sandbox)
         try harness.enqueue("f0aa", environment: .sandbox)

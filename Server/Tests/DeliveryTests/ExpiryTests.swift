@@ -11,7 +11,7 @@ import Testing
     @Test func anAlertPastItsExpirationAndACallPastItsRingDeadlineAreNotSent() async throws {
         // Given an alert whose apns-expiration passed, a call push sent 60 s ago (the ring
         // timeout is 45 s), a call push sent now and an alert still valid
-        let harness = try DeliveryHarness()
+        let harness = try await DeliveryHarness.start()
         for token in ["e001", "e002", "e003", "e004"] { try harness.register(token) }
         let now = Date()
         let stale = try harness.enqueue("e001", expiration: Int64(now.timeIntervalSince1970) - 10)
@@ -40,7 +40,7 @@ import Testing
 
     @Test func theAPNsIdIsTheJobIdOnEveryAttempt() async throws {
         // Given a job APNs answers 503 once, then 200
-        let harness = try DeliveryHarness()
+        let harness = try await DeliveryHarness.start()
         try harness.register("a1d1")
         try harness.mock.script(["a1d1": [["status": 503, "reason": "ServiceUnavailable"], ["status": 200]]])
         let job = try harness.enqueue("a1d1")

@@ -6,8 +6,8 @@ import Testing
 @Suite(.serialized) struct FCMDeliveryTests {
     let harness: DeliveryHarness
 
-    init() throws {
-        harness = try DeliveryHarness()
+    init() async throws {
+        harness = try await DeliveryHarness.start()
         harness.engine.start()
     }
 

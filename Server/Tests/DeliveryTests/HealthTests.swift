@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func healthShowsLiveTotalsAndTheOutboxDepth() async throws {
-        let harness = try DeliveryHarness()
+        let harness = try await DeliveryHarness.start()
         let directory = StaticDirectory(providers: [
             "apns-1": .apns(
                 APNsCredentials(
@@ -55,8 +55,8 @@ import Testing
         #expect(text.contains("\"delivered\":3"))
     }
 
-    @Test func anUnreadableStoreIsDegraded() throws {
-        let harness = try DeliveryHarness()
+    @Test func anUnreadableStoreIsDegraded() async throws {
+        let harness = try await DeliveryHarness.start()
         let service = DeliveryService(
             store: BrokenStore(), directory: StaticDirectory(providers: [:]), configuration: Self.options(for: harness),
             lastRegistration: { _, _ in nil }, log: { _ in })

@@ -8,7 +8,7 @@ import Testing
 @Suite(.serialized) struct ProviderHealthTests {
     @Test func theSenderRecordsEachProvidersHealth() async throws {
         let started = Date()
-        let harness = try DeliveryHarness()
+        let harness = try await DeliveryHarness.start()
         harness.engine.start()
         let app = DeliveryHarness.app
         var fresh = ProviderHealth()

@@ -4,9 +4,9 @@ import PushCore
 import Testing
 
 @Suite struct QueueOrderTests {
-    @Test func callPushesJumpTheQueue() throws {
+    @Test func callPushesJumpTheQueue() async throws {
         // Given a backlog of chat pushes and a call push queued after them
-        let harness = try DeliveryHarness()
+        let harness = try await DeliveryHarness.start()
         for index in 0..<20 { try harness.enqueue(String(format: "%04x", index)) }
         let call = try harness.enqueue("ca11", platform: .apnsVoIP, kind: .call, payload: #"{"type":"call"}"#)
 
@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func metricsExposeSentFailedAndLatency() async throws {
-        let harness = try DeliveryHarness()
+        let harness = try await DeliveryHarness.start()
         harness.engine.start()
         try harness.register("0e01")
         try harness.mock.script(["0e02": [["status": 410, "reason": "Unregistered"]]])

@@ -6,7 +6,7 @@ import Testing
 @Suite struct RestartTests {
     @Test func aMockRestartMidRunLosesNothing() async throws {
         // Given 400 jobs and a mock that answers after 5 ms
-        let harness = try DeliveryHarness(
+        let harness = try await DeliveryHarness.start(
             latencyMilliseconds: 5, retry: RetryPolicy(maxAttempts: 20, baseDelay: 0.05, maxDelay: 0.5))
         let tokens = (0..<400).map { String(format: "%04x", $0) }
         for token in tokens { try harness.enqueue(token) }

@@ -4,6 +4,7 @@ import PushCore
 import PushCrypto
 import PushMocks
 import PushStore
+import PushTestSupport
 import Testing
 
 /// Two delivery senders on one store (as two instances of the service would be) present one
@@ -13,8 +14,8 @@ import Testing
     let path: String
     let secrets: SecretBox
 
-    init() throws {
-        mock = try MockPushServer()
+    init() async throws {
+        mock = try await offThePool { try MockPushServer() }
         let directory = NSTemporaryDirectory() + "shared-jwt-delivery-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         path = directory + "/push.sqlite"

@@ -11,7 +11,7 @@ import Testing
     let harness: Harness
 
     init() async throws {
-        harness = try Harness()
+        harness = try await Harness.start()
         try await harness.makeApp()
     }
 
@@ -42,7 +42,7 @@ import Testing
         #expect(alias.status == 200 && alias.body["status"] as? String == "ok" && alias.body["delivery"] != nil)
 
         // A second service in the same process delivers a push; only its metrics count it.
-        let other = try Harness(sender: .recording)
+        let other = try await Harness.start(sender: .recording)
         try await other.makeApp()
         let bob = try await other.makeUser("bob")
         try await other.register("aa11", platform: "apns_ios_device", session: bob)

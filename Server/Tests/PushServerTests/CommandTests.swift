@@ -1,5 +1,6 @@
 import Foundation
 import PushMocks
+import PushTestSupport
 import PushService
 import Testing
 
@@ -76,9 +77,9 @@ import Testing
     /// One service with providers (right and wrong team, a broken key), one mock APNs whose
     /// answers per token are scripted, and `check-provider` run against both.
     @Test func checkProviderExplainsAPNsAnswers() async throws {
-        let mock = try MockPushServer()
+        let mock = try await offThePool { try MockPushServer() }
         let credentials = mock.credentials
-        let harness = try Harness()
+        let harness = try await Harness.start()
         #expect(try await harness.makeApp("chat").status == 200)
         func apns(_ id: String, team: String = MockPushServer.teamID, key: String? = nil) -> [String: Any] {
             [
@@ -177,8 +178,8 @@ import Testing
     /// FCM providers: the service account's key signs the OAuth assertion; a test message goes
     /// through the mock's token exchange and send, and FCM's refusals are explained.
     @Test func checkProviderExplainsFCMAnswers() async throws {
-        let mock = try MockPushServer()
-        let harness = try Harness()
+        let mock = try await offThePool { try MockPushServer() }
+        let harness = try await Harness.start()
         #expect(try await harness.makeApp("chat").status == 200)
         let provider: [String: Any] = [
             "providerId": "fcm-mock",

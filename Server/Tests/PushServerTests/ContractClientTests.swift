@@ -8,7 +8,7 @@ import Testing
     let session: Harness.TestSession
 
     init() async throws {
-        harness = try Harness()
+        harness = try await Harness.start()
         try await harness.makeApp()
         session = try await harness.makeUser("alice")
         _ = try await harness.makeUser("bob")

@@ -7,7 +7,7 @@ import Testing
 /// Server/Scripts/dashboard-test.sh), and the admin JSON it reads.
 @Suite struct DashboardTests {
     @Test func everyPageAndAssetIsServedWithAStrictPolicy() async throws {
-        let harness = try Harness()
+        let harness = try await Harness.start()
         for path in Dashboard.paths + ["/dashboard/", "/dashboard/providers?app=x"] {
             let response = try await RawHTTP.request(port: harness.port, "GET", path)
             #expect(response.status == 200, "\(path)")
@@ -36,7 +36,7 @@ import Testing
 
     /// Server values reach the page as text only: the script never parses HTML.
     @Test func theScriptNeverWritesHTML() async throws {
-        let harness = try Harness()
+        let harness = try await Harness.start()
         let script = String(
             decoding: try await RawHTTP.request(port: harness.port, "GET", "/dashboard/assets/dashboard.js").body, as: UTF8.self)
         #expect(script.count > 1000)
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func navigationMarksTheCurrentPage() async throws {
-        let harness = try Harness()
+        let harness = try await Harness.start()
         let page = String(decoding: try await RawHTTP.request(port: harness.port, "GET", "/dashboard/tokens").body, as: UTF8.self)
         #expect(page.contains(#"<a data-slug="tokens" href="/dashboard/tokens" aria-current="page">Tokens</a>"#))
         #expect(page.components(separatedBy: "aria-current").count == 2)
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func providerHealthWithoutAndWithTheEngine() async throws {
-        let harness = try Harness()
+        let harness = try await Harness.start()
         try await harness.makeApp("app1")
         #expect(try await harness.admin("GET", "/admin/providers/health").status == 401)
         #expect(try await RawHTTP.json(port: harness.port, "GET", "/admin/providers/health", headers: ["appid": "app1"]).status == 401)

@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func malformedRequestsGetOnlyClientErrors() async throws {
-        let harness = try Harness { $0.rateLimitPerMinute = 0 }
+        let harness = try await Harness.start { $0.rateLimitPerMinute = 0 }
         try await harness.makeApp()
         let session = try await harness.makeUser("bob")
         var rng = Generator(state: 0x5EED_0007)

@@ -5,7 +5,7 @@ import Testing
 /// Rate limits per auth token and request size limits, with the error envelope.
 @Suite struct LimitsTests {
     @Test func sessionsAreRateLimitedOneByOne() async throws {
-        let harness = try Harness {
+        let harness = try await Harness.start {
             $0.rateLimitPerMinute = 1  // refills one request a minute: slow machines cannot refill mid-test
             $0.rateLimitBurst = 5
         }
@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func oversizedBodiesAndHeadersAreRefused() async throws {
-        let harness = try Harness { $0.maxBodyBytes = 4_096 }
+        let harness = try await Harness.start { $0.maxBodyBytes = 4_096 }
         try await harness.makeApp()
         let alice = try await harness.makeUser("alice")
         let big = Data(("{\"fcmToken\":\"" + String(repeating: "a", count: 5_000) + "\",\"platform\":\"fcm_ios\"}").utf8)
@@ -48,7 +48,7 @@ import Testing
 @Suite struct LogTests {
     @Test func logLinesCarryNoSecrets() async throws {
         let lines = PushCore.Locked<[String]>([])
-        let harness = try Harness {
+        let harness = try await Harness.start {
             $0.logLevel = .debug
         } logger: { line in
             lines.withLock { $0.append(line) }

@@ -1,6 +1,7 @@
 import Foundation
 import PushCore
 import PushMocks
+import PushTestSupport
 import PushService
 import Testing
 
@@ -29,10 +30,10 @@ import Testing
     func everyTokenRefusedKeepsTheRegistryAndFixingTheProviderDeliversTheWaitingJobs(status: Int, reason: String) async throws {
         // Given a service delivering to a mock APNs that refuses every token with `reason`,
         // and retries far apart (so only the fix can deliver the jobs within the test)
-        let mock = try MockPushServer()
+        let mock = try await offThePool { try MockPushServer() }
         let tokens = (1...5).map { String(format: "%04x", 0xd000 + $0) }
         try mock.script(Dictionary(uniqueKeysWithValues: tokens.map { ($0, [["status": status, "reason": reason]]) }))
-        let harness = try Harness(sender: .delivery) { configuration in
+        let harness = try await Harness.start(sender: .delivery) { configuration in
             configuration.delivery.apnsBaseURL = mock.baseURL
             configuration.delivery.caFile = mock.credentials.caFile
             configuration.delivery.retry = RetryPolicy(maxAttempts: 3, baseDelay: 120, maxDelay: 900)
@@ -87,9 +88,9 @@ import Testing
 
     @Test func aProbeThatSucceedsClosesTheBreakerWithoutAnUpdate() async throws {
         // Given a provider whose every token was refused, then APNs accepts again
-        let mock = try MockPushServer()
+        let mock = try await offThePool { try MockPushServer() }
         try mock.script(["e101": [["status": 403, "reason": "InvalidProviderToken"], ["status": 200]]])
-        let harness = try Harness(sender: .delivery) { configuration in
+        let harness = try await Harness.start(sender: .delivery) { configuration in
             configuration.delivery.apnsBaseURL = mock.baseURL
             configuration.delivery.caFile = mock.credentials.caFile
             configuration.delivery.retry = RetryPolicy(maxAttempts: 3, baseDelay: 0.2, maxDelay: 1)

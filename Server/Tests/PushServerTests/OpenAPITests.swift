@@ -34,8 +34,8 @@ import Testing
         }
     }
 
-    @Test func everyRouteIsDocumentedAndEveryDocumentedOperationIsRouted() throws {
-        let harness = try Harness()
+    @Test func everyRouteIsDocumentedAndEveryDocumentedOperationIsRouted() async throws {
+        let harness = try await Harness.start()
         let routes = harness.app.routes
         #expect(routes.count == Set(routes).count, "a route is registered twice")
         let documented = try Self.documentedOperations(Self.document())
@@ -99,7 +99,7 @@ import Testing
     }
 
     @Test func theServiceServesTheDocumentOfTheRepository() async throws {
-        let harness = try Harness()
+        let harness = try await Harness.start()
         let file = try Data(contentsOf: Self.serverDirectory.appendingPathComponent("openapi.json"))
         let response = try await RawHTTP.request(port: harness.port, "GET", "/openapi.json")
         #expect(response.status == 200)
@@ -110,7 +110,7 @@ import Testing
     /// `/providers/apns` is the APNs route for every method (a concrete path wins over
     /// `/providers/{providerId}`, as in OpenAPI), so no provider may be called `apns` or `fcm`.
     @Test func aConcretePathWinsOverATemplatedOne() async throws {
-        let harness = try Harness()
+        let harness = try await Harness.start()
         try await harness.makeApp()
         let delete = try await harness.admin("DELETE", "/notifications/push/v1/providers/apns", appId: "app1")
         #expect(delete.status == 405)
@@ -127,7 +127,7 @@ import Testing
     }
 
     @Test func aKnownPathWithAnotherMethodNamesTheAllowedMethods() async throws {
-        let harness = try Harness()
+        let harness = try await Harness.start()
         let response = try await RawHTTP.request(port: harness.port, "PATCH", "/apps/x")
         #expect(response.status == 405)
         #expect(response.errorCode == "ERR_METHOD_NOT_ALLOWED")

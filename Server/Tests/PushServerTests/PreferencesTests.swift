@@ -40,7 +40,7 @@ import Testing
 
     init(sender: Harness.SenderChoice) async throws {
         let clock = clock
-        harness = try Harness(sender: sender, configure: { $0.rateLimitPerMinute = 0 }, clock: { clock.now })
+        harness = try await Harness.start(sender: sender, configure: { $0.rateLimitPerMinute = 0 }, clock: { clock.now })
         try await harness.makeApp()
         _ = try await harness.makeUser("alice")
         bob = try await harness.makeUser("bob")

@@ -1,13 +1,14 @@
 import Foundation
 import PushCore
 import PushMocks
+import PushTestSupport
 import Testing
 
 /// Read state in sync: `POST /notifications/push/v1/read` (client) and `POST /users/{uid}/read`
 /// (admin) push a background `type: read` push to the user's other devices.
 @Suite struct ReadSyncTests {
     @Test func aReadOnOneDeviceReachesTheOtherDevicesOnlyWithBackgroundHeaders() async throws {
-        let harness = try Harness(sender: .recording) { $0.rateLimitPerMinute = 0 }
+        let harness = try await Harness.start(sender: .recording) { $0.rateLimitPerMinute = 0 }
         try await harness.makeApp()
         let phone = try await harness.makeUser("bob")
         // The iPad signs in with an auth token of its own.
@@ -58,7 +59,7 @@ import Testing
     }
 
     @Test func theReadPushIsContractPayloadsReadJSON() async throws {
-        let harness = try Harness(sender: .recording) { $0.rateLimitPerMinute = 0 }
+        let harness = try await Harness.start(sender: .recording) { $0.rateLimitPerMinute = 0 }
         try await harness.makeApp()
         let phone = try await harness.makeUser("bob")
         let issued = try await harness.admin("POST", "/users/bob/auth_tokens", appId: "app1")
@@ -79,7 +80,7 @@ import Testing
     }
 
     @Test func invalidReadsAreRefused() async throws {
-        let harness = try Harness(sender: .none) { $0.rateLimitPerMinute = 0 }
+        let harness = try await Harness.start(sender: .none) { $0.rateLimitPerMinute = 0 }
         try await harness.makeApp()
         let bob = try await harness.makeUser("bob")
         for body: [String: Any] in [
@@ -101,8 +102,8 @@ import Testing
 /// Read sync through the real delivery engine to the mock APNs: what goes on the wire.
 @Suite struct ReadSyncDeliveryTests {
     @Test func theReadPushReachesAPNsAsABackgroundPushWithPriority5() async throws {
-        let mock = try MockPushServer()
-        let harness = try Harness(sender: .delivery) { configuration in
+        let mock = try await offThePool { try MockPushServer() }
+        let harness = try await Harness.start(sender: .delivery) { configuration in
             configuration.rateLimitPerMinute = 0
             configuration.delivery.apnsBaseURL = mock.baseURL
             configuration.delivery.caFile = mock.credentials.caFile

@@ -11,15 +11,15 @@ import Testing
 @Suite struct SharedProviderTokenServiceTests {
     @Test func twoServicesOnOneDatabaseShareTheProviderToken() async throws {
         // Given a service delivering to a mock APNs, with a provider and a user with three devices
-        let mock = try MockPushServer()
+        let mock = try await offThePool { try MockPushServer() }
         let shared = NSTemporaryDirectory() + "push-shared-jwt-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: shared) }
-        let configure: (inout ServiceConfiguration) -> Void = { configuration in
+        let configure: @Sendable (inout ServiceConfiguration) -> Void = { configuration in
             configuration.dataDirectory = shared
             configuration.delivery.apnsBaseURL = mock.baseURL
             configuration.delivery.caFile = mock.credentials.caFile
         }
-        let first = try Harness(sender: .delivery, configure: configure)
+        let first = try await Harness.start(sender: .delivery, configure: configure)
         _ = try await first.admin("POST", "/apps", ["appId": "app1", "name": "App"])
         let provider: [String: Any] = [
             "providerId": "apns-1", "keyId": MockPushServer.keyID, "teamId": MockPushServer.teamID, "bundleId": "com.example.app",
@@ -40,7 +40,7 @@ import Testing
         #expect(try await first.admin("POST", "/notifications/push/v1/send", appId: "app1", send).status == 200)
         #expect(await Harness.eventually { (try? first.store.pushJobCounts().delivered) == 3 })
         first.app.delivery.engine.stop(timeout: 5)
-        let second = try Harness(sender: .delivery, database: first.database, configure: configure)
+        let second = try await Harness.start(sender: .delivery, database: first.database, configure: configure)
         var again = send
         again["message"] = ["id": "m2", "sender": ["uid": "alice"], "receiver": ["uid": "bob"], "text": "again"]
         #expect(try await second.admin("POST", "/notifications/push/v1/send", appId: "app1", again).status == 200)

@@ -9,7 +9,7 @@ import Testing
     let bob: Harness.TestSession
 
     init() async throws {
-        harness = try Harness { $0.rateLimitPerMinute = 0 }
+        harness = try await Harness.start { $0.rateLimitPerMinute = 0 }
         try await harness.makeApp()
         alice = try await harness.makeUser("alice")
         bob = try await harness.makeUser("bob")

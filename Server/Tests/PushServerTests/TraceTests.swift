@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func aPushDeliveredOpenedAndRepliedHasACompleteTrace() async throws {
-        let harness = try Harness(sender: .recording) { $0.rateLimitPerMinute = 0 }
+        let harness = try await Harness.start(sender: .recording) { $0.rateLimitPerMinute = 0 }
         try await harness.makeApp()
         _ = try await harness.makeUser("alice")
         let bob = try await harness.makeUser("bob")
@@ -97,7 +97,7 @@ import Testing
     }
 
     @Test func aFailedAndAnExpiredPushSayWhereAndWhy() async throws {
-        let harness = try Harness(
+        let harness = try await Harness.start(
             sender: .recording, configure: { $0.rateLimitPerMinute = 0 },
             outcome: { job in
                 job.token.hasPrefix("dead") ? .tokenInvalid(reason: "Unregistered") : .expired(reason: "past its apns-expiration")
@@ -121,7 +121,7 @@ import Testing
     }
 
     @Test func unknownRequestsAndPushesAreNotFound() async throws {
-        let harness = try Harness(sender: .recording) { $0.rateLimitPerMinute = 0 }
+        let harness = try await Harness.start(sender: .recording) { $0.rateLimitPerMinute = 0 }
         try await harness.makeApp()
         try await harness.makeApp("app2")
         _ = try await harness.makeUser("alice")

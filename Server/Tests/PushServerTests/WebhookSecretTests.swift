@@ -13,12 +13,12 @@ import Testing
         let database = try TestDatabase(directory: directory)
         // Given an app with a webhook and a secret, sealed with one secret key
         do {
-            let first = try Harness(database: database) { $0.dataDirectory = directory }
+            let first = try await Harness.start(database: database) { $0.dataDirectory = directory }
             try await first.makeApp(webhookURL: receiver.url)
         }
         // When the service runs with another secret key and an event comes in
         let lines = Locked<[String]>([])
-        let second = try Harness(
+        let second = try await Harness.start(
             database: database,
             configure: {
                 $0.dataDirectory = directory

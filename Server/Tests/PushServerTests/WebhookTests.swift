@@ -40,7 +40,7 @@ import Testing
     /// The admin API accepts `HTTP://` (schemes are case-insensitive); the dispatcher posts to it.
     @Test func anUppercaseSchemeIsPostedTo() async throws {
         let receiver = try Receiver(failures: 0)
-        let harness = try Harness()
+        let harness = try await Harness.start()
         try await harness.makeApp(webhookURL: receiver.url.replacingOccurrences(of: "http://", with: "HTTP://"))
         let alice = try await harness.makeUser("alice")
         let receipt = try await harness.client("POST", "/users/bob/conversation/delivered", session: alice, ["messageId": "7"])
@@ -51,7 +51,7 @@ import Testing
     @Test func failingWebhookIsRetriedWithBackoffAndSigned() async throws {
         // Given a webhook that fails twice
         let receiver = try Receiver(failures: 2)
-        let harness = try Harness {
+        let harness = try await Harness.start {
             $0.webhookRetryBase = 0.3
             $0.webhookRetryMax = 5
         }
@@ -88,7 +88,7 @@ import Testing
     @Test func eventsWaitForAWebhookURLInsteadOfBeingDropped() async throws {
         let receiver = try Receiver(failures: 0)
         let lines = Locked<[String]>([])
-        let harness = try Harness(logger: { line in lines.withLock { $0.append(line) } })
+        let harness = try await Harness.start(logger: { line in lines.withLock { $0.append(line) } })
         try await harness.makeApp()
         let bob = try await harness.makeUser("bob")
         _ = try await harness.client("POST", "/users/alice/conversation/delivered", session: bob, ["messageId": "m-1"])
@@ -107,7 +107,7 @@ import Testing
 
     @Test func campaignReceiptsAreIdempotent() async throws {
         let receiver = try Receiver(failures: 0)
-        let harness = try Harness()
+        let harness = try await Harness.start()
         try await harness.makeApp(webhookURL: receiver.url)
         let bob = try await harness.makeUser("bob")
         for _ in 0..<3 {

@@ -27,10 +27,23 @@ final class Harness: @unchecked Sendable {
 
     /// `database`: the store of another harness, for tests of two services on one database
     /// (give both the same `dataDirectory` too, for SQLite).
-    init(
-        sender: SenderChoice = .none, database: TestDatabase? = nil, configure: (inout ServiceConfiguration) -> Void = { _ in },
+    /// Starts a service off Swift's cooperative pool (``offThePool(_:)``): opening its store
+    /// (on PostgreSQL a schema, its migrations and the pool's connections) blocks, and many
+    /// tests start one at once.
+    static func start(
+        sender: SenderChoice = .none, database: TestDatabase? = nil,
+        configure: @escaping @Sendable (inout ServiceConfiguration) -> Void = { _ in },
         logger: (@Sendable (String) -> Void)? = nil, clock: @escaping @Sendable () -> Date = Date.init,
         outcome: (@Sendable (PushJob) -> JobOutcome)? = nil
+    ) async throws -> Harness {
+        try await offThePool {
+            try Harness(sender: sender, database: database, configure: configure, logger: logger, clock: clock, outcome: outcome)
+        }
+    }
+
+    private init(
+        sender: SenderChoice, database: TestDatabase?, configure: (inout ServiceConfiguration) -> Void,
+        logger: (@Sendable (String) -> Void)?, clock: @escaping @Sendable () -> Date, outcome: (@Sendable (PushJob) -> JobOutcome)?
     ) throws {
         directory = NSTemporaryDirectory() + "push-tests-" + UUID().uuidString
         self.database = try database ?? TestDatabase(directory: directory)

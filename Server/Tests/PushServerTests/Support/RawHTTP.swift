@@ -1,4 +1,5 @@
 import Foundation
+import PushTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -28,9 +29,7 @@ enum RawHTTP {
     /// Runs blocking work on its own thread, so tests never block the Swift concurrency pool
     /// (the service under test and other suites need it).
     static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try work() }) }.start()
-        }
+        try await offThePool(work)
     }
 
     /// Sends a well-formed request.
