@@ -7,7 +7,7 @@ import Testing
 
 /// `kill -9` of `push-server` while it posts webhooks to a receiver that answers after 50 ms:
 /// after a restart every event arrives at least once, the restarted service takes over the
-/// dead one's webhook leases at once (the lease is 35 s), and the duplicates the receiver sees
+/// dead one's webhook leases at once (the lease is 95 s: three 30 s timeouts and 5 s), and the duplicates the receiver sees
 /// (by `X-Push-Event-Id`) are no more than the jobs leased at the kill.
 @Suite struct WebhookCrashTests {
     static let adminKey = "webhook-crash-admin-key"
@@ -19,6 +19,9 @@ import Testing
                 arguments: [
                     "--port", "0", "--data-dir", directory, "--seed-dev", "--sender", "log",
                     "--log-level", "error", "--rate-limit", "0", "--poll-interval", "0.01",
+                    // A long lease (timeout × 3 + 5 s = 95 s): a restart that waited for the
+                    // dead process's leases to end stands out from one slowed by a loaded machine.
+                    "--webhook-timeout", "30",
                 ] + (webhook.map { ["--seed-webhook-url", $0] } ?? []) + database.arguments,
                 environment: ["PUSH_ADMIN_KEY": adminKey, "PUSH_SEED_AUTH_TOKEN": authToken])
         }
@@ -63,10 +66,10 @@ import Testing
         let receivedAtKill = received.withLock { $0.count }
         #expect(receivedAtKill < total, "the kill came mid-run")
 
-        // Then after a restart every event arrives, long before the 35 s lease would end
+        // Then after a restart every event arrives, long before the 95 s lease would end
         let second = try await Self.start(directory, database, webhook: url)
         defer { second.stop() }
-        #expect(await Harness.eventually(timeout: 20) { (try? store.webhookJobCounts().delivered) == total })
+        #expect(await Harness.eventually(timeout: 60) { (try? store.webhookJobCounts().delivered) == total })
         #expect(await Harness.eventually(timeout: 5) { Set(received.withLock { $0 }).count == total })
         let ids = received.withLock { $0 }
         let duplicates = ids.count - Set(ids).count
