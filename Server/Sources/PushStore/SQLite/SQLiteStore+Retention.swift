@@ -1,0 +1,34 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension SQLiteStore {
+    /// Deletes in batches of `batchSize` rows, each batch one statement (its own short
+    /// transaction) with the connection lock released in between, so sends and the delivery
+    /// engine go on while a large backlog is purged. The `created_at` (`at`) indexes of schema
+    /// 8 find the candidates; a finished job finished after it was created, so
+    /// `finished_at < cutoff` implies `created_at < cutoff`.
+    public func purgeFinished(before cutoff: Date, batchSize: Int) throws -> RetentionCounts {
+        func purge(_ table: String, where condition: String) throws -> Int {
+            try Retention.inBatches(of: batchSize) { size in
+                try withConnection {
+                    try $0.run(
+                        "DELETE FROM \(table) WHERE rowid IN (SELECT rowid FROM \(table) WHERE \(condition) LIMIT ?)",
+                        [.date(cutoff), .int(Int64(size))])
+                }
+            }
+        }
+        var counts = RetentionCounts()
+        // `?1`: the cutoff, used twice.
+        counts.pushJobs = try purge(
+            "push_jobs", where: "created_at < ?1 AND finished_at < ?1 AND state IN (\(Retention.finalPushStateList))")
+        counts.webhookJobs = try purge(
+            "webhook_jobs", where: "created_at < ?1 AND finished_at < ?1 AND state = '\(JobState.delivered)'")
+        counts.pushEvents = try purge("push_events", where: "at < ?1")
+        counts.idempotencyKeys = try purge("idempotency", where: "created_at < ?1")
+        counts.calls = try purge("calls", where: "created_at < ?1")
+        return counts
+    }
+}
