@@ -53,7 +53,7 @@ import Testing
         let old = base.addingTimeInterval(-10 * 86_400)
         let bulk = (0..<11).map { "old-bulk-\($0)" }
         let finishedOld = ["old-delivered", "old-failed", "old-expired", "old-token-invalid"] + bulk
-        let claimedOld = finishedOld + ["old-leased", "old-retrying", "old-waiting", "old-finished-recently"]
+        let claimedOld = finishedOld + ["old-leased", "old-retrying", "old-waiting", "old-finished-recently", "old-late-retry"]
         try store.enqueue(
             webhooks: [
                 WebhookJob(id: "w-old", appId: "a", event: "e", body: Data("{}".utf8), notBefore: old, createdAt: old),
@@ -79,6 +79,12 @@ import Testing
                 ("old-retrying", .retry(notBefore: old.addingTimeInterval(120), reason: "503")),
                 ("old-waiting", .retry(notBefore: base.addingTimeInterval(30 * 86_400), reason: JobOutcome.waitingPrefix + " (403)")),
             ], now: finishAt)
+        // Delivered by one instance, then the late retry of another whose lease had run out
+        // makes it pending again: its row keeps the old finish time, only its state says
+        // it is still to do.
+        try store.finishPushJob(id: "old-late-retry", outcome: .delivered, now: finishAt)
+        try store.finishPushJob(
+            id: "old-late-retry", outcome: .retry(notBefore: base.addingTimeInterval(30 * 86_400), reason: "503"), now: finishAt)
         try store.finishPushJob(id: "old-finished-recently", outcome: .delivered, now: base.addingTimeInterval(1))
         try store.finishPushJob(id: "recent-delivered", outcome: .delivered, now: base.addingTimeInterval(2))
         // Trace events, idempotency records and calls, old and recent.
@@ -109,11 +115,12 @@ import Testing
         #expect(
             Set(left.map(\.id))
                 == [
-                    "old-leased", "old-retrying", "old-waiting", "old-pending", "old-finished-recently", "recent-delivered",
+                    "old-leased", "old-retrying", "old-waiting", "old-late-retry", "old-pending", "old-finished-recently",
+                    "recent-delivered",
                     "recent-skipped",
                 ])
         #expect(left.first { $0.id == "old-leased" }?.state == "leased", "a leased job stays leased")
-        #expect(try store.activePushJobCounts() == OutboxCounts(pending: 3, inFlight: 1, delivered: 0, failed: 0))
+        #expect(try store.activePushJobCounts() == OutboxCounts(pending: 4, inFlight: 1, delivered: 0, failed: 0))
         #expect(try store.pushEvents(appId: "a", requestId: "r").map(\.pushId) == ["recent-delivered"])
         #expect(try store.call(appId: "a", sessionId: "old-call") == nil)
         #expect(try store.call(appId: "a", sessionId: "recent-call") != nil)
@@ -133,7 +140,9 @@ import Testing
         let later = try store.purgeFinished(before: base.addingTimeInterval(86_400), batchSize: 5_000)
         #expect(later.webhookJobs == 1 && later.pushJobs == 3, "\(later)")
         #expect(
-            Set(try store.pushJobLog(appId: "a", requestId: "r").map(\.id)) == ["old-leased", "old-retrying", "old-waiting", "old-pending"])
+            Set(try store.pushJobLog(appId: "a", requestId: "r").map(\.id)) == [
+                "old-leased", "old-retrying", "old-waiting", "old-late-retry", "old-pending",
+            ])
     }
 
     // MARK: The running service
