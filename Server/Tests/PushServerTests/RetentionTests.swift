@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import PushMocks
 import PushService
 import PushStore
 import PushTestSupport
@@ -184,6 +185,59 @@ import Testing
         #expect(log.withLock { $0 }.contains { $0.contains("retention off") })
         let metrics = try await RawHTTP.json(port: keeping.port, "GET", "/metrics")
         #expect(Self.text(metrics).contains("push_retention_deleted_total{kind=\"push_jobs\"} 0"), "\(Self.text(metrics))")
+    }
+
+    /// A purge that fails (a trigger refuses to delete push jobs) is logged and tried again at
+    /// the next interval while the service goes on answering; once the cause is gone, the next
+    /// run deletes the job.
+    @Test func aFailedPurgeIsLoggedAndRetried() async throws {
+        let log = Locked<[String]>([])
+        let harness = try Harness(
+            configure: { $0.retentionIntervalSeconds = 0.05 }, logger: { line in log.withLock { $0.append(line) } })
+        try Self.blockDeletes(of: harness.database, true)
+        try Self.insertFinishedJob("blocked", createdAt: Date().addingTimeInterval(-30 * 86_400), into: harness.store)
+        let retried = await Harness.eventually(timeout: 60) {
+            log.withLock { $0 }.count { $0.contains("retention purge failed") } >= 2
+        }
+        #expect(retried, "no failed purge was logged twice")
+        let health = try await RawHTTP.json(port: harness.port, "GET", "/healthz")
+        #expect(health.status == 200)
+        #expect(try harness.store.pushJobLog(appId: "a", requestId: "r").map(\.id) == ["blocked"])
+        try Self.blockDeletes(of: harness.database, false)
+        let purged = try await Harness.eventually(timeout: 60) {
+            try harness.store.pushJobLog(appId: "a", requestId: "r").isEmpty
+        }
+        #expect(purged, "the purge did not recover")
+    }
+
+    /// Adds (or removes) a trigger that refuses every delete from `push_jobs`, through a client
+    /// of its own: `psql` on PostgreSQL, Python's sqlite3 module on SQLite.
+    static func blockDeletes(of database: TestDatabase, _ block: Bool) throws {
+        if let url = database.url {
+            try PGTest.psql(
+                block
+                    ? """
+                    CREATE FUNCTION block_purge() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN RAISE EXCEPTION 'deletes blocked by the test'; END $$;
+                    CREATE TRIGGER block_purge BEFORE DELETE ON push_jobs FOR EACH ROW EXECUTE FUNCTION block_purge();
+                    """
+                    : "DROP TRIGGER block_purge ON push_jobs", url: url)
+            return
+        }
+        let sql =
+            block
+            ? "CREATE TRIGGER block_purge BEFORE DELETE ON push_jobs BEGIN SELECT RAISE(ABORT, 'deletes blocked by the test'); END"
+            : "DROP TRIGGER block_purge"
+        let process = ChildProcess()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", "-c",
+            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1], timeout=30); c.execute(sys.argv[2]); c.commit()",
+            database.sqlitePath, sql,
+        ]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw PGTestError("python3 sqlite3 failed: \(process.terminationStatus)") }
     }
 
     static func text(_ response: RawHTTP.Response) -> String { String(decoding: response.body, as: UTF8.self) }
