@@ -5,7 +5,7 @@
 /// Version N here is SQLite's migration N (``Migrations``) in PostgreSQL: the same tables
 /// and columns, times as `BIGINT` milliseconds since 1970, binary as `BYTEA`, text compared
 /// byte by byte (`COLLATE "C"`, as SQLite does). The claim indexes are partial (only the jobs
-/// still to do), so finished jobs, which pile up, cost the claims nothing.
+/// still to do), so finished jobs, kept for the retention period, cost the claims nothing.
 enum PostgresMigrations {
     static let all: [String] = [
         // 1: initial schema
