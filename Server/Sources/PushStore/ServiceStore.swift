@@ -114,4 +114,18 @@ public protocol ServiceStore: OutboxStore, SharedStore {
     func recordCall(_ call: CallRecord) throws
     /// The call with this session id.
     func call(appId: String, sessionId: String) throws -> CallRecord?
+
+    // MARK: Retention
+    /// Deletes what finished before `cutoff` and returns how many rows of each kind went:
+    /// push jobs in a final state (delivered, failed, expired, skipped) finished before it,
+    /// delivered webhook jobs finished before it, trace events (`push_events`) recorded
+    /// before it, idempotency records and call records created before it. Jobs still to do
+    /// (pending, waiting for a retry or a provider fix, leased) are never deleted, however old.
+    ///
+    /// Deletes at most `batchSize` rows per statement, each statement its own short
+    /// transaction, until nothing is left: no long lock, no huge transaction. Idempotent:
+    /// concurrent purges (several instances) divide the work, and a second purge with the
+    /// same cutoff deletes nothing. A retry with an Idempotency-Key whose record was purged
+    /// is a new send.
+    func purgeFinished(before cutoff: Date, batchSize: Int) throws -> RetentionCounts
 }

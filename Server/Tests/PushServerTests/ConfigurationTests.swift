@@ -69,10 +69,42 @@ import Testing
         #expect(throws: ConfigurationError.self) { try ServiceConfiguration.parse(arguments: arguments, environment: [:]) }
     }
 
+    /// `--retention-days`: 7 by default, 0 keeps everything, anything else a whole number of
+    /// days; a bad value stops the start with a message naming the flag.
+    @Test func retentionDaysAreParsedAndChecked() throws {
+        let defaults = try ServiceConfiguration.parse(arguments: [], environment: [:])
+        #expect(defaults.retentionDays == 7)
+        #expect(defaults.retentionIntervalSeconds == 3600)
+        #expect(try ServiceConfiguration.parse(arguments: ["--retention-days", "0"], environment: [:]).retentionDays == 0)
+        #expect(try ServiceConfiguration.parse(arguments: ["--retention-days=30"], environment: [:]).retentionDays == 30)
+        let fromEnvironment = try ServiceConfiguration.parse(
+            arguments: [], environment: ["PUSH_RETENTION_DAYS": "2", "PUSH_RETENTION_INTERVAL": "0.5"])
+        #expect(fromEnvironment.retentionDays == 2 && fromEnvironment.retentionIntervalSeconds == 0.5)
+        #expect(
+            try ServiceConfiguration.parse(arguments: ["--retention-days", "3"], environment: ["PUSH_RETENTION_DAYS": "9"])
+                .retentionDays == 3)
+        for bad in [["--retention-days", "-1"], ["--retention-days", "seven"], ["--retention-days", "1.5"], ["--retention-days", ""]] {
+            #expect {
+                try ServiceConfiguration.parse(arguments: bad, environment: [:])
+            } throws: { error in
+                "\(error)".contains("--retention-days")
+            }
+        }
+        #expect(throws: ConfigurationError.self) {
+            try ServiceConfiguration.parse(arguments: [], environment: ["PUSH_RETENTION_DAYS": "-3"])
+        }
+        #expect(throws: ConfigurationError.self) {
+            try ServiceConfiguration.parse(arguments: ["--retention-interval", "0"], environment: [:])
+        }
+    }
+
     @Test func helpListsEveryFlagWithItsVariable() async throws {
         #expect(throws: ConfigurationError.self) { try ServiceConfiguration.parse(arguments: ["--help"], environment: [:]) }
         let help = ServiceConfiguration.helpText
-        for flag in ["--port", "--data-dir", "--host", "--seed-dev", "--rate-limit", "PUSH_PORT", "PUSH_DATA_DIR", "PUSH_ADMIN_KEY"] {
+        for flag in [
+            "--port", "--data-dir", "--host", "--seed-dev", "--rate-limit", "--retention-days", "PUSH_RETENTION_DAYS", "PUSH_PORT",
+            "PUSH_DATA_DIR", "PUSH_ADMIN_KEY",
+        ] {
             #expect(help.contains(flag), "help lacks \(flag)")
         }
     }

@@ -82,7 +82,8 @@ final class APIHandler: Sendable {
         else { return nil }
         if path == "/metrics" {
             return HTTPResponse(
-                status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")], body: Data(delivery.metricsText().utf8))
+                status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
+                body: Data((delivery.metricsText() + RetentionWorker.prometheusText(service.retentionDeleted.withLock { $0 })).utf8))
         }
         let body = delivery.health()
         let data = (try? JSONCodec.encodeData(body)) ?? Data("{}".utf8)

@@ -9,7 +9,8 @@ import HTTPServer
 import PushCore
 import PushStore
 
-/// The running service: store, HTTP API, the delivery engine and the webhook worker.
+/// The running service: store, HTTP API, the delivery engine, the webhook worker and the
+/// retention purge.
 public final class PushServiceApp: Sendable {
     /// The configuration it runs with.
     public let configuration: ServiceConfiguration
@@ -28,6 +29,7 @@ public final class PushServiceApp: Sendable {
     let context: ServiceContext
     private let server: HTTPServer
     private let webhooks: WebhookDispatcher
+    private let retention: RetentionWorker
 
     /// Opens the store, starts the HTTP server, the delivery engine and the webhook worker.
     ///
@@ -91,6 +93,7 @@ public final class PushServiceApp: Sendable {
         context.deliveryStatus.withLock { $0 = engine }
         context.delivery.withLock { $0 = engine }
         webhooks = WebhookDispatcher(service: context)
+        retention = RetentionWorker(service: context)
         // Jobs another instance added (PostgreSQL's NOTIFY) wake the workers at once; polling
         // stays as the fallback.
         let dispatcher = webhooks
@@ -100,6 +103,7 @@ public final class PushServiceApp: Sendable {
         }
         if startDelivery { engine.start() }
         webhooks.start()
+        retention.start()
         if let seed { try seed.write(port: server.port, host: configuration.host, dataDirectory: configuration.dataDirectory) }
     }
 
@@ -124,6 +128,7 @@ public final class PushServiceApp: Sendable {
         server.stop()
         delivery.stop()
         webhooks.stop()
+        retention.stop()
         (store as? PostgresStore)?.close()
     }
 

@@ -207,6 +207,19 @@ extension ServiceConfiguration {
         ) {
             $0.jobLeaseSeconds = try number($1, "--job-lease", 0.1...3600)
         },
+        Option(
+            flag: "--retention-days", placeholder: "days",
+            help: "Days finished jobs, trace events and idempotency keys are kept; 0 keeps all (default 7)."
+        ) {
+            guard let days = Int($1), (0...36_500).contains(days) else {
+                throw ConfigurationError.invalid(
+                    "--retention-days must be a whole number of days in 0...36500 (0 keeps everything), not \"\($1)\"")
+            }
+            $0.retentionDays = days
+        },
+        Option(flag: "--retention-interval", placeholder: "seconds", help: "Seconds between retention purges (default 3600).") {
+            $0.retentionIntervalSeconds = try number($1, "--retention-interval", 0.05...86_400)
+        },
         Option(flag: "--seed-dev", placeholder: "", help: "Create a development app, user, auth token and APNs provider.", isSwitch: true) {
             $0.seedDev = flag($1)
         },

@@ -67,6 +67,13 @@ public struct ServiceConfiguration: Sendable {
     /// died are claimed again after it, or at once by the next process started on the same
     /// database (`--job-lease`, `PUSH_JOB_LEASE`).
     public var jobLeaseSeconds = 60.0
+    /// Days finished work is kept (`--retention-days`, `PUSH_RETENTION_DAYS`): finished push
+    /// and webhook jobs, trace events, idempotency records and call records older than this
+    /// are deleted in the background; 0 keeps everything (never purges).
+    public var retentionDays = 7
+    /// Seconds between retention purges (`--retention-interval`, `PUSH_RETENTION_INTERVAL`);
+    /// the first runs this long after start, at most a minute.
+    public var retentionIntervalSeconds = 3600.0
     /// Create a development app, user, auth token and APNs provider (`--seed-dev`, `PUSH_SEED_DEV=1`).
     public var seedDev = false
     /// App id of the seed (`--seed-app-id`, `PUSH_SEED_APP_ID`).

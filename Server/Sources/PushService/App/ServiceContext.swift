@@ -27,6 +27,8 @@ final class ServiceContext: Sendable {
     let deliveryStatus = Locked<(any DeliveryStatus)?>(nil)
     /// The service's delivery engine: `/healthz` and `/metrics` read it.
     let delivery = Locked<DeliveryService?>(nil)
+    /// Rows the retention purge deleted since start, by kind (`/metrics`).
+    let retentionDeleted = Locked(RetentionCounts())
 
     init(
         configuration: ServiceConfiguration, store: any ServiceStore, secrets: SecretBox, adminKey: String, logger: ServiceLogger,

@@ -5,7 +5,7 @@
 /// Version N here is SQLite's migration N (``Migrations``) in PostgreSQL: the same tables
 /// and columns, times as `BIGINT` milliseconds since 1970, binary as `BYTEA`, text compared
 /// byte by byte (`COLLATE "C"`, as SQLite does). The claim indexes are partial (only the jobs
-/// still to do), so finished jobs, which pile up, cost the claims nothing.
+/// still to do), so finished jobs, kept for the retention period, cost the claims nothing.
 enum PostgresMigrations {
     static let all: [String] = [
         // 1: initial schema
@@ -126,6 +126,16 @@ enum PostgresMigrations {
                 CASE WHEN q.lane = \(PostgresMigrations.leasedLane) THEN q.due END AS lease_until, j.last_error, j.created_at,
                 j.finished_at, CASE WHEN q.id IS NULL THEN j.lease_owner ELSE q.lease_owner END AS lease_owner, j.environment, j.rule
             FROM push_jobs j LEFT JOIN push_queue q ON q.id = j.id;
+        """,
+        // 8: retention (`--retention-days`): the purge finds what is older than its cutoff on
+        // these indexes. `created_at`, not `finished_at`: a finish never changes an indexed
+        // column of `push_jobs`, so it stays a HOT update.
+        """
+        CREATE INDEX push_jobs_created ON push_jobs(created_at);
+        CREATE INDEX webhook_jobs_created ON webhook_jobs(created_at);
+        CREATE INDEX push_events_at ON push_events(at);
+        CREATE INDEX idempotency_created ON idempotency(created_at);
+        CREATE INDEX calls_created ON calls(created_at);
         """,
     ]
 

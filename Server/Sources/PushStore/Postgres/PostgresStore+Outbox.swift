@@ -238,8 +238,8 @@ extension PostgresStore {
         return OutboxCounts(byState: rows)
     }
 
-    /// Pending and leased jobs, counted in the queue: finished jobs (never purged, so they
-    /// pile up) are not read.
+    /// Pending and leased jobs, counted in the queue: finished jobs (kept for `--retention-days`,
+    /// so there are many) are not read.
     public func activePushJobCounts() throws -> OutboxCounts {
         let counts = try withConnection {
             try $0.query(

@@ -92,5 +92,19 @@ enum Migrations {
         CREATE INDEX push_events_request ON push_events(app_id, request_id);
         CREATE INDEX push_jobs_app_request ON push_jobs(app_id, request_id);
         """,
+        // 7: PostgreSQL's `push_queue` (its schema 7); nothing changes here, where a claim
+        // rewrites the job row. Kept so that a schema version means the same in both stores.
+        """
+        SELECT 1;
+        """,
+        // 8: retention (`--retention-days`): the purge finds what is older than its cutoff on
+        // these indexes instead of reading whole tables.
+        """
+        CREATE INDEX push_jobs_created ON push_jobs(created_at);
+        CREATE INDEX webhook_jobs_created ON webhook_jobs(created_at);
+        CREATE INDEX push_events_at ON push_events(at);
+        CREATE INDEX idempotency_created ON idempotency(created_at);
+        CREATE INDEX calls_created ON calls(created_at);
+        """,
     ]
 }

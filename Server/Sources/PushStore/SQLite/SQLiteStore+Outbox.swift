@@ -158,8 +158,8 @@ extension SQLiteStore {
         return OutboxCounts(byState: rows)
     }
 
-    /// Pending and leased jobs, counted on the `(state, not_before)` index: finished jobs (never
-    /// purged, so they pile up) are not read.
+    /// Pending and leased jobs, counted on the `(state, not_before)` index: finished jobs (kept
+    /// for `--retention-days`, so there are many) are not read.
     public func activePushJobCounts() throws -> OutboxCounts {
         let rows = try withConnection {
             try $0.query(
