@@ -49,9 +49,12 @@ import Testing
         let fixture = try Fixture()
         let store = fixture.store
         // Times relative to the cutoff, which is now (the webhook outbox stamps its finish
-        // with the real clock): "old" is ten days before it, "recent" after it.
+        // with the real clock): "old" is ten days before it, "recent" an hour after it. (Recent
+        // was a second after the start of the test: on a loaded machine the test took longer
+        // than that before it purged, and its recent jobs were older than the cutoff.)
         let base = Date()
         let old = base.addingTimeInterval(-10 * 86_400)
+        let recent = base.addingTimeInterval(3_600)
         let bulk = (0..<11).map { "old-bulk-\($0)" }
         let finishedOld = ["old-delivered", "old-failed", "old-expired", "old-token-invalid"] + bulk
         let claimedOld = finishedOld + ["old-leased", "old-retrying", "old-waiting", "old-finished-recently", "old-late-retry"]
@@ -67,8 +70,8 @@ import Testing
             pushJobs: claimedOld.map { Self.job($0, createdAt: old) } + [
                 Self.job("old-skipped", createdAt: old, skipped: true),
                 Self.job("old-pending", createdAt: old, notBefore: base.addingTimeInterval(86_400)),
-                Self.job("recent-delivered", createdAt: base.addingTimeInterval(1), notBefore: old),
-                Self.job("recent-skipped", createdAt: base.addingTimeInterval(1), skipped: true),
+                Self.job("recent-delivered", createdAt: recent.addingTimeInterval(1), notBefore: old),
+                Self.job("recent-skipped", createdAt: recent.addingTimeInterval(1), skipped: true),
             ])
         let claimed = try store.claimPushJobs(limit: 100, lease: 400 * 86_400, now: old)
         #expect(Set(claimed.map(\.id)) == Set(claimedOld + ["recent-delivered"]))
@@ -86,8 +89,8 @@ import Testing
         try store.finishPushJob(id: "old-late-retry", outcome: .delivered, now: finishAt)
         try store.finishPushJob(
             id: "old-late-retry", outcome: .retry(notBefore: base.addingTimeInterval(30 * 86_400), reason: "503"), now: finishAt)
-        try store.finishPushJob(id: "old-finished-recently", outcome: .delivered, now: base.addingTimeInterval(1))
-        try store.finishPushJob(id: "recent-delivered", outcome: .delivered, now: base.addingTimeInterval(2))
+        try store.finishPushJob(id: "old-finished-recently", outcome: .delivered, now: recent.addingTimeInterval(1))
+        try store.finishPushJob(id: "recent-delivered", outcome: .delivered, now: recent.addingTimeInterval(2))
         // Trace events, idempotency records and calls, old and recent.
         for index in 0..<7 {
             _ = try store.recordPushEvent(PushEvent(appId: "a", pushId: "old-bulk-\(index)", requestId: "r", step: "delivered", at: old))
@@ -96,13 +99,13 @@ import Testing
                 now: old)
         }
         _ = try store.recordPushEvent(
-            PushEvent(appId: "a", pushId: "recent-delivered", requestId: "r", step: "delivered", at: base.addingTimeInterval(3)))
+            PushEvent(appId: "a", pushId: "recent-delivered", requestId: "r", step: "delivered", at: recent.addingTimeInterval(3)))
         _ = try store.acceptSend(
             appId: "a", idempotencyKey: "recent-key", requestHash: Data([1]), jobs: [], webhooks: [], response: Data([2]),
-            now: base.addingTimeInterval(3))
+            now: recent.addingTimeInterval(3))
         try store.recordCall(CallRecord(appId: "a", sessionId: "old-call", callerUid: "u", details: Data([1]), createdAt: old))
         try store.recordCall(
-            CallRecord(appId: "a", sessionId: "recent-call", callerUid: "u", details: Data([1]), createdAt: base.addingTimeInterval(3)))
+            CallRecord(appId: "a", sessionId: "recent-call", callerUid: "u", details: Data([1]), createdAt: recent.addingTimeInterval(3)))
         // Webhooks: one delivered before the cutoff, one after it, one leased, one pending.
         #expect(try store.claimWebhookJobs(limit: 10, lease: 400 * 86_400, now: old).count == 3)
         try store.finishWebhookJob(id: "w-old", retryAt: nil, error: nil)
@@ -129,11 +132,11 @@ import Testing
         // A purged key is new again; a recent one still replays.
         let again = try store.acceptSend(
             appId: "a", idempotencyKey: "old-key-0", requestHash: Data([1]), jobs: [], webhooks: [], response: Data([3]),
-            now: base.addingTimeInterval(5))
+            now: recent.addingTimeInterval(5))
         #expect(again == .accepted(response: Data([3])))
         let replay = try store.acceptSend(
             appId: "a", idempotencyKey: "recent-key", requestHash: Data([1]), jobs: [], webhooks: [], response: Data([3]),
-            now: base.addingTimeInterval(5))
+            now: recent.addingTimeInterval(5))
         #expect(replay == .replayed(response: Data([2])))
         // Nothing left to delete: the second purge is a no-op.
         #expect(try store.purgeFinished(before: cutoff, batchSize: 4) == RetentionCounts())
