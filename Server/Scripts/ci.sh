@@ -21,11 +21,11 @@ command -v openssl >/dev/null || { echo "ci.sh: openssl is needed"; exit 1; }
 python="$("$server/../Scripts/pyenv.sh")"
 export PATH="$(dirname "$python"):$PATH"
 
-# The kill tests (release only) run several services, mocks and thousands of pushes each: they
-# run on their own after the other suites, so that neither group's deadlines meet the other's
-# load on two cores.
+# The kill tests run several services, mocks and (in release) thousands of pushes each: in
+# release they run on their own after the other suites, so that neither group's deadlines meet
+# the other's load on two cores.
 heavy='MultiInstanceTests|EngineCrashTests|WebhookCrashTests|CrashRecoveryTests'
-# Runs the suites matching $1 (a --filter), the heavy ones separately in release.
+# Runs the tests (arguments: swift test's selection, e.g. --filter X), the kill tests apart in release.
 run_tests() {
     local filter=("$@")
     if [ "$config" = release ]; then

@@ -25,11 +25,12 @@ final class Harness: @unchecked Sendable {
     /// `.delivery` runs the real delivery engine (point it at a mock with `configure`).
     enum SenderChoice { case recording, none, delivery }
 
-    /// `database`: the store of another harness, for tests of two services on one database
-    /// (give both the same `dataDirectory` too, for SQLite).
     /// Starts a service off Swift's cooperative pool (``offThePool(_:)``): opening its store
     /// (on PostgreSQL a schema, its migrations and the pool's connections) blocks, and many
     /// tests start one at once.
+    ///
+    /// `database`: the store of another harness, for tests of two services on one database
+    /// (give both the same `dataDirectory` too, for SQLite).
     static func start(
         sender: SenderChoice = .none, database: TestDatabase? = nil,
         configure: @escaping @Sendable (inout ServiceConfiguration) -> Void = { _ in },
