@@ -16,7 +16,7 @@ import Testing
 
     /// Runs the built binary to completion.
     static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
-        try await RawHTTP.blocking {
+        try await offThePool {
             let process = ChildProcess()
             process.executableURL = ServerProcess.binary
             process.arguments = arguments

@@ -1,5 +1,6 @@
 import Foundation
 import PushService
+import PushTestSupport
 import Testing
 
 /// Flags, environment variables and `--help`.
@@ -112,7 +113,7 @@ import Testing
     @Test func binaryPrintsWhereItListensAndWhereTheAdminKeyIs() async throws {
         let directory = NSTemporaryDirectory() + "push-cli-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try await RawHTTP.blocking {
+        let server = try await offThePool {
             try ServerProcess(arguments: ["--port", "0", "--data-dir", directory, "--sender", "none"], environment: [:])
         }
         defer { server.stop() }
@@ -129,10 +130,10 @@ import Testing
     func signalsStopTheServiceCleanly(_ extra: [String]) async throws {
         let directory = NSTemporaryDirectory() + "push-signal-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try await RawHTTP.blocking {
+        let server = try await offThePool {
             try ServerProcess(arguments: ["--port", "0", "--data-dir", directory] + extra, environment: [:])
         }
-        let status = try await RawHTTP.blocking { server.terminate() }
+        let status = try await offThePool { server.terminate() }
         #expect(status == 0)
     }
 }

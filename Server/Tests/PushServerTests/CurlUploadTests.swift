@@ -8,17 +8,12 @@ import Testing
 /// client freeing each transfer's upload buffer after its body was sent. (On fast local
 /// sockets an early free is not observable, so this checks the bodies, not that guard.)
 struct CurlUploadTests {
-    /// Pseudo-random bytes (xorshift64): each body differs, so a shifted or repeated chunk
-    /// shows in its checksum. Cheap: SystemRandomNumberGenerator made a system call per byte,
-    /// 3.6 million of them on a thread of the cooperative pool every run.
+    /// Pseudo-random bytes from FuzzTests' seeded generator: each body differs, so a shifted or
+    /// repeated chunk shows in its checksum. Cheap: SystemRandomNumberGenerator made a system
+    /// call per byte, 3.6 million of them on a thread of the cooperative pool every run.
     static func bytes(_ count: Int, seed: UInt64) -> [UInt8] {
-        var state = seed &* 0x9E37_79B9_7F4A_7C15
-        return (0..<count).map { _ in
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            return UInt8(truncatingIfNeeded: state)
-        }
+        var generator = FuzzTests.Generator(state: seed)
+        return (0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
     }
 
     @Test(arguments: [0, 1, 300, 16 * 1024 - 1, 16 * 1024, 16 * 1024 + 1, 100_000])

@@ -26,7 +26,7 @@ let isReleaseBuild: Bool = {
     static let sends = 100
 
     static func start(_ directory: String, _ database: TestDatabase, mock: NativeMockAPNs) async throws -> ServerProcess {
-        try await RawHTTP.blocking {
+        try await offThePool {
             try ServerProcess(
                 arguments: [
                     "--port", "0", "--data-dir", directory, "--seed-dev", "--apns-url", mock.baseURL, "--ca-file",

@@ -4,6 +4,7 @@ import PushCore
 import PushMocks
 import PushService
 import PushStore
+import PushTestSupport
 import Testing
 
 /// `StoreLocation` (what `--database` and `migrate-store` read): parsing, password masking,
@@ -398,7 +399,7 @@ import Testing
         defer { mock.stop() }
         let serviceDirectory = NSTemporaryDirectory() + "push-migrate-service-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: serviceDirectory) }
-        let service = try await RawHTTP.blocking {
+        let service = try await offThePool {
             try ServerProcess(
                 arguments: [
                     "--port", "0", "--data-dir", serviceDirectory, "--database", serviceDatabase, "--apns-url", mock.baseURL,

@@ -3,6 +3,7 @@ import PushCore
 import PushMocks
 import PushService
 import PushStore
+import PushTestSupport
 import Testing
 
 /// Three `push-server` processes on one PostgreSQL database deliver 60,000 pushes sent
@@ -26,7 +27,7 @@ import Testing
     ) async throws
         -> ServerProcess
     {
-        try await RawHTTP.blocking {
+        try await offThePool {
             try ServerProcess(
                 arguments: [
                     "--port", "0", "--data-dir", directory + "/instance-\(index)", "--database", database,

@@ -14,7 +14,7 @@ import Testing
     static let authToken = "dev-user_webhook-crash-token"
 
     static func start(_ directory: String, _ database: TestDatabase, webhook: String?) async throws -> ServerProcess {
-        try await RawHTTP.blocking {
+        try await offThePool {
             try ServerProcess(
                 arguments: [
                     "--port", "0", "--data-dir", directory, "--seed-dev", "--sender", "log",

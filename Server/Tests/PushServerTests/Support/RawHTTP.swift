@@ -26,17 +26,11 @@ enum RawHTTP {
         case connect, noResponse
     }
 
-    /// Runs blocking work on its own thread, so tests never block the Swift concurrency pool
-    /// (the service under test and other suites need it).
-    static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await offThePool(work)
-    }
-
     /// Sends a well-formed request.
     static func request(
         port: Int, _ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil
     ) async throws -> Response {
-        try await blocking { try requestSync(port: port, method, path, headers: headers, body: body) }
+        try await offThePool { try requestSync(port: port, method, path, headers: headers, body: body) }
     }
 
     /// JSON convenience.
@@ -57,7 +51,7 @@ enum RawHTTP {
 
     /// Sends raw bytes; nil when the server closed without an answer.
     static func send(port: Int, bytes: Data, timeout: Int = 10) async throws -> Response? {
-        try await blocking { try sendSync(port: port, bytes: bytes, timeout: timeout) }
+        try await offThePool { try sendSync(port: port, bytes: bytes, timeout: timeout) }
     }
 
     static func requestSync(
