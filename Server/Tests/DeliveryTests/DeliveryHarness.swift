@@ -115,17 +115,15 @@ final class DeliveryHarness: Sendable {
         return job
     }
 
-    /// Waits until the outbox has no pending or leased job (or the timeout passes). The
-    /// default is generous: it returns as soon as the outbox is empty, and on a loaded CI
-    /// machine a first send (TLS handshake, OAuth exchange) once took over 15 s.
-    func drain(timeout: TimeInterval = 60) async throws -> OutboxCounts {
-        let deadline = Date().addingTimeInterval(timeout)
-        var counts = try store.pushJobCounts()
-        while counts.pending + counts.inFlight > 0, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-            counts = try store.pushJobCounts()
-        }
-        return counts
+    /// Waits until the outbox has no pending or leased job, as long as the jobs progress: it
+    /// gives up only when the counts have not changed for `stall` seconds of real time (and then
+    /// prints them), never on a total deadline that a loaded machine could miss while it is still
+    /// delivering. A first send (TLS handshake, OAuth exchange) once took over 15 s on CI.
+    func drain(stall: TimeInterval = 60) async throws -> OutboxCounts {
+        let store = self.store
+        return try await waitWhileProgressing("drain", stall: stall, { try store.pushJobCounts() }) {
+            $0.pending + $0.inFlight == 0
+        }.value
     }
 
     /// The tokens still registered for the test user.

@@ -14,11 +14,11 @@ import Glibc
     static let tokens = (0..<20).map { String(format: "%04x", 0xfa00 + $0) }
 
     /// Sends one job per token and checks what the issue asks of every fault.
-    static func deliverAll(_ harness: DeliveryHarness, timeout: TimeInterval = 30) async throws {
+    static func deliverAll(_ harness: DeliveryHarness) async throws {
         for token in tokens { try harness.register(token) }
         let jobs = try tokens.map { try harness.enqueue($0) }
         harness.engine.start()
-        let counts = try await harness.drain(timeout: timeout)
+        let counts = try await harness.drain()
         // Nothing lost
         #expect(counts.delivered == tokens.count && counts.failed == 0 && counts.pending == 0)
         let log = harness.mock.log(kind: "apns")
@@ -106,7 +106,7 @@ import Glibc
         #expect(try harness.store.pushJobCounts().failed == 0)
         // And once the handshake works again every job is delivered
         try fault.set(.forward)
-        let counts = try await harness.drain(timeout: 30)
+        let counts = try await harness.drain()
         #expect(counts.delivered == Self.tokens.count && counts.failed == 0)
         #expect(Self.retried(harness) >= 1)
     }
@@ -133,7 +133,7 @@ import Glibc
         // And once APNs listens again every job is delivered
         try fault.set(.forward)
         let listening = Date()
-        let counts = try await harness.drain(timeout: 60)
+        let counts = try await harness.drain()
         print(
             "refusedConnections: \(retries) retries in 30 s; delivered \(counts.delivered) of \(Self.tokens.count)"
                 + String(format: " %.1f s after the proxy listened again", Date().timeIntervalSince(listening))

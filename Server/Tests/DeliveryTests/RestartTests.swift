@@ -1,6 +1,7 @@
 import Delivery
 import Foundation
 import PushCore
+import PushTestSupport
 import Testing
 
 @Suite struct RestartTests {
@@ -13,12 +14,11 @@ import Testing
 
         // When the mock is killed and restarted while they are being delivered
         harness.engine.start()
-        let deadline = Date().addingTimeInterval(10)
-        while harness.mock.log(kind: "apns").count < 100, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        let mock = harness.mock
+        let started = await waitWhileProgressing("first 100 sends", { mock.log(kind: "apns").count }) { $0 >= 100 }
+        #expect(started.done, "\(started.value) of 400 sent")
         try harness.mock.restart(downFor: 0.3)
-        let counts = try await harness.drain(timeout: 30)
+        let counts = try await harness.drain()
 
         // Then every job was delivered, and every token got a 200 from APNs
         #expect(counts.delivered == 400)

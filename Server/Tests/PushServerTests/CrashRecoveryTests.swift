@@ -94,11 +94,8 @@ import Testing
 
         // And every job of every send reaches the sender, none is stored twice
         let store = try database.open()
-        #expect(
-            try await Harness.eventually(timeout: 20) {
-                let counts = try store.pushJobCounts()
-                return counts.pending == 0 && counts.inFlight == 0
-            })
+        let drained = try await waitWhileProgressing("drain", { try store.pushJobCounts() }) { $0.pending + $0.inFlight == 0 }
+        #expect(drained.done, "\(drained.value)")
         let jobs = try store.allPushJobs()
         #expect(jobs.count == 2 * total, "two alert tokens per send")
         #expect(Set(jobs.map(\.requestId)) == Set(requestIds.values))

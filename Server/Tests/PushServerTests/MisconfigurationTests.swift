@@ -77,7 +77,13 @@ import Testing
 
         // Then the waiting jobs are delivered at once, every token is still there, and the
         // service is healthy again
-        #expect(await Harness.eventually(timeout: 15) { (try? harness.store.pushJobCounts().delivered) == 5 })
+        let delivered = await waitWhileProgressing(
+            "delivery",
+            { [store = harness.store] in
+                [(try? store.pushJobCounts())?.delivered ?? -1, mock.log(kind: "apns").count]
+            }
+        ) { $0[0] == 5 }
+        #expect(delivered.done, "\(delivered.value[0]) delivered after \(delivered.value[1]) requests to APNs")
         #expect(try harness.store.tokens(appId: "app1", uid: "bob").count == 5)
         let healed = try await Self.healthz(harness.port)
         #expect(healed.status == 200 && healed.body["status"] as? String == "ok")
@@ -107,7 +113,13 @@ import Testing
         _ = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", send)
 
         // Then a back-off retry of the waiting job succeeds and closes the breaker
-        #expect(await Harness.eventually(timeout: 15) { (try? harness.store.pushJobCounts().delivered) == 1 })
+        let delivered = await waitWhileProgressing(
+            "delivery",
+            { [store = harness.store] in
+                [(try? store.pushJobCounts())?.delivered ?? -1, mock.log(kind: "apns").count]
+            }
+        ) { $0[0] == 1 }
+        #expect(delivered.done, "\(delivered.value[0]) delivered after \(delivered.value[1]) requests to APNs")
         #expect(try await Self.healthz(harness.port).status == 200)
         #expect(mock.log(kind: "apns").count == 2)
     }

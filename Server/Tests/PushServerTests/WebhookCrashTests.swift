@@ -59,7 +59,8 @@ import Testing
         let update = try await RawHTTP.json(
             port: first.port, "PUT", "/apps/dev-app", headers: ["apikey": Self.adminKey], ["webhookUrl": url])
         #expect(update.status == 200)
-        #expect(await Harness.eventually(timeout: 60) { received.withLock { $0.count } >= total / 3 })
+        let third = await waitWhileProgressing("a third received", { received.withLock { $0.count } }) { $0 >= total / 3 }
+        #expect(third.done, "\(third.value) of \(total) events received")
         first.kill9()
         let store = try database.open()
         let atKill = try store.webhookJobCounts()
@@ -69,7 +70,10 @@ import Testing
         // Then after a restart every event arrives, long before the 95 s lease would end
         let second = try await Self.start(directory, database, webhook: url)
         defer { second.stop() }
-        #expect(await Harness.eventually(timeout: 60) { (try? store.webhookJobCounts().delivered) == total })
+        let delivered = await waitWhileProgressing("delivery after the restart", { (try? store.webhookJobCounts().delivered) ?? -1 }) {
+            $0 == total
+        }
+        #expect(delivered.done, "\(delivered.value) of \(total) events delivered")
         #expect(await Harness.eventually(timeout: 5) { Set(received.withLock { $0 }).count == total })
         let ids = received.withLock { $0 }
         let duplicates = ids.count - Set(ids).count
