@@ -163,8 +163,17 @@ import Testing
             try store.pushJobLog(appId: "a", requestId: "r").map(\.id) == ["svc-recent"]
         }
         #expect(purged, "the old finished job was not purged")
-        let metrics = try await RawHTTP.json(port: harness.port, "GET", "/metrics")
-        #expect(Self.text(metrics).contains("push_retention_deleted_total{kind=\"push_jobs\"} 1"), "\(Self.text(metrics))")
+        // The purge adds its counts once its transaction has committed, a moment after the
+        // store shows the job gone: read /metrics until it counts the job (or 30 s pass).
+        let counted = "push_retention_deleted_total{kind=\"push_jobs\"} 1"
+        var metrics = ""
+        let deadline = Date().addingTimeInterval(30)
+        repeat {
+            metrics = Self.text(try await RawHTTP.json(port: harness.port, "GET", "/metrics"))
+            if metrics.contains(counted) { break }
+            await Harness.pause(0.02)
+        } while Date() < deadline
+        #expect(metrics.contains(counted), "\(metrics)")
     }
 
     /// `--retention-days 0` keeps everything: a control service with retention on, started
