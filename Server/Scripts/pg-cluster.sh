@@ -6,6 +6,9 @@
 #                                             postgres://push@127.0.0.1:PORT/push
 #   Server/Scripts/pg-cluster.sh stop DIR    stops it and deletes DIR
 #
+# PG_CLUSTER_MAX_CONNECTIONS sets max_connections (default 1000, for the benchmarks' several
+# instances; Server/Scripts/ci.sh sizes it to what the tests need, so that a test run that opens
+# more connections than planned fails loudly instead of loading the machine).
 # Tests run it with fsync off (nothing here must survive a power cut); PG_CLUSTER_DURABLE=1 keeps
 # PostgreSQL's durable defaults (fsync, synchronous commit), as the benchmarks use.
 # PostgreSQL refuses to run as root, so as root the cluster runs as the `postgres` user (made by
@@ -49,7 +52,9 @@ start)
     }
     # A free port: bind to 0 and read what the kernel chose (a race with other binders is
     # possible but pg_ctl then fails loudly, and the start is retried once).
-    options="-c max_connections=1000"
+    max_connections=${PG_CLUSTER_MAX_CONNECTIONS:-1000}
+    [[ "$max_connections" =~ ^[1-9][0-9]*$ ]] || { echo "pg-cluster.sh: PG_CLUSTER_MAX_CONNECTIONS must be a number" >&2; exit 64; }
+    options="-c max_connections=$max_connections"
     if [ "${PG_CLUSTER_DURABLE:-0}" != 1 ]; then
         options="$options -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
     fi
