@@ -4,8 +4,15 @@
 # stops; the Python packages in the venv of Scripts/pyenv.sh), then runs every check of the
 # repository. Exits non-zero on the first failure.
 #
-#   bash Scripts/test.sh                     every check below
+#   bash Scripts/test.sh                     every check below (the full scope)
 #   bash Scripts/test.sh --newcomer-check    and then the newcomer check (also when CI=true)
+#   bash Scripts/test.sh --representative    every install step, one suite of each test module,
+#                                            every end-to-end and browser test (what the newcomer
+#                                            check runs in its fresh root; see README.md)
+#
+# Its output also goes to .build/test-logs/test-command.log. At the end it prints the peak
+# PostgreSQL backends, the peak load average and runnable tasks (sampled once a second by
+# Scripts/test-monitor.py) and the 20 slowest tests, so that a regression in load or speed shows.
 #
 #   SDK        build (warnings are errors) and tests on Linux; the receipt and VoIP-rule suites
 #              5 more times
@@ -24,20 +31,53 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 newcomer=0
 [ "${CI:-}" = true ] && newcomer=1
+scope=${PUSH_TEST_SCOPE:-full}
 for arg in "$@"; do
     case "$arg" in
         --newcomer-check) newcomer=1 ;;
         --no-newcomer-check) newcomer=0 ;;
-        *) echo "usage: bash Scripts/test.sh [--newcomer-check|--no-newcomer-check]" >&2; exit 64 ;;
+        --representative) scope=representative ;;
+        *) echo "usage: bash Scripts/test.sh [--newcomer-check|--no-newcomer-check] [--representative]" >&2; exit 64 ;;
     esac
 done
+case "$scope" in
+    full | representative) ;;
+    *) echo "test.sh: PUSH_TEST_SCOPE is full or representative, not $scope" >&2; exit 64 ;;
+esac
+# Server/Scripts/ci.sh reads the scope too.
+export PUSH_TEST_SCOPE=$scope
 [ -n "${PUSH_NEWCOMER_INSIDE:-}" ] && newcomer=0
 started=$(date +%s)
+logs=.build/test-logs
+mkdir -p "$logs"
+log=$logs/test-command.log
+samples=$logs/samples.txt
+: >"$samples"
+exec > >(tee "$log") 2>&1
+monitor=""
 step() { printf '\n== %s (at %ss) ==\n' "$1" "$(($(date +%s) - started))"; }
-trap 'status=$?; printf "\ntest.sh: %s after %ss\n" "$([ $status = 0 ] && echo passed || echo FAILED)" "$(($(date +%s) - started))"' EXIT
+finish() {
+    local status=$1
+    if [ -n "$monitor" ]; then
+        kill "$monitor" 2>/dev/null || true
+        wait "$monitor" 2>/dev/null || true
+    fi
+    printf '\ntest.sh: %s after %ss (%s scope)\n' "$([ "$status" = 0 ] && echo passed || echo FAILED)" \
+        "$(($(date +%s) - started))" "$scope"
+    if command -v python3 >/dev/null; then python3 Scripts/test-monitor.py report "$samples" "$log" || true; fi
+}
+trap 'finish $?' EXIT
+echo "test.sh: $scope scope; output also in $log"
 
 step "Dependencies (Scripts/install-deps.sh test)"
 bash Scripts/install-deps.sh test
+# From here on, a sample of the machine's load and PostgreSQL backends once a second.
+python3 Scripts/test-monitor.py sample "$samples" &
+monitor=$!
+# Swift Testing starts every test of a run at once unless told otherwise: at most this many
+# (Server/Scripts/ci.sh sets its own widths per group), so that the runnable work stays near
+# the core count.
+export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=${PUSH_TEST_WIDTH:-6}
 # Every step's `python3` is the venv's, which has Scripts/python-requirements.txt.
 PATH="$(dirname "$(Scripts/pyenv.sh)"):$PATH"
 export PATH
@@ -56,22 +96,29 @@ done
 
 step "SDK: build and test (debug, warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
-swift test --skip-build
+if [ "$scope" = full ]; then
+    swift test --skip-build
+else
+    # One suite of each test module.
+    run Scripts/run-selected.sh 3 swift test --skip-build --filter 'TokenLifecycleTests|NotificationServiceExtensionTests|RingingScenarioTests'
+fi
 
-step "SDK: the receipt and VoIP-rule suites 5 more times (races show up as flakes)"
-for round in 1 2 3 4 5; do
-    echo "run $round of 5"
-    swift test --skip-build --filter 'ReceiptTests|ReceiptLedgerTests|ConcurrentReceiptTests|TwoProcessReceiptTests|VoIPRuleTests'
-done
+if [ "$scope" = full ]; then
+    step "SDK: the receipt and VoIP-rule suites 5 more times (races show up as flakes)"
+    for round in 1 2 3 4 5; do
+        echo "run $round of 5"
+        swift test --skip-build --filter 'ReceiptTests|ReceiptLedgerTests|ConcurrentReceiptTests|TwoProcessReceiptTests|VoIPRuleTests'
+    done
 
-step "Apple side: the real iOS SDK (Swift 6, warnings are errors), Objective-C snippets"
-run Scripts/ios-compile-check.sh
+    step "Apple side: the real iOS SDK (Swift 6, warnings are errors), Objective-C snippets"
+    run Scripts/ios-compile-check.sh
 
-step "Docs"
-run Scripts/docs-check.sh
+    step "Docs"
+    run Scripts/docs-check.sh
 
-step "Formatting"
-run Scripts/format-check.sh
+    step "Formatting"
+    run Scripts/format-check.sh
+fi
 
 step "Push service (Server/)"
 run Server/Scripts/ci.sh
