@@ -6,10 +6,60 @@
 #
 #   Scripts/flake-check.sh [N]            N runs of each suite (default 20)
 #   FLAKE_SUITES=sdk Scripts/flake-check.sh 5    only one suite (sdk or server)
+#   Scripts/flake-check.sh --full N [--hog]     N runs of the README's whole test command
+#                                 (bash Scripts/test.sh); with --hog a busy loop per core runs
+#                                 beside every run (a machine that is not idle); prints each
+#                                 run's wall time, peak load and PostgreSQL backends, and
+#                                 `full: passed K of N`
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=${1:-20}
-[[ "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "usage: $0 [N]  (N >= 1)" >&2; exit 2; }
+usage() { echo "usage: $0 [N] | $0 --full N [--hog]  (N >= 1)" >&2; exit 2; }
+full=0
+hog=0
+if [ "${1:-}" = --full ]; then
+    full=1
+    runs=${2:-}
+    case "${3:-}" in --hog) hog=1 ;; '') ;; *) usage ;; esac
+else
+    runs=${1:-20}
+fi
+[[ "$runs" =~ ^[1-9][0-9]*$ ]] || usage
+
+if [ "$full" = 1 ]; then
+    logs=$(mktemp -d /tmp/flake-check-full.XXXXXX)
+    hogs=()
+    stop_hogs() {
+        local pid
+        for pid in "${hogs[@]}"; do kill "$pid" 2>/dev/null || true; done
+        for pid in "${hogs[@]}"; do wait "$pid" 2>/dev/null || true; done
+        hogs=()
+    }
+    trap stop_hogs EXIT
+    passed=0
+    for ((i = 1; i <= runs; i++)); do
+        if [ "$hog" = 1 ]; then
+            for ((core = 0; core < $(nproc); core++)); do
+                bash -c 'while :; do :; done' &
+                hogs+=($!)
+            done
+        fi
+        started=$(date +%s)
+        if bash Scripts/test.sh --no-newcomer-check >"$logs/run-$i.log" 2>&1; then
+            passed=$((passed + 1))
+            verdict=passed
+        else
+            verdict=FAILED
+        fi
+        stop_hogs
+        echo "flake-check: full run $i of $runs $verdict in $(( $(date +%s) - started )) s$([ "$hog" = 1 ] && echo " (a busy loop per core beside it)"); log: $logs/run-$i.log"
+        grep -E '^test-monitor: peak' "$logs/run-$i.log" | sed 's/^/    /' || true
+        [ "$verdict" = passed ] || grep -E '✘ Test [^r]|error:|Fatal error|FAILED' "$logs/run-$i.log" | head -10 || true
+    done
+    echo
+    echo "full$([ "$hog" = 1 ] && echo " with a CPU hog"): passed $passed of $runs"
+    [ "$passed" -eq "$runs" ]
+    exit
+fi
 suites=${FLAKE_SUITES:-sdk server}
 logs=$(mktemp -d /tmp/flake-check.XXXXXX)
 

@@ -15,11 +15,11 @@
 #   bash Scripts/newcomer-check.sh
 #
 # Environment (all optional):
-#   PUSH_NEWCOMER_MODE      full (default): the test command exactly as the README says (about
-#                           8 minutes here with the root cached, 3 more to make the root)
-#                           reduced: the test command with SERVER_CI_CONFIGS=debug (the service
-#                           built and tested in debug only; the host's own run covers release),
-#                           should CI time ever need it
+#   PUSH_NEWCOMER_MODE      representative (default): the test command with --representative:
+#                           every install step, one suite of each test module (SDK and service,
+#                           one on PostgreSQL), every end-to-end and browser test; the host's own
+#                           run of the test command is the complete one
+#                           full: the test command exactly as the README says, all of it
 #   PUSH_NEWCOMER_CACHE     where the prepared root is cached (default /var/cache/push-newcomer)
 #   PUSH_NEWCOMER_LOGS      where the logs of a run are kept (default /var/tmp/push-newcomer-logs)
 #   PUSH_NEWCOMER_MAIN_TIMEOUT, PUSH_NEWCOMER_TEST_TIMEOUT   seconds the main command may take to
@@ -54,11 +54,11 @@ toolchain_packages=(
     libcurl4 libxml2 libsqlite3-0 libncurses6 libuuid1 zlib1g
     git ca-certificates tzdata
 )
-mode=${PUSH_NEWCOMER_MODE:-full}
+mode=${PUSH_NEWCOMER_MODE:-representative}
 case "$mode" in
-    reduced) inside_env=(SERVER_CI_CONFIGS=debug) ;;
-    full) inside_env=() ;;
-    *) echo "newcomer-check: PUSH_NEWCOMER_MODE is reduced or full, not $mode" >&2; exit 64 ;;
+    representative) test_arguments=--representative ;;
+    full) test_arguments="" ;;
+    *) echo "newcomer-check: PUSH_NEWCOMER_MODE is representative or full, not $mode" >&2; exit 64 ;;
 esac
 cache_dir=${PUSH_NEWCOMER_CACHE:-/var/cache/push-newcomer}
 started=$(date +%s)
@@ -282,8 +282,8 @@ say "the main command installed, built and answered $url/healthz after ${main_se
 
 # 4. The test command.
 test_started=$(date +%s)
-say "running the test command ($mode mode${inside_env[*]:+: ${inside_env[*]}})"
-setsid chroot "$run" "${newcomer_env[@]}" "${inside_env[@]}" bash -c 'cd /work/push && bash Scripts/test.sh' \
+say "running the test command ($mode mode: bash Scripts/test.sh${test_arguments:+ $test_arguments})"
+setsid chroot "$run" "${newcomer_env[@]}" bash -c "cd /work/push && bash Scripts/test.sh $test_arguments" \
     >"$logs/test-command.log" 2>&1 &
 test_pid=$!
 tail -n +1 -f --pid="$test_pid" "$logs/test-command.log" &
