@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
-# Builds and tests the push service (Server/) in debug and release.
-# Installs what it needs first (Scripts/install-deps.sh: Debian packages when missing, the Python venv).
-# Usage: Server/Scripts/ci.sh            (from anywhere; Scripts/test.sh calls it)
-#        SERVER_CI_CONFIGS="release" Server/Scripts/ci.sh   (one configuration only)
-# In release, the store and API suites (PushServerTests, DeliveryTests) run a second time on a
-# throwaway PostgreSQL cluster (Server/Scripts/pg-cluster.sh); SERVER_CI_POSTGRES=0 skips that.
+# Builds and tests the push service (Server/) in debug and release: in each the light group of
+# suites (several tests at once), then in release the heavy group (one test at a time); in
+# release, the store and API suites (PushServerTests, DeliveryTests) run a second time on a
+# throwaway PostgreSQL cluster (Server/Scripts/pg-cluster.sh). Installs what it needs first
+# (Scripts/install-deps.sh: Debian packages when missing, the Python venv).
+#
+#   Server/Scripts/ci.sh                                  (from anywhere; Scripts/test.sh calls it)
+#   SERVER_CI_CONFIGS="release" Server/Scripts/ci.sh      one configuration only
+#   SERVER_CI_POSTGRES=0                                  without the PostgreSQL pass
+#   SERVER_CI_WIDTH, SERVER_CI_PG_WIDTH                   tests at once in the light group on
+#                                                         SQLite (6) and PostgreSQL (4)
+#   SERVER_CI_PG_MAX_CONNECTIONS                          the cluster's max_connections (100)
+#   PUSH_TEST_SCOPE=representative                        debug only, one suite of each test
+#                                                         module and one on PostgreSQL
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
