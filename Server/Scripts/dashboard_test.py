@@ -24,7 +24,7 @@ import urllib.error
 import urllib.request
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -146,7 +146,13 @@ def main():
             options.add_argument(flag)
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         driver = webdriver.Chrome(service=Service(executable_path=args.chromedriver), options=options)
-        wait = WebDriverWait(driver, 20)
+        # The pages re-render as data arrives: an element found a moment ago can be replaced before
+        # its text is read (seen under load), so a wait evaluates its condition again instead of
+        # failing. Generous: a wait returns as soon as its condition holds.
+        def waiter():
+            return WebDriverWait(driver, 60, ignored_exceptions=(StaleElementReferenceException,))
+
+        wait = waiter()
         visited = []
         allowed_401 = [False]
 
@@ -302,7 +308,7 @@ def main():
         # 8. Queues and live rates.
         driver.find_element(By.CSS_SELECTOR, "nav a[data-slug=queues]").click()
         wait.until(EC.presence_of_element_located((By.ID, "q-delivered")))
-        WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "r-sent").text not in ("…", ""))
+        waiter().until(lambda d: d.find_element(By.ID, "r-sent").text not in ("…", ""))
         checks.ok(text("#q-delivered") == "1" and text("#q-failed") == "1", "queues: outbox counts (1 delivered, 1 failed)")
         checks.ok(re.fullmatch(r"\d+\.\d", text("#r-sent")) is not None, "queues: a live rate from /metrics (%s/s)" % text("#r-sent"))
         shot("08-queues")

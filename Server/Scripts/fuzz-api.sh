@@ -23,7 +23,9 @@ max_examples="${FUZZ_MAX_EXAMPLES:-150}"
 python="$("$root/Scripts/pyenv.sh")"
 
 if [ -z "${PUSH_SERVER_BINARY:-}" ]; then
-    swift build --package-path "$server" --product push-server
+    # The flags of the test command's other builds (Scripts/test.sh, e2e.sh, dashboard-test.sh):
+    # other flags would rebuild the whole service, and then they would rebuild it again.
+    swift build --package-path "$server" --product push-server -Xswiftc -warnings-as-errors
     PUSH_SERVER_BINARY="$(swift build --package-path "$server" --show-bin-path)/push-server"
 fi
 
