@@ -21,6 +21,15 @@ import Testing
         ]
     }
 
+    /// Waits, while the jobs or the requests to the mock move, until `count` jobs are delivered.
+    static func expectDelivered(_ count: Int, _ harness: Harness, _ mock: MockPushServer) async {
+        let store = harness.store
+        let delivered = await waitWhileProgressing(
+            "delivery", { [(try? store.pushJobCounts())?.delivered ?? -1, mock.log(kind: "apns").count] }
+        ) { $0[0] == count }
+        #expect(delivered.done, "\(delivered.value[0]) delivered after \(delivered.value[1]) requests to APNs")
+    }
+
     static func healthz(_ port: Int) async throws -> (status: Int, body: [String: Any]) {
         let response = try await RawHTTP.request(port: port, "GET", "/healthz")
         return (response.status, try JSONSerialization.jsonObject(with: response.body) as? [String: Any] ?? [:])
@@ -77,13 +86,7 @@ import Testing
 
         // Then the waiting jobs are delivered at once, every token is still there, and the
         // service is healthy again
-        let delivered = await waitWhileProgressing(
-            "delivery",
-            { [store = harness.store] in
-                [(try? store.pushJobCounts())?.delivered ?? -1, mock.log(kind: "apns").count]
-            }
-        ) { $0[0] == 5 }
-        #expect(delivered.done, "\(delivered.value[0]) delivered after \(delivered.value[1]) requests to APNs")
+        await Self.expectDelivered(5, harness, mock)
         #expect(try harness.store.tokens(appId: "app1", uid: "bob").count == 5)
         let healed = try await Self.healthz(harness.port)
         #expect(healed.status == 200 && healed.body["status"] as? String == "ok")
@@ -113,13 +116,7 @@ import Testing
         _ = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", send)
 
         // Then a back-off retry of the waiting job succeeds and closes the breaker
-        let delivered = await waitWhileProgressing(
-            "delivery",
-            { [store = harness.store] in
-                [(try? store.pushJobCounts())?.delivered ?? -1, mock.log(kind: "apns").count]
-            }
-        ) { $0[0] == 1 }
-        #expect(delivered.done, "\(delivered.value[0]) delivered after \(delivered.value[1]) requests to APNs")
+        await Self.expectDelivered(1, harness, mock)
         #expect(try await Self.healthz(harness.port).status == 200)
         #expect(mock.log(kind: "apns").count == 2)
     }
