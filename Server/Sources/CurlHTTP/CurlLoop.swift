@@ -96,8 +96,10 @@ final class CurlLoop: @unchecked Sendable {
                 defer { queue.transfers.removeAll(keepingCapacity: true) }
                 return (queue.transfers, queue.stopped)
             }
-            if stopped { break }
+            // Taken from the queue before the check: transfers submitted just before `stop()`
+            // are failed by `shutDown()` with the waiting ones, never dropped unanswered.
             waiting.append(contentsOf: submitted)
+            if stopped { break }
             // With transfers running or waiting, wake at least every 10 ms: libcurl 7.88's
             // curl_multi_poll did not return when the answer to a new connection's first
             // request arrived (the single-stream gate then held every other request for the

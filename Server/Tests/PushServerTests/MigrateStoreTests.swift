@@ -366,11 +366,11 @@ import Testing
         let tokensBefore = tokenList(try await admin("GET", "/notifications/push/v1/tokens"))
         #expect(tokensBefore.count == 6)
 
-        // When the service is stopped (its webhook worker done with its last attempt) and its store migrated
+        // When the service is stopped (stop() returns once its webhook worker recorded its last
+        // attempt: no job is left leased) and its store migrated
         source.stop()
-        let leased = { (rows: [String]) in rows.filter { $0.contains(" | text leased | ") } }
-        #expect(try await Harness.eventually { leased(try snapshot(source.store)[.webhookJobs] ?? []).isEmpty })
         let sourceRows = try snapshot(source.store)
+        #expect(sourceRows[.webhookJobs]?.filter { $0.contains(" | text leased | ") } == [], "stop() left a webhook job leased")
         for table in StoreTable.allCases { #expect(!(sourceRows[table] ?? []).isEmpty, "the source has \(table.rawValue) rows") }
         let pendingJobs = ids(sourceRows[.pushJobs]!, table: .pushJobs, state: "pending")
         let finishedJobs = ids(sourceRows[.pushJobs]!, table: .pushJobs, state: "delivered")

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import HTTPServer
 import PushCore
@@ -118,6 +119,37 @@ import Testing
         // Every queued event has been delivered (none waiting or in flight): nothing more can come
         #expect(await Harness.eventually { (try? harness.store.pendingWebhookJobCount()) == 0 })
         #expect(receiver.all.count == 2)
+    }
+
+    /// A post the receiver never answers is ended by `stop()`, which returns only after its
+    /// job is back in the outbox as pending: nothing stays leased (for a whole lease, 35 s by
+    /// default) once the service has stopped, so a migration or the next run can take it at once.
+    @Test func stopReturnsWithThePostInFlightRecorded() async throws {
+        let arrived = Locked(0)
+        let release = DispatchSemaphore(value: 0)
+        let receiver = try HTTPServer(
+            configuration: HTTPServerConfiguration(port: 0, threads: 1), tooLarge: HTTPResponse(status: 413)
+        ) { _ in
+            arrived.withLock { $0 += 1 }
+            release.wait()
+            return HTTPResponse(status: 200)
+        }
+        defer {
+            release.signal()
+            receiver.stop()
+        }
+        let harness = try await Harness.start { $0.webhookTimeout = 60 }
+        try await harness.makeApp(webhookURL: "http://127.0.0.1:\(receiver.port)/hook")
+        let bob = try await harness.makeUser("bob")
+        #expect(try await harness.client("POST", "/users/alice/conversation/delivered", session: bob, ["messageId": "m-1"]).status == 200)
+        #expect(await Harness.eventually { arrived.withLock { $0 } == 1 })
+
+        harness.app.stop()
+        // Read through a store of its own: stop() closed the service's (on PostgreSQL).
+        let store = try harness.database.open()
+        // Pending with a back-off under a second, not leased for 185 s: claimable 5 s from now.
+        let claimable = try store.claimWebhookJobs(limit: 10, lease: 1, now: Date().addingTimeInterval(5))
+        #expect(claimable.map(\.event) == ["message.delivered"], "the job in flight was put back as pending by stop()")
     }
 
     @Test func backoffGrowsAndIsCapped() {

@@ -26,6 +26,9 @@ final class WebhookDispatcher: Sendable {
     private let service: ServiceContext
     private let client: HTTP2Client
     private let running = Locked(true)
+    /// Whether the thread was started and whether it has left its loop; read and written
+    /// under `pause`, whose broadcast tells `stop()` the thread is done.
+    private let thread = Locked((started: false, exited: false))
     private let pause = ConditionLock()
 
     init(service: ServiceContext) {
@@ -33,10 +36,17 @@ final class WebhookDispatcher: Sendable {
         client = HTTP2Client(configuration: HTTP2Client.Configuration(maxConnectionsPerHost: 4), name: "push-webhooks-io")
     }
 
-    func stop() {
+    /// Stops claiming and waits (at most `timeout` seconds) until the round in flight is
+    /// recorded: posts still running are ended as transport errors and their jobs put back
+    /// as pending, so nothing stays leased after the service stopped.
+    func stop(timeout: TimeInterval = 10) {
         running.withLock { $0 = false }
         pause.withLock { pause.broadcast() }
         client.shutdown()
+        let deadline = Date().addingTimeInterval(timeout)
+        pause.withLock {
+            while thread.withLock({ $0.started && !$0.exited }), pause.wait(until: deadline) {}
+        }
     }
 
     /// Ends the idle wait early (new webhook jobs were added).
@@ -47,7 +57,14 @@ final class WebhookDispatcher: Sendable {
     /// Starts the dispatcher on its own thread (not the Swift concurrency pool, so busy or
     /// blocked tasks elsewhere in the process never delay retries).
     func start() {
-        ServerThread.start(name: "push-webhooks") { [self] in run() }
+        thread.withLock { $0.started = true }
+        ServerThread.start(name: "push-webhooks") { [self] in
+            run()
+            pause.withLock {
+                thread.withLock { $0.exited = true }
+                pause.broadcast()
+            }
+        }
     }
 
     private func run() {
