@@ -110,10 +110,14 @@ public protocol ServiceStore: OutboxStore, SharedStore {
     func setQuietHours(appId: String, uid: String, quietHours: PushPreferences.QuietHours?, now: Date) throws
 
     // MARK: Calls
-    /// Records (or replaces) a call.
+    /// Records (or replaces) a call. Replacing keeps who already answered it.
     func recordCall(_ call: CallRecord) throws
     /// The call with this session id.
     func call(appId: String, sessionId: String) throws -> CallRecord?
+    /// Records that `uid` answered the call (declined it, was busy, let it ring out), in one
+    /// atomic step: the first answer of each recipient is `first`, a later one `repeated`; a
+    /// user who is not a recipient (or a session no call has) gets `notRecipient`.
+    func recordCallAnswer(appId: String, sessionId: String, uid: String) throws -> CallAnswer
 
     // MARK: Retention
     /// Deletes what finished before `cutoff` and returns how many rows of each kind went:

@@ -54,7 +54,7 @@ public enum StoreTable: String, Sendable, CaseIterable {
                 "id", "app_id", "event", "body", "state", "attempts", "not_before", "lease_until", "last_error", "created_at",
                 "finished_at", "lease_owner",
             ]
-        case .calls: return ["app_id", "session_id", "caller_uid", "details", "created_at"]
+        case .calls: return ["app_id", "session_id", "caller_uid", "details", "created_at", "recipients", "answered"]
         case .providerTokens: return ["team_id", "key_id", "sealed", "issued_at"]
         case .pushPreferences:
             return ["app_id", "uid", "quiet_start", "quiet_end", "quiet_include_calls", "timezone", "updated_at"]

@@ -33,9 +33,11 @@ import Testing
         // Given a fixture and a logged-in session
         let fixture = try Fixtures.load("client", name)
         var values = values(for: fixture)
-        if ((fixture["request"] as? [String: Any])?["path"] as? String ?? "").contains("{pushId}") {
+        let path = (fixture["request"] as? [String: Any])?["path"] as? String ?? ""
+        if path.contains("{pushId}") {
             values["pushId"] = try await pushSentToAlice()
         }
+        if path.contains("/calls/") { try await callPushedToAlice() }
         let request = Fixtures.substitute(fixture["request"] ?? [:], values) as? [String: Any] ?? [:]
         let headers = request["headers"] as? [String: String] ?? [:]
         let body = request["body"].flatMap { $0 is NSNull ? nil : $0 }
@@ -48,6 +50,21 @@ import Testing
         #expect(response.status == expected["status"] as? Int)
         let problems = Fixtures.mismatches(expected: expected["body"] ?? [:], actual: response.json, values: values)
         #expect(problems.isEmpty, "\(name): \(problems)")
+    }
+
+    /// A call from bob to alice, session `call-1`: only a recipient of a pushed call answers it.
+    func callPushedToAlice() async throws {
+        let sent = try await harness.admin(
+            "POST", "/notifications/push/v1/send", appId: session.appId,
+            [
+                "type": "call", "recipients": [["uid": session.uid]],
+                "call": [
+                    "sessionId": "call-1", "callAction": "initiated", "callType": "audio", "sender": ["uid": "bob", "name": "Bob"],
+                    "receiver": ["uid": session.uid, "name": "Alice"], "receiverType": "user",
+                    "sentAt": Int64(Date().timeIntervalSince1970 * 1000),
+                ] as [String: Any],
+            ])
+        #expect(sent.status == 200)
     }
 
     /// The push id of a chat push the back end sent to alice's token (the opened call names one).

@@ -461,10 +461,11 @@ import Testing
         #expect(try await call("PUT", "/campaigns/push-notifications/c1/clicked", headers: ["authToken": authTokens["bob"]!]).status == 200)
         #expect(try copy.rowCount(table: .webhookJobs) == webhooksBefore)
 
-        // the call record: declining the copied call pushes to the caller; an unknown call does not
+        // the call record with its recipients: declining the copied call pushes to the caller;
+        // an unknown call is refused
         let jobsBefore = try copy.rowCount(table: .pushJobs)
         #expect(
-            try await call("PUT", "/calls/no-such-call", ["status": "rejected"], headers: ["authToken": authTokens["bob"]!]).status == 200)
+            try await call("PUT", "/calls/no-such-call", ["status": "rejected"], headers: ["authToken": authTokens["bob"]!]).status == 403)
         #expect(try copy.rowCount(table: .pushJobs) == jobsBefore)
         #expect(
             try await call("PUT", "/calls/call-migrate-1", ["status": "rejected"], headers: ["authToken": authTokens["bob"]!]).status == 200

@@ -194,4 +194,32 @@ import Testing
         #expect(payload["sessionId"] as? String == "v1.us.call-7f3a")
         #expect(try harness.store.pendingWebhookJobCount() == 1)
     }
+
+    /// `PUT /calls/{sessionId}` answers a call only from a user it was pushed to, once: the
+    /// caller, a user of the app outside the call and an unknown session get 403 and send
+    /// nothing; the recipient's second answer is a 200 that sends nothing more.
+    @Test func onlyTheCallsRecipientsAnswerItAndOnce() async throws {
+        let alice = Harness.TestSession(
+            appId: "app1", uid: "alice",
+            authToken: try await harness.admin("POST", "/users/alice/auth_tokens", appId: "app1").data["authToken"] as? String ?? "")
+        let mallory = try await harness.makeUser("mallory")
+        try await harness.register("alice-voip", platform: "apns_ios_voip", session: alice)
+        try await harness.register("bob-voip", platform: "apns_ios_voip", session: bob)
+        #expect(try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", Self.call("initiated")).status == 200)
+        let pushesBefore = try harness.store.allPushJobs().count
+        for (session, path) in [(mallory, "/calls/v1.us.call-7f3a"), (alice, "/calls/v1.us.call-7f3a"), (bob, "/calls/no-such-call")] {
+            let refused = try await harness.client("PUT", path, session: session, ["status": "rejected"])
+            #expect(refused.status == 403, "\(session.uid) \(path)")
+            #expect(refused.errorCode == "ERR_NOT_CALL_RECIPIENT")
+        }
+        #expect(try harness.store.allPushJobs().count == pushesBefore, "a refused answer pushes nothing")
+        #expect(try harness.store.pendingWebhookJobCount() == 0, "nor notifies the webhook")
+
+        for _ in 0..<3 {
+            #expect(try await harness.client("PUT", "/calls/v1.us.call-7f3a", session: bob, ["status": "busy"]).status == 200)
+        }
+        let toAlice = try harness.store.allPushJobs().filter { $0.token == "alice-voip" }
+        #expect(toAlice.count == 1, "one busy push for bob's three answers")
+        #expect(try harness.store.pendingWebhookJobCount() == 1)
+    }
 }

@@ -4,6 +4,7 @@ import HTTPServer
 import PushCore
 import PushCrypto
 import PushService
+import PushStore
 import Testing
 
 /// Events forwarded to the operator's webhook: signed, retried with back-off, never dropped.
@@ -93,7 +94,11 @@ import Testing
         try await harness.makeApp()
         let bob = try await harness.makeUser("bob")
         _ = try await harness.client("POST", "/users/alice/conversation/delivered", session: bob, ["messageId": "m-1"])
-        _ = try await harness.client("PUT", "/calls/s-1", session: bob, ["status": "busy"])
+        // a call pushed to bob (only a recipient may answer it) that rang out
+        try harness.store.recordCall(
+            CallRecord(
+                appId: "app1", sessionId: "s-1", callerUid: "alice", details: Data("{}".utf8), createdAt: Date(), recipients: ["bob"]))
+        #expect(try await harness.client("PUT", "/calls/s-1", session: bob, ["status": "unanswered"]).status == 200)
         // Wait until the dispatcher has tried both jobs without a URL: they stay queued
         #expect(
             await Harness.eventually {
@@ -103,7 +108,7 @@ import Testing
         _ = try await harness.admin("PUT", "/apps/app1", ["webhookUrl": receiver.url])
         #expect(await Harness.eventually { receiver.succeeded.count == 2 })
         let events = Set(receiver.succeeded.compactMap { $0.headers["x-push-event"] })
-        #expect(events == ["message.delivered", "call.busy"])
+        #expect(events == ["message.delivered", "call.unanswered"])
     }
 
     @Test func campaignReceiptsAreIdempotent() async throws {

@@ -43,6 +43,8 @@ public struct APIError: Error, Sendable {
     static let apiKeyNotFound = APIError(401, "AUTH_ERR_APIKEY_NOT_FOUND", "The apikey does not exist.")
     static let appNotFound = APIError(404, "ERR_APP_NOT_FOUND", "No app has this id.")
     static let providerNotFound = APIError(404, "ERR_PROVIDER_NOT_FOUND", "No push provider has this id.")
+    static let notCallRecipient = APIError(
+        403, "ERR_NOT_CALL_RECIPIENT", "No call with this session id was pushed to you: only its recipients can answer it.")
     static let tooManyRequests = APIError(429, "ERR_TOO_MANY_REQUESTS", "Too many requests for this auth token; slow down.")
     static let tooLarge = APIError(413, "ERR_PAYLOAD_TOO_LARGE", "The request body is too large.")
     static let notFound = APIError(404, "ERR_NOT_FOUND", "No such endpoint.")

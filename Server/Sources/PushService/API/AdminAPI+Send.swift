@@ -66,7 +66,7 @@ extension AdminAPI {
             try service.store.recordCall(
                 CallRecord(
                     appId: call.appId, sessionId: event.sessionId, callerUid: event.sender.id, details: CallDeclinePush.details(of: event),
-                    createdAt: service.now))
+                    createdAt: service.now, recipients: request.recipients.map(\.uid)))
         }
         let response = JSON.encode(
             ["requestId": requestId, "jobs": jobs.filter { !$0.skipped }.count, "recipients": perRecipient] as [String: Any])

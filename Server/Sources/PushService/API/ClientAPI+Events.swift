@@ -98,9 +98,21 @@ extension ClientAPI {
         guard ["rejected", "busy", "unanswered"].contains(status) else {
             throw APIError.badRequest("The status field must be rejected, busy or unanswered.", field: "status", problem: status)
         }
+        // Only a recipient of a call this service pushed answers it, once: a repeat changes
+        // nothing, anyone else (or a call nobody pushed) is refused before any push.
+        let record: CallRecord
+        switch try service.store.recordCallAnswer(appId: session.appId, sessionId: sessionId, uid: session.uid) {
+        case .first(let call):
+            record = call
+        case .repeated:
+            service.logger.info("call status app=\(session.appId) session=\(sessionId) status=\(status) repeated: nothing sent")
+            return ["sessionId": sessionId, "status": status]
+        case .notRecipient:
+            throw APIError.notCallRecipient
+        }
         let at = Int64(service.now.timeIntervalSince1970 * 1000)
         var pushJobs: [PushJob] = []
-        if status != "unanswered", let record = try service.store.call(appId: session.appId, sessionId: sessionId) {
+        if status != "unanswered" {
             pushJobs = try CallDeclinePush(service: service).jobs(for: record, status: status, decliner: session.uid)
         }
         let webhook = try webhookJob(

@@ -255,7 +255,7 @@ enum OpenAPIDocument {
                 "tags": ["client"],
                 "operationId": "callStatus",
                 "summary": "Decline, busy or unanswered for a ringing call",
-                "description": "Queues a `call.<status>` webhook event. For `rejected` and `busy` of a call the service pushed (`POST /notifications/push/v1/send` with `callAction: initiated`), it also queues a `callAction: rejected`/`busy` push to the caller.",
+                "description": "Only a recipient of a call the service pushed (`POST /notifications/push/v1/send` with `callAction: initiated`) may answer it. Its first answer queues a `call.<status>` webhook event and, for `rejected` and `busy`, a `callAction: rejected`/`busy` push to the caller; a repeat answers 200 and sends nothing.",
                 "security": [{ "appId": [], "authToken": [] }],
                 "parameters": [
                   {
@@ -274,6 +274,10 @@ enum OpenAPIDocument {
                   },
                   "400": { "$ref": "#/components/responses/BadRequest" },
                   "401": { "$ref": "#/components/responses/ClientUnauthorized" },
+                  "403": {
+                    "description": "The user is not a recipient of a call with this session id (`ERR_NOT_CALL_RECIPIENT`); nothing was sent.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } }
+                  },
                   "404": { "$ref": "#/components/responses/NotFound" },
                   "413": { "$ref": "#/components/responses/TooLarge" },
                   "429": { "$ref": "#/components/responses/TooManyRequests" },
@@ -1533,6 +1537,7 @@ enum OpenAPIDocument {
                           "ERR_PROVIDER_NOT_FOUND",
                           "ERR_TOKEN_NOT_FOUND",
                           "ERR_AUTH_TOKEN_NOT_FOUND",
+                          "ERR_NOT_CALL_RECIPIENT",
                           "ERR_NOT_FOUND",
                           "ERR_METHOD_NOT_ALLOWED",
                           "ERR_APP_ALREADY_EXISTS",

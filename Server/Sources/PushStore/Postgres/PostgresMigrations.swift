@@ -137,6 +137,12 @@ enum PostgresMigrations {
         CREATE INDEX idempotency_created ON idempotency(created_at);
         CREATE INDEX calls_created ON calls(created_at);
         """,
+        // 9: who may answer a call (its recipients) and who did (`PUT /calls/{sessionId}`):
+        // uids framed by newlines (CallRecord.encode(uids:)).
+        """
+        ALTER TABLE calls ADD COLUMN recipients TEXT COLLATE "C";
+        ALTER TABLE calls ADD COLUMN answered TEXT COLLATE "C";
+        """,
     ]
 
     /// The queue's lanes: due calls (claimed first), other due jobs, leased jobs (claimable

@@ -425,20 +425,49 @@ extension PostgresStore {
         try withConnection {
             try $0.query(
                 """
-                INSERT INTO calls (app_id, session_id, caller_uid, details, created_at) VALUES ($1, $2, $3, $4, $5)
-                ON CONFLICT (app_id, session_id) DO UPDATE SET caller_uid = excluded.caller_uid, details = excluded.details
+                INSERT INTO calls (app_id, session_id, caller_uid, details, created_at, recipients, answered)
+                VALUES ($1, $2, $3, $4, $5, $6, $7)
+                ON CONFLICT (app_id, session_id) DO UPDATE SET caller_uid = excluded.caller_uid, details = excluded.details,
+                    recipients = excluded.recipients
                 """,
-                [.text(call.appId), .text(call.sessionId), .text(call.callerUid), .bytea(call.details), .date(call.createdAt)])
+                [
+                    .text(call.appId), .text(call.sessionId), .text(call.callerUid), .bytea(call.details), .date(call.createdAt),
+                    .text(CallRecord.encode(uids: call.recipients)), .text(CallRecord.encode(uids: [])),
+                ])
         }
     }
 
     public func call(appId: String, sessionId: String) throws -> CallRecord? {
-        try withConnection {
-            try $0.query(
-                "SELECT app_id, session_id, caller_uid, details, created_at FROM calls WHERE app_id = $1 AND session_id = $2",
-                [.text(appId), .text(sessionId)]
-            ).first {
-                CallRecord(appId: $0.text(0), sessionId: $0.text(1), callerUid: $0.text(2), details: $0.blob(3), createdAt: $0.date(4))
+        try withConnection { try Self.call(appId: appId, sessionId: sessionId, on: $0) }
+    }
+
+    static func call(appId: String, sessionId: String, on connection: PGConnection) throws -> CallRecord? {
+        try connection.query(
+            "SELECT app_id, session_id, caller_uid, details, created_at, recipients FROM calls WHERE app_id = $1 AND session_id = $2",
+            [.text(appId), .text(sessionId)]
+        ).first {
+            CallRecord(
+                appId: $0.text(0), sessionId: $0.text(1), callerUid: $0.text(2), details: $0.blob(3), createdAt: $0.date(4),
+                recipients: CallRecord.decode(uids: $0.optionalText(5)))
+        }
+    }
+
+    public func recordCallAnswer(appId: String, sessionId: String, uid: String) throws -> CallAnswer {
+        let framed = "\n" + uid + "\n"
+        return try withConnection { connection in
+            try connection.transaction {
+                // One statement decides (the row lock orders two answers at once): only a
+                // recipient's first answer changes the row.
+                let changed = try connection.query(
+                    """
+                    UPDATE calls SET answered = COALESCE(answered, chr(10)) || $3
+                    WHERE app_id = $1 AND session_id = $2 AND strpos(recipients, $4) > 0
+                        AND strpos(COALESCE(answered, chr(10)), $4) = 0
+                    """, [.text(appId), .text(sessionId), .text(uid + "\n"), .text(framed)]
+                ).affected
+                let record = try Self.call(appId: appId, sessionId: sessionId, on: connection)
+                guard let record, record.recipients.contains(uid) else { return .notRecipient }
+                return changed > 0 ? .first(record) : .repeated
             }
         }
     }

@@ -106,5 +106,11 @@ enum Migrations {
         CREATE INDEX idempotency_created ON idempotency(created_at);
         CREATE INDEX calls_created ON calls(created_at);
         """,
+        // 9: who may answer a call (its recipients) and who did (`PUT /calls/{sessionId}`):
+        // uids framed by newlines (CallRecord.encode(uids:)).
+        """
+        ALTER TABLE calls ADD COLUMN recipients TEXT;
+        ALTER TABLE calls ADD COLUMN answered TEXT;
+        """,
     ]
 }

@@ -58,20 +58,49 @@ extension SQLiteStore {
         try withConnection {
             try $0.run(
                 """
-                INSERT INTO calls (app_id, session_id, caller_uid, details, created_at) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (app_id, session_id) DO UPDATE SET caller_uid = excluded.caller_uid, details = excluded.details
+                INSERT INTO calls (app_id, session_id, caller_uid, details, created_at, recipients, answered)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (app_id, session_id) DO UPDATE SET caller_uid = excluded.caller_uid, details = excluded.details,
+                    recipients = excluded.recipients
                 """,
-                [.text(call.appId), .text(call.sessionId), .text(call.callerUid), .blob(call.details), .date(call.createdAt)])
+                [
+                    .text(call.appId), .text(call.sessionId), .text(call.callerUid), .blob(call.details), .date(call.createdAt),
+                    .text(CallRecord.encode(uids: call.recipients)), .text(CallRecord.encode(uids: [])),
+                ])
         }
     }
 
     public func call(appId: String, sessionId: String) throws -> CallRecord? {
-        try withConnection {
-            try $0.query(
-                "SELECT app_id, session_id, caller_uid, details, created_at FROM calls WHERE app_id = ? AND session_id = ?",
-                [.text(appId), .text(sessionId)]
-            ) { CallRecord(appId: $0.text(0), sessionId: $0.text(1), callerUid: $0.text(2), details: $0.blob(3), createdAt: $0.date(4)) }
-            .first
+        try withConnection { try Self.call(appId: appId, sessionId: sessionId, on: $0) }
+    }
+
+    static func call(appId: String, sessionId: String, on connection: SQLiteConnection) throws -> CallRecord? {
+        try connection.query(
+            "SELECT app_id, session_id, caller_uid, details, created_at, recipients FROM calls WHERE app_id = ? AND session_id = ?",
+            [.text(appId), .text(sessionId)]
+        ) {
+            CallRecord(
+                appId: $0.text(0), sessionId: $0.text(1), callerUid: $0.text(2), details: $0.blob(3), createdAt: $0.date(4),
+                recipients: CallRecord.decode(uids: $0.optionalText(5)))
+        }
+        .first
+    }
+
+    public func recordCallAnswer(appId: String, sessionId: String, uid: String) throws -> CallAnswer {
+        let framed = "\n" + uid + "\n"
+        return try withConnection { connection in
+            try connection.transaction {
+                // One statement decides: only a recipient's first answer changes the row.
+                let changed = try connection.run(
+                    """
+                    UPDATE calls SET answered = COALESCE(answered, char(10)) || ?3
+                    WHERE app_id = ?1 AND session_id = ?2 AND instr(recipients, ?4) > 0
+                        AND instr(COALESCE(answered, char(10)), ?4) = 0
+                    """, [.text(appId), .text(sessionId), .text(uid + "\n"), .text(framed)])
+                let record = try Self.call(appId: appId, sessionId: sessionId, on: connection)
+                guard let record, record.recipients.contains(uid) else { return .notRecipient }
+                return changed > 0 ? .first(record) : .repeated
+            }
         }
     }
 }
