@@ -11,7 +11,7 @@ enum EasyHandle {
         _ = ccurl_setopt_long(
             easy, CURLOPT_HTTP_VERSION,
             configuration.cleartext ? ccurl_http_version_2_prior_knowledge() : ccurl_http_version_2tls())
-        _ = ccurl_setopt_long(easy, CURLOPT_PIPEWAIT, 1)
+        _ = ccurl_setopt_long(easy, CURLOPT_PIPEWAIT, configuration.waitsForMultiplexing ? 1 : 0)
         _ = ccurl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         _ = ccurl_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1)
         _ = ccurl_setopt_long(easy, CURLOPT_MAXAGE_CONN, 3600)

@@ -34,6 +34,13 @@ extension HTTP2Client {
         /// The largest response body kept; a longer one ends the request with an error
         /// (webhook URLs are app-controlled: a huge answer must not grow memory without bound).
         public var maxResponseBytes: Int = 1 << 20
+        /// Let a new request wait for a connection being set up to the same host, to share it
+        /// if that connection turns out to multiplex (HTTP/2), instead of opening another
+        /// (libcurl's `CURLOPT_PIPEWAIT`; default true). Off for HTTP/1.1 peers that may be slow
+        /// to answer (webhooks): libcurl cannot tell an HTTP/1.1 connection from an HTTP/2 one
+        /// before its first answer, so behind a request that hangs every other request to the
+        /// host would wait too.
+        public var waitsForMultiplexing = true
 
         /// Creates a configuration.
         public init(

@@ -91,7 +91,11 @@ public protocol ServiceStore: OutboxStore, SharedStore {
 
     // MARK: Webhook outbox
     /// Claims due webhook jobs (oldest first) and leases them; `attempts` is incremented.
-    func claimWebhookJobs(limit: Int, lease: TimeInterval, now: Date) throws -> [WebhookJob]
+    ///
+    /// Per app at most `perApp` minus `busy[app]` (the app's posts the caller still has in
+    /// flight): an app at its limit gets none, so one app's backlog never fills a claim that
+    /// other apps' events are due in.
+    func claimWebhookJobs(limit: Int, lease: TimeInterval, now: Date, perApp: Int, busy: [String: Int]) throws -> [WebhookJob]
     /// Ends a webhook job (`retryAt == nil`) or makes it claimable again at `retryAt`.
     func finishWebhookJob(id: String, retryAt: Date?, error: String?) throws
     /// Counts webhook jobs not yet delivered.
@@ -132,4 +136,37 @@ public protocol ServiceStore: OutboxStore, SharedStore {
     /// same cutoff deletes nothing. A retry with an Idempotency-Key whose record was purged
     /// is a new send.
     func purgeFinished(before cutoff: Date, batchSize: Int) throws -> RetentionCounts
+}
+
+extension ServiceStore {
+    /// Claims due webhook jobs with no limit per app.
+    public func claimWebhookJobs(limit: Int, lease: TimeInterval, now: Date) throws -> [WebhookJob] {
+        try claimWebhookJobs(limit: limit, lease: lease, now: now, perApp: .max, busy: [:])
+    }
+}
+
+/// How a webhook claim shares itself among apps (both stores use it).
+enum WebhookClaimShares {
+    /// How many due rows a claim reads to fill `limit` slots among apps: some apps' rows may
+    /// be over their share.
+    static func candidates(limit: Int) -> Int { min(max(limit, 1) * 4, 256) }
+
+    /// The apps whose posts in flight already fill their share (their rows are not read).
+    static func full(perApp: Int, busy: [String: Int]) -> [String] {
+        busy.filter { $0.value >= perApp }.keys.sorted()
+    }
+
+    /// The ids to lease from `candidates` (oldest first): at most `limit`, and per app at most
+    /// `perApp` minus what it has in flight.
+    static func pick(_ candidates: [(id: String, appId: String)], limit: Int, perApp: Int, busy: [String: Int]) -> [String] {
+        var taken: [String: Int] = [:]
+        var ids: [String] = []
+        for candidate in candidates where ids.count < limit {
+            let used = (busy[candidate.appId] ?? 0) + (taken[candidate.appId] ?? 0)
+            guard used < perApp else { continue }
+            taken[candidate.appId, default: 0] += 1
+            ids.append(candidate.id)
+        }
+        return ids
+    }
 }

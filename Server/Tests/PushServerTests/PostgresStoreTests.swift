@@ -49,8 +49,8 @@ enum StoreScenarios {
             notBefore: notBefore, createdAt: t0, environment: environment)
     }
 
-    static func webhook(_ id: String, body: Data = Data("{\"e\":1}".utf8), notBefore: Date = t0) -> WebhookJob {
-        WebhookJob(id: id, appId: "a1", event: "call.declined", body: body, notBefore: notBefore, createdAt: t0)
+    static func webhook(_ id: String, app: String = "a1", body: Data = Data("{\"e\":1}".utf8), notBefore: Date = t0) -> WebhookJob {
+        WebhookJob(id: id, appId: app, event: "call.declined", body: body, notBefore: notBefore, createdAt: t0)
     }
 
     static func token(
@@ -356,6 +356,20 @@ enum StoreScenarios {
         }
         log.step("pending webhooks after") { try store.pendingWebhookJobCount() }
         log.step("no webhooks left") { try store.claimWebhookJobs(limit: 10, lease: 30, now: now.addingTimeInterval(1_000)) }
+        // Webhook claims share themselves among apps: at most `perApp` minus what is in flight.
+        log.run("enqueue three of a1, two of a2") {
+            let due = now.addingTimeInterval(2_000)
+            try store.enqueue(
+                webhooks: ["w3", "w4", "w5"].map { webhook($0, notBefore: due) }
+                    + ["w6", "w7"].map { webhook($0, app: "a2", notBefore: due) },
+                pushJobs: [])
+        }
+        func shared(_ busy: [String: Int]) throws -> [String] {
+            try store.claimWebhookJobs(limit: 10, lease: 30, now: now.addingTimeInterval(2_001), perApp: 2, busy: busy).map(\.id)
+        }
+        log.step("a1 has one in flight: one more of a1, both of a2") { try shared(["a1": 1]) }
+        log.step("a1 at its limit: none of a1") { try shared(["a1": 2]) }
+        log.step("a1 free again: its other two") { try shared([:]) }
         // Calls
         log.run("record a call") {
             try store.recordCall(CallRecord(appId: "a1", sessionId: "s1", callerUid: "u1", details: Data([1]), createdAt: t0))
@@ -366,6 +380,20 @@ enum StoreScenarios {
         }
         log.step("call") { try store.call(appId: "a1", sessionId: "s1") }
         log.step("missing call") { try store.call(appId: "a1", sessionId: "s2") }
+        log.step("nobody answers a call without recipients") { try store.recordCallAnswer(appId: "a1", sessionId: "s1", uid: "u1") }
+        log.run("a call to u2 and u3") {
+            try store.recordCall(
+                CallRecord(appId: "a1", sessionId: "s3", callerUid: "u1", details: Data([2]), createdAt: t0, recipients: ["u2", "u3"]))
+        }
+        for uid in ["u2", "u2", "u3", "u1", "u"] {
+            log.step("\(uid) answers s3") { try store.recordCallAnswer(appId: "a1", sessionId: "s3", uid: uid) }
+        }
+        log.step("nobody answers a missing call") { try store.recordCallAnswer(appId: "a1", sessionId: "s9", uid: "u2") }
+        log.run("s3 pushed again keeps who answered") {
+            try store.recordCall(
+                CallRecord(appId: "a1", sessionId: "s3", callerUid: "u1", details: Data([3]), createdAt: t0, recipients: ["u2", "u3"]))
+        }
+        log.step("u2 answers s3 again") { try store.recordCallAnswer(appId: "a1", sessionId: "s3", uid: "u2") }
         // The shared provider token
         let first = SharedProviderToken(sealed: Data([0, 9, 0]), issuedAt: t0)
         log.step("first token") { try store.withSharedProviderToken(teamId: "T", keyId: "K") { $0 == nil ? first : nil } }

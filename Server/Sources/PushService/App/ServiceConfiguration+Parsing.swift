@@ -198,6 +198,9 @@ extension ServiceConfiguration {
         Option(flag: "--webhook-timeout", placeholder: "seconds", help: "Webhook request timeout (default 10).") {
             $0.webhookTimeout = try number($1, "--webhook-timeout", 0.1...300)
         },
+        Option(flag: "--webhook-concurrency", placeholder: "n", help: "Webhook posts in flight per app (default 4).") {
+            $0.webhookConcurrency = try number($1, "--webhook-concurrency", 1...64)
+        },
         Option(flag: "--poll-interval", placeholder: "seconds", help: "Webhook outbox poll interval when idle (default 0.2).") {
             $0.pollInterval = try number($1, "--poll-interval", 0.005...60)
         },

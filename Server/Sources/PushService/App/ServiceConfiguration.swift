@@ -60,6 +60,10 @@ public struct ServiceConfiguration: Sendable {
     public var webhookRetryMax = 300.0
     /// Seconds a webhook POST may take (`--webhook-timeout`, `PUSH_WEBHOOK_TIMEOUT`).
     public var webhookTimeout = 10.0
+    /// Webhook posts in flight per app (`--webhook-concurrency`, `PUSH_WEBHOOK_CONCURRENCY`):
+    /// an app whose receiver is slow or hangs holds at most this many of the dispatcher's
+    /// 64 slots, so the events of other apps go on at once.
+    public var webhookConcurrency = 4
     /// Seconds between webhook outbox polls when idle (`--poll-interval`, `PUSH_POLL_INTERVAL`);
     /// the delivery engine is woken by each accepted send instead.
     public var pollInterval = 0.2

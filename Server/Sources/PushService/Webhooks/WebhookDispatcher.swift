@@ -20,32 +20,52 @@ import ServerSupport
 /// exponential back-off, forever, so no event is dropped while the service runs. A job
 /// leased by a process that died is claimed again when its lease ends.
 ///
+/// Apps are kept apart: each app has at most `--webhook-concurrency` posts in flight (of
+/// ``totalInFlight``), claims skip the apps at their limit, and a post that ends frees its
+/// slot at once. A receiver that hangs holds its own app's slots until the timeout; the events
+/// of other apps are claimed and posted meanwhile.
+///
 /// Posts go through libcurl (`HTTP2Client`: HTTP/1.1, or HTTP/2 where TLS offers it), not
 /// Foundation's URLSession, which on Linux stops the process on some libcurl errors.
 final class WebhookDispatcher: Sendable {
+    /// Posts in flight across all apps.
+    static let totalInFlight = 64
+
+    private struct Slots {
+        var byApp: [String: Int] = [:]
+        var total = 0
+        var started = false
+        var exited = false
+    }
+
     private let service: ServiceContext
     private let client: HTTP2Client
     private let running = Locked(true)
-    /// Whether the thread was started and whether it has left its loop; read and written
-    /// under `pause`, whose broadcast tells `stop()` the thread is done.
-    private let thread = Locked((started: false, exited: false))
+    /// Posts in flight per app, and the thread's life; changed under `pause`, whose
+    /// broadcast wakes the loop (a slot freed) and `stop()` (the thread is done).
+    private let slots = Locked(Slots())
     private let pause = ConditionLock()
 
     init(service: ServiceContext) {
         self.service = service
-        client = HTTP2Client(configuration: HTTP2Client.Configuration(maxConnectionsPerHost: 4), name: "push-webhooks-io")
+        // Connections per host: an app's own limit, twice, so two apps whose webhooks share a
+        // host do not queue behind each other's slow posts.
+        var configuration = HTTP2Client.Configuration(maxConnectionsPerHost: service.configuration.webhookConcurrency * 2)
+        // A receiver that hangs must hold only its own posts, not queue the app's others.
+        configuration.waitsForMultiplexing = false
+        client = HTTP2Client(configuration: configuration, name: "push-webhooks-io")
     }
 
-    /// Stops claiming and waits (at most `timeout` seconds) until the round in flight is
-    /// recorded: posts still running are ended as transport errors and their jobs put back
-    /// as pending, so nothing stays leased after the service stopped.
+    /// Stops claiming and waits (at most `timeout` seconds) until the posts in flight are
+    /// recorded: they are ended as transport errors and their jobs put back as pending, so
+    /// nothing stays leased after the service stopped.
     func stop(timeout: TimeInterval = 10) {
         running.withLock { $0 = false }
         pause.withLock { pause.broadcast() }
         client.shutdown()
         let deadline = Date().addingTimeInterval(timeout)
         pause.withLock {
-            while thread.withLock({ $0.started && !$0.exited }), pause.wait(until: deadline) {}
+            while slots.withLock({ $0.started && !$0.exited }), pause.wait(until: deadline) {}
         }
     }
 
@@ -57,36 +77,74 @@ final class WebhookDispatcher: Sendable {
     /// Starts the dispatcher on its own thread (not the Swift concurrency pool, so busy or
     /// blocked tasks elsewhere in the process never delay retries).
     func start() {
-        thread.withLock { $0.started = true }
+        slots.withLock { $0.started = true }
         ServerThread.start(name: "push-webhooks") { [self] in
             run()
             pause.withLock {
-                thread.withLock { $0.exited = true }
+                slots.withLock { $0.exited = true }
                 pause.broadcast()
             }
         }
     }
 
     private func run() {
+        let perApp = service.configuration.webhookConcurrency
+        let lease = service.configuration.webhookTimeout * 3 + 5
+        var storeFailing = false
         while running.withLock({ $0 }) {
-            let lease = service.configuration.webhookTimeout * 3 + 5
-            let jobs = (try? service.store.claimWebhookJobs(limit: 16, lease: lease, now: service.now)) ?? []
-            if jobs.isEmpty {
+            let (busy, free) = slots.withLock { ($0.byApp, Self.totalInFlight - $0.total) }
+            var jobs: [WebhookJob] = []
+            if free > 0 {
+                do {
+                    jobs = try service.store.claimWebhookJobs(
+                        limit: min(16, free), lease: lease, now: service.now, perApp: perApp, busy: busy)
+                    if storeFailing { service.logger.info("webhook outbox readable again") }
+                    storeFailing = false
+                } catch {
+                    // Once per outage, not once per poll.
+                    if !storeFailing { service.logger.error("webhook outbox could not be read (retried every poll): \(error)") }
+                    storeFailing = true
+                }
+            }
+            guard !jobs.isEmpty else {
+                // Nothing due for an app with a free slot: wait for new jobs, a freed slot or
+                // the next poll.
                 let until = Date().addingTimeInterval(service.configuration.pollInterval)
                 pause.withLock {
-                    while running.withLock({ $0 }), pause.wait(until: until) {}
+                    if running.withLock({ $0 }) { pause.wait(until: until) }
                 }
                 continue
             }
-            let group = DispatchGroup()
+            slots.withLock { slots in
+                for job in jobs { slots.byApp[job.appId, default: 0] += 1 }
+                slots.total += jobs.count
+            }
             for job in jobs {
-                group.enter()
                 post(job) { failure in
                     self.finish(job, failure: failure)
-                    group.leave()
+                    self.release(job.appId, perApp: perApp)
                 }
             }
-            group.wait()
+        }
+        // Stopping: the client's shutdown ends every post in flight; wait until each is recorded.
+        let deadline = Date().addingTimeInterval(service.configuration.webhookTimeout + 5)
+        pause.withLock {
+            while slots.withLock({ $0.total > 0 }), pause.wait(until: deadline) {}
+        }
+    }
+
+    /// Frees the app's slot; wakes the loop when that made room it was waiting for (the app
+    /// was at its limit, or every slot was taken).
+    private func release(_ appId: String, perApp: Int) {
+        pause.withLock {
+            let wasFull = slots.withLock { slots -> Bool in
+                let count = slots.byApp[appId] ?? 0
+                let full = count >= perApp || slots.total >= Self.totalInFlight
+                slots.byApp[appId] = count > 1 ? count - 1 : nil
+                slots.total -= 1
+                return full || slots.total == 0
+            }
+            if wasFull { pause.broadcast() }
         }
     }
 

@@ -45,7 +45,7 @@ public struct CallRecord: Sendable, Hashable {
 }
 
 /// What `PUT /calls/{sessionId}` by one user did (``ServiceStore/recordCallAnswer(appId:sessionId:uid:)``).
-public enum CallAnswer: Sendable, Equatable {
+public enum CallAnswer: Sendable, Hashable {
     /// The user's first answer to the call: push and notify.
     case first(CallRecord)
     /// The user answered the call before: nothing more is sent.

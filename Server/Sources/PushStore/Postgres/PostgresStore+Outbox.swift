@@ -377,23 +377,35 @@ extension PostgresStore {
 
     // MARK: Webhook outbox
 
-    public func claimWebhookJobs(limit: Int, lease: TimeInterval, now: Date) throws -> [WebhookJob] {
+    public func claimWebhookJobs(limit: Int, lease: TimeInterval, now: Date, perApp: Int, busy: [String: Int]) throws -> [WebhookJob] {
+        guard limit > 0 else { return [] }
+        let full = WebhookClaimShares.full(perApp: perApp, busy: busy)
+        let exclusion =
+            full.isEmpty ? "" : " AND app_id NOT IN (" + full.indices.map { "$\($0 + 3)" }.joined(separator: ", ") + ")"
         let jobs = try withConnection { connection in
-            try connection.query(
-                """
-                WITH due AS MATERIALIZED (
-                    SELECT id FROM webhook_jobs
-                    WHERE (state = 'pending' AND not_before <= $1) OR (state = 'leased' AND lease_until <= $1)
-                    ORDER BY not_before, created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-                UPDATE webhook_jobs SET state = 'leased', lease_until = $3, lease_owner = $4, attempts = attempts + 1
-                WHERE id = ANY(ARRAY(SELECT id FROM due))
-                RETURNING id, app_id, event, body, attempts, not_before, created_at
-                """,
-                [.date(now), .limit(limit), .date(now.addingTimeInterval(lease)), .text(leaseOwner)]
-            ).map {
-                WebhookJob(
-                    id: $0.text(0), appId: $0.text(1), event: $0.text(2), body: $0.blob(3), attempts: Int($0.int(4)),
-                    notBefore: $0.date(5), createdAt: $0.date(6))
+            try connection.transaction {
+                // The rows read stay locked (SKIP LOCKED for other instances) until the lease
+                // below is written: two instances never lease one job.
+                let candidates = try connection.query(
+                    """
+                    SELECT id, app_id FROM webhook_jobs
+                    WHERE ((state = 'pending' AND not_before <= $1) OR (state = 'leased' AND lease_until <= $1))\(exclusion)
+                    ORDER BY not_before, created_at LIMIT $2 FOR UPDATE SKIP LOCKED
+                    """,
+                    [.date(now), .limit(WebhookClaimShares.candidates(limit: limit))] + full.map { .text($0) }
+                ).map { (id: $0.text(0), appId: $0.text(1)) }
+                let ids = WebhookClaimShares.pick(candidates, limit: limit, perApp: perApp, busy: busy)
+                guard !ids.isEmpty else { return [WebhookJob]() }
+                return try connection.query(
+                    "UPDATE webhook_jobs SET state = 'leased', lease_until = $1, lease_owner = $2, attempts = attempts + 1 WHERE id IN ("
+                        + ids.indices.map { "$\($0 + 3)" }.joined(separator: ", ")
+                        + ") RETURNING id, app_id, event, body, attempts, not_before, created_at",
+                    [.date(now.addingTimeInterval(lease)), .text(leaseOwner)] + ids.map { .text($0) }
+                ).map {
+                    WebhookJob(
+                        id: $0.text(0), appId: $0.text(1), event: $0.text(2), body: $0.blob(3), attempts: Int($0.int(4)),
+                        notBefore: $0.date(5), createdAt: $0.date(6))
+                }
             }
         }
         return jobs.sorted { ($0.notBefore, $0.createdAt) < ($1.notBefore, $1.createdAt) }

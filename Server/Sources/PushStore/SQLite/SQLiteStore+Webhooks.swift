@@ -6,30 +6,31 @@ import Foundation
 import ServerSupport
 
 extension SQLiteStore {
-    public func claimWebhookJobs(limit: Int, lease: TimeInterval, now: Date) throws -> [WebhookJob] {
-        try withConnection { connection in
+    public func claimWebhookJobs(limit: Int, lease: TimeInterval, now: Date, perApp: Int, busy: [String: Int]) throws -> [WebhookJob] {
+        guard limit > 0 else { return [] }
+        let full = WebhookClaimShares.full(perApp: perApp, busy: busy)
+        let exclusion = full.isEmpty ? "" : " AND app_id NOT IN (" + Array(repeating: "?", count: full.count).joined(separator: ",") + ")"
+        return try withConnection { connection in
             try connection.transaction {
+                let candidates = try connection.query(
+                    "SELECT id, app_id FROM webhook_jobs WHERE ((state = ? AND not_before <= ?) OR (state = ? AND lease_until <= ?))"
+                        + exclusion + " ORDER BY not_before, created_at LIMIT ?",
+                    [.text(JobState.pending), .date(now), .text(JobState.leased), .date(now)] + full.map { .text($0) }
+                        + [.int(Int64(WebhookClaimShares.candidates(limit: limit)))]
+                ) { (id: $0.text(0), appId: $0.text(1)) }
+                let ids = WebhookClaimShares.pick(candidates, limit: limit, perApp: perApp, busy: busy)
+                guard !ids.isEmpty else { return [] }
                 let jobs = try connection.query(
-                    """
-                    SELECT id, app_id, event, body, attempts, not_before, created_at FROM webhook_jobs
-                    WHERE (state = ? AND not_before <= ?) OR (state = ? AND lease_until <= ?)
-                    ORDER BY not_before, created_at LIMIT ?
-                    """,
-                    [.text(JobState.pending), .date(now), .text(JobState.leased), .date(now), .int(Int64(limit))]
+                    "UPDATE webhook_jobs SET state = ?, lease_until = ?, lease_owner = ?, attempts = attempts + 1 WHERE id IN ("
+                        + Array(repeating: "?", count: ids.count).joined(separator: ",")
+                        + ") RETURNING id, app_id, event, body, attempts, not_before, created_at",
+                    [.text(JobState.leased), .date(now.addingTimeInterval(lease)), .text(ProcessIdentity.current)] + ids.map { .text($0) }
                 ) {
                     WebhookJob(
                         id: $0.text(0), appId: $0.text(1), event: $0.text(2), body: $0.blob(3), attempts: Int($0.int(4)),
                         notBefore: $0.date(5), createdAt: $0.date(6))
                 }
-                let leaseUntil = now.addingTimeInterval(lease)
-                return try jobs.map { job in
-                    try connection.run(
-                        "UPDATE webhook_jobs SET state = ?, lease_until = ?, lease_owner = ?, attempts = attempts + 1 WHERE id = ?",
-                        [.text(JobState.leased), .date(leaseUntil), .text(ProcessIdentity.current), .text(job.id)])
-                    var claimed = job
-                    claimed.attempts += 1
-                    return claimed
-                }
+                return jobs.sorted { ($0.notBefore, $0.createdAt) < ($1.notBefore, $1.createdAt) }
             }
         }
     }
