@@ -16,6 +16,7 @@ public final class DeliverySender: PushSender {
     private let book = ProviderHealthBook()
     private let mapping: OutcomeMapping
     private let lastRegistration: @Sendable (_ appId: String, _ token: String) -> Date?
+    private let tokenDelivered: @Sendable (_ appId: String, _ token: String) -> Bool
     private let now: @Sendable () -> Date
     /// The per-provider circuit breakers (consulted before any token is deleted).
     public let breakers: ProviderBreakers
@@ -49,17 +50,24 @@ public final class DeliverySender: PushSender {
     ///   - configuration: hosts, CA, retry policy.
     ///   - lastRegistration: when a token was last registered (nil if unknown); a 410 older
     ///     than that leaves the token alone.
+    ///   - tokenDelivered: whether a push to the token was ever delivered (the store keeps it);
+    ///     asked only when a token is refused, and for probes while a breaker is open.
+    ///   - lastDelivery: when the provider last delivered (the store keeps it), read once per
+    ///     provider: a provider that delivered before a restart is not unknown after it.
     ///   - now: the clock.
     public init(
         directory: any ProviderDirectory, configuration: DeliveryConfiguration = DeliveryConfiguration(),
         lastRegistration: @escaping @Sendable (_ appId: String, _ token: String) -> Date? = { _, _ in nil },
+        tokenDelivered: @escaping @Sendable (_ appId: String, _ token: String) -> Bool = { _, _ in false },
+        lastDelivery: @escaping @Sendable (_ appId: String, _ providerId: String) -> Date? = { _, _ in nil },
         events: Events = Events(), now: @escaping @Sendable () -> Date = Date.init
     ) {
         clients = ProviderClients(directory: directory, configuration: configuration)
         mapping = OutcomeMapping(retry: configuration.retry)
-        breakers = ProviderBreakers(settings: configuration.breaker)
+        breakers = ProviderBreakers(settings: configuration.breaker, lastDelivery: lastDelivery)
         self.events = events
         self.lastRegistration = lastRegistration
+        self.tokenDelivered = tokenDelivered
         self.now = now
     }
 
@@ -107,9 +115,8 @@ public final class DeliverySender: PushSender {
     public func providerHealth(appId: String, providerId: String) -> ProviderHealth {
         var health = book.health(appId: appId, providerId: providerId)
         clients.describe(appId: appId, providerId: providerId, into: &health)
-        let reason = breakers.openReason(appId: appId, providerId: providerId)
-        health.circuitBreaker = reason == nil ? "closed" : "open"
-        health.circuitBreakerReason = reason
+        health.circuitBreaker = breakers.status(appId: appId, providerId: providerId).rawValue
+        health.circuitBreakerReason = breakers.openReason(appId: appId, providerId: providerId)
         return health
     }
 
@@ -139,7 +146,9 @@ public final class DeliverySender: PushSender {
     private func sendAPNs(
         _ job: PushJob, credentials: APNsCredentials, completion: @escaping @Sendable (JobOutcome) -> Void
     ) {
-        let admission = breakers.admit(appId: job.appId, providerId: job.providerId, at: now())
+        let tokenDelivered = self.tokenDelivered
+        let admission = breakers.admit(
+            appId: job.appId, providerId: job.providerId, uid: job.uid, tokenDelivered: { tokenDelivered(job.appId, job.token) }, at: now())
         guard admission.admitted else {
             // Misconfigured: the job waits (never fails) until a probe or an update fixes it.
             let until = max(admission.waitUntil, now().addingTimeInterval(mapping.retry.delay(attempt: job.attempts)))
@@ -184,20 +193,17 @@ public final class DeliverySender: PushSender {
         client.send(notification, completion: completion)
     }
 
-    /// Maps the final answer, through the provider's breaker: a dead-token answer deletes the
-    /// token only while the provider is healthy; configuration answers otherwise make the
-    /// job wait.
+    /// Maps the final answer, through the provider's breaker: a refused token is deleted only
+    /// when the breaker's verdict says it is dead; answers that prove the provider wrong make
+    /// the job wait.
     private func finishAPNs(_ job: PushJob, response: APNsResponse, completion: @escaping @Sendable (JobOutcome) -> Void) {
         let time = now()
         var answer = ProviderBreakers.Answer.other
-        if case .answered(let reply) = response {
-            if reply.status == 200 {
-                answer = .accepted
-            } else if ProviderBreakers.isConfigurationAnswer(status: reply.status, reason: reply.reason) {
-                answer = .configuration(reply.reason ?? "HTTP \(reply.status)")
-            }
-        }
-        switch breakers.record(answer, appId: job.appId, providerId: job.providerId, at: time) {
+        if case .answered(let reply) = response { answer = .of(status: reply.status, reason: reply.reason) }
+        // Whether the token delivered before: one indexed read, only for a refused token.
+        var delivered = false
+        if case .token = answer { delivered = tokenDelivered(job.appId, job.token) }
+        switch breakers.record(answer, uid: job.uid, tokenDelivered: delivered, appId: job.appId, providerId: job.providerId, at: time) {
         case .opened(let reason):
             events.log(
                 "delivery: provider \(job.appId)/\(job.providerId) is misconfigured (\(reason)): its jobs wait and no token "
@@ -205,15 +211,22 @@ public final class DeliverySender: PushSender {
         case .closed:
             events.log("delivery: provider \(job.appId)/\(job.providerId) answers again; retrying its waiting jobs")
             events.providerRecovered(job.appId, job.providerId)
+        case .known:
+            events.log("delivery: provider \(job.appId)/\(job.providerId) delivered; retrying the jobs that waited for it")
+            events.providerRecovered(job.appId, job.providerId)
         case nil:
             break
         }
-        if case .configuration(let reason) = answer {
-            let tokenReason = reason == "BadDeviceToken" || reason == "DeviceTokenNotForTopic"
-            if !(tokenReason && breakers.isHealthy(appId: job.appId, providerId: job.providerId, at: time)) {
-                let until = time.addingTimeInterval(mapping.retry.delay(attempt: job.attempts))
-                return completion(.retry(notBefore: until, reason: "\(JobOutcome.waitingPrefix): \(reason)"))
-            }
+        let waitUntil = time.addingTimeInterval(mapping.retry.delay(attempt: job.attempts))
+        switch answer {
+        case .provider(let reason):
+            return completion(.retry(notBefore: waitUntil, reason: "\(JobOutcome.waitingPrefix): \(reason)"))
+        case .token(let reason):
+            let verdict = breakers.verdict(
+                tokenDelivered: delivered, appId: job.appId, providerId: job.providerId, reason: reason, at: time)
+            if case .wait(let why) = verdict { return completion(.retry(notBefore: waitUntil, reason: why)) }
+        case .accepted, .other:
+            break
         }
         var registeredAt: Date?
         if case .answered(let reply) = response, reply.status == 410, reply.unregisteredAt != nil {

@@ -6,17 +6,32 @@ import Foundation
 import PushCore
 import Synchronization
 
-/// A circuit breaker per provider, consulted before any token is deleted.
+/// A circuit breaker per provider, consulted before any token is deleted, that no client can
+/// trip.
 ///
-/// APNs answers `BadDeviceToken` or `DeviceTokenNotForTopic` for *every* token when the
-/// provider's environment or bundle id is wrong, so those answers only mean "this token is
-/// dead" while the provider is otherwise healthy: at least one 200 among its last
-/// `window` answers, or one within `healthyWithin` seconds. When it is not healthy and
-/// most of its recent answers are such configuration answers (or `InvalidProviderToken`,
-/// `BadTopic`, `TopicDisallowed`, a 403), the breaker opens: the provider is
-/// *misconfigured*, its jobs wait instead of being sent or failed, no token is deleted, and
-/// one waiting job is let through as a probe on a back-off schedule. A 200 (a probe that
-/// succeeds) or ``reset(appId:providerId:)`` (the provider was updated) closes it.
+/// A wrong bundle id, environment or key shows up at APNs as `BadDeviceToken`,
+/// `DeviceTokenNotForTopic` or `BadTopic` for *every* token of *every* user; a user controls
+/// only their own tokens. So the answers count differently:
+/// - answers that prove the *provider* wrong (`InvalidProviderToken`,
+///   `BadEnvironmentKeyIdInToken`, `BadTopic`, `TopicDisallowed`, `MissingTopic`, other 403s)
+///   open the breaker while the provider is not healthy, as they always did;
+/// - per-token refusals (`BadDeviceToken`, `DeviceTokenNotForTopic`, `Unregistered`/410) count
+///   towards opening it only when the token delivered before, or when the refused tokens
+///   belong to at least ``Settings/minimumUsers`` distinct users who are most of the users
+///   among the recent answers: one user's made-up tokens never open it, however many.
+///
+/// A provider that has not delivered since it was created or updated is *unknown*, not
+/// unhealthy: a per-token refusal keeps the token and its job waits (``Verdict/wait(_:)``),
+/// and the breaker stays closed (except `Unregistered`, which APNs gives only for a token of the
+/// provider's own topic: that token is dead). Once the provider delivered (the store keeps when: a restart
+/// does not make it unknown again), a refused token that never delivered is dead, and one that
+/// delivered before is dead only while the provider is healthy (a 200 among its last `window`
+/// answers, or within `healthyWithin`).
+///
+/// While open the provider is *misconfigured*: its jobs wait instead of being sent or failed, no
+/// token is deleted, and one waiting job is let through as a probe on a back-off schedule,
+/// preferably one whose token delivered before and of another user than the last probe. A 200
+/// (a probe that succeeds) or ``reset(appId:providerId:)`` (the provider was updated) closes it.
 public final class ProviderBreakers: Sendable {
     /// Tuning (command-line flags `--breaker-window` and `--breaker-healthy-within`).
     public struct Settings: Sendable {
@@ -28,6 +43,10 @@ public final class ProviderBreakers: Sendable {
         public var probeBase: TimeInterval = 1
         /// The longest probe delay (default 300 s).
         public var probeMax: TimeInterval = 300
+        /// Distinct users whose tokens must be refused before refusals of tokens that never
+        /// delivered count towards opening (default 5); they must also be most of the users
+        /// among the recent answers.
+        public var minimumUsers = 5
 
         /// Defaults.
         public init() {}
@@ -37,10 +56,42 @@ public final class ProviderBreakers: Sendable {
     public enum Answer: Sendable, Equatable {
         /// Accepted (200).
         case accepted
-        /// An answer that a provider misconfiguration produces for every token; the reason.
-        case configuration(String)
+        /// An answer only a wrong provider configuration gives (the reason).
+        case provider(String)
+        /// A refusal of the token (the reason): a dead token, or every token when the provider
+        /// is set up for another app or environment.
+        case token(String)
         /// Anything else (transport errors, 429, 5xx, other 4xx).
         case other
+
+        /// What an APNs answer says.
+        public static func of(status: Int, reason: String?) -> Answer {
+            switch (status, reason) {
+            case (200, _):
+                return .accepted
+            case (400, "BadDeviceToken"), (400, "DeviceTokenNotForTopic"):
+                return .token(reason ?? "")
+            case (410, _):
+                return .token(reason ?? "Unregistered")
+            case (400, "BadTopic"), (400, "TopicDisallowed"), (400, "MissingTopic"):
+                return .provider(reason ?? "")
+            case (403, "ExpiredProviderToken"):
+                // The client signed a new token and tried again; a retry follows.
+                return .other
+            case (403, _):
+                return .provider(reason ?? "HTTP 403")
+            default:
+                return .other
+            }
+        }
+    }
+
+    /// What to do with a job whose token was refused.
+    public enum Verdict: Sendable, Equatable {
+        /// The token is dead: fail the job and delete the token.
+        case dead
+        /// Keep the token; the job waits (retried later, never failed) for this reason.
+        case wait(String)
     }
 
     /// A change of state, to log and count.
@@ -49,61 +100,91 @@ public final class ProviderBreakers: Sendable {
         case opened(reason: String)
         /// The provider answers again.
         case closed
+        /// The provider delivered for the first time since it was created or updated: the jobs
+        /// that waited for that may go now.
+        case known
+    }
+
+    /// The state shown to operators (`circuitBreaker` in the provider health).
+    public enum Status: String, Sendable {
+        /// Sending; refused tokens are dead.
+        case closed
+        /// Misconfigured: jobs wait, no token is deleted.
+        case open
+        /// Not delivered since created or updated: refused tokens are kept, their jobs wait.
+        case unknown
+    }
+
+    struct Entry {
+        let answer: Answer
+        let uid: String
+        /// A per-token refusal that counts towards opening (the token delivered before).
+        let tokenDelivered: Bool
     }
 
     struct State {
-        var recent: [Answer] = []
+        var recent: [Entry] = []
+        /// The provider's last delivery: from the store when the state was made, then each 200.
         var lastAccepted: Date?
         var openReason: String?
         var nextProbe = Date.distantPast
         var probeDelay: TimeInterval = 0
+        var lastProbeUid: String?
     }
 
     private let settings: Settings
+    private let lastDelivery: @Sendable (_ appId: String, _ providerId: String) -> Date?
     private let states = Mutex<[String: State]>([:])
 
     /// Creates breakers.
-    public init(settings: Settings = Settings()) { self.settings = settings }
-
-    /// The APNs answers that a wrong provider configuration gives every token.
-    public static func isConfigurationAnswer(status: Int, reason: String?) -> Bool {
-        switch (status, reason) {
-        case (400, "BadDeviceToken"), (400, "DeviceTokenNotForTopic"), (400, "BadTopic"), (400, "TopicDisallowed"),
-            (400, "MissingTopic"):
-            return true
-        case (403, "ExpiredProviderToken"):
-            return false
-        case (403, _):
-            return true
-        default:
-            return false
-        }
+    /// - Parameter lastDelivery: when the provider last delivered, from the store (nil: never
+    ///   since created or updated); read once per provider, when its first answer comes.
+    public init(settings: Settings = Settings(), lastDelivery: @escaping @Sendable (String, String) -> Date? = { _, _ in nil }) {
+        self.settings = settings
+        self.lastDelivery = lastDelivery
     }
 
     static func key(_ appId: String, _ providerId: String) -> String { appId + "\u{0}" + providerId }
 
-    /// Records an answer; returns the transition it caused, if any.
-    @discardableResult
-    public func record(_ answer: Answer, appId: String, providerId: String, at now: Date) -> Transition? {
+    /// Makes the provider's state the first time it is needed, with its last delivery read
+    /// from the store outside the lock (other providers' answers do not wait for the read).
+    private func ensureState(_ appId: String, _ providerId: String) {
+        let key = Self.key(appId, providerId)
+        guard states.withLock({ $0[key] == nil }) else { return }
+        let last = lastDelivery(appId, providerId)
         states.withLock { states in
-            var state = states[Self.key(appId, providerId)] ?? State()
+            if states[key] == nil { states[key] = State(lastAccepted: last) }
+        }
+    }
+
+    /// The provider's state (made by ``ensureState(_:_:)`` before the lock was taken).
+    private func state(_ states: [String: State], _ appId: String, _ providerId: String) -> State {
+        states[Self.key(appId, providerId)] ?? State()
+    }
+
+    /// Records an answer to a push to `uid`'s token; `tokenDelivered` says whether that token
+    /// delivered before. Returns the transition it caused, if any.
+    @discardableResult
+    public func record(
+        _ answer: Answer, uid: String, tokenDelivered: Bool = false, appId: String, providerId: String, at now: Date
+    ) -> Transition? {
+        ensureState(appId, providerId)
+        return states.withLock { states in
+            var state = state(states, appId, providerId)
             defer { states[Self.key(appId, providerId)] = state }
-            state.recent.append(answer)
+            state.recent.append(Entry(answer: answer, uid: uid, tokenDelivered: tokenDelivered))
             if state.recent.count > settings.window { state.recent.removeFirst(state.recent.count - settings.window) }
             if answer == .accepted {
+                let first = state.lastAccepted == nil
                 state.lastAccepted = now
-                guard state.openReason != nil else { return nil }
+                guard state.openReason != nil else { return first ? .known : nil }
                 state.openReason = nil
                 state.probeDelay = 0
+                state.lastProbeUid = nil
                 return .closed
             }
             guard state.openReason == nil, !healthy(state, now: now) else { return nil }
-            var reasons: [String: Int] = [:]
-            for case .configuration(let reason) in state.recent { reasons[reason, default: 0] += 1 }
-            let configuration = reasons.values.reduce(0, +)
-            guard configuration * 2 >= state.recent.count, configuration > 0 else { return nil }
-            let top = reasons.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }!
-            let reason = "\(top.key) for \(configuration) of its last \(state.recent.count) answers and no 200"
+            guard let reason = openingReason(state) else { return nil }
             state.openReason = reason
             state.probeDelay = settings.probeBase
             state.nextProbe = now.addingTimeInterval(settings.probeBase)
@@ -111,32 +192,84 @@ public final class ProviderBreakers: Sendable {
         }
     }
 
+    /// Why the recent answers prove the provider wrong, or nil: most of them count against it.
+    private func openingReason(_ state: State) -> String? {
+        // Refusals of tokens that never delivered count only when many users' tokens are
+        // refused, and most of the users answered lately: one user's tokens never do.
+        let known = state.lastAccepted != nil
+        let refusedUsers = Set(state.recent.compactMap { if case .token = $0.answer { $0.uid } else { nil } })
+        let users = Set(state.recent.map(\.uid))
+        let acrossUsers = known && refusedUsers.count >= settings.minimumUsers && refusedUsers.count * 2 > users.count
+        var reasons: [String: Int] = [:]
+        for entry in state.recent {
+            switch entry.answer {
+            case .provider(let reason):
+                reasons[reason, default: 0] += 1
+            case .token(let reason) where known && (entry.tokenDelivered || acrossUsers):
+                reasons[reason, default: 0] += 1
+            default:
+                break
+            }
+        }
+        let counted = reasons.values.reduce(0, +)
+        guard counted > 0, counted * 2 >= state.recent.count else { return nil }
+        let top = reasons.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }!
+        var reason = "\(top.key) for \(counted) of its last \(state.recent.count) answers and no 200"
+        if acrossUsers { reason += ", refused for \(refusedUsers.count) users" }
+        return reason
+    }
+
     private func healthy(_ state: State, now: Date) -> Bool {
-        if state.recent.contains(.accepted) { return true }
+        if state.recent.contains(where: { $0.answer == .accepted }) { return true }
         if let last = state.lastAccepted, now.timeIntervalSince(last) <= settings.healthyWithin { return true }
         return false
     }
 
-    /// Whether the provider is healthy enough for a dead-token answer to delete the token.
-    public func isHealthy(appId: String, providerId: String, at now: Date) -> Bool {
-        states.withLock { states in
-            guard let state = states[Self.key(appId, providerId)] else { return false }
-            return state.openReason == nil && healthy(state, now: now)
+    /// What to do with a job whose token the provider refused (call after ``record(_:uid:tokenDelivered:appId:providerId:at:)``).
+    public func verdict(tokenDelivered: Bool, appId: String, providerId: String, reason: String, at now: Date) -> Verdict {
+        ensureState(appId, providerId)
+        return states.withLock { states in
+            let state = state(states, appId, providerId)
+            if let open = state.openReason { return .wait("\(JobOutcome.waitingPrefix): \(open)") }
+            // APNs says Unregistered (410) only for a token of the provider's own topic and
+            // environment: an answer that proves the provider right, about a dead token.
+            guard state.lastAccepted != nil || reason == "Unregistered" else {
+                return .wait(
+                    "\(JobOutcome.waitingPrefix)? \(reason) from a provider that has not delivered since it was set up; the token is kept")
+            }
+            if !tokenDelivered || healthy(state, now: now) { return .dead }
+            return .wait("\(JobOutcome.waitingPrefix)? \(reason) for a token that delivered before, and no recent 200")
         }
     }
 
     /// Whether a job of the provider may be sent now: always while closed; while open, one
-    /// probe per back-off step. When not, the job waits until the returned date.
-    public func admit(appId: String, providerId: String, at now: Date) -> (admitted: Bool, waitUntil: Date, reason: String?) {
+    /// probe per back-off step, preferably a job whose token delivered before (`tokenDelivered`
+    /// is asked only then) for another user than the last probe's; any job once the probe has
+    /// waited a whole step for one. When not, the job waits until the returned date.
+    public func admit(
+        appId: String, providerId: String, uid: String, tokenDelivered: () -> Bool, at now: Date
+    ) -> (admitted: Bool, waitUntil: Date, reason: String?) {
         states.withLock { states in
             guard var state = states[Self.key(appId, providerId)], let reason = state.openReason else { return (true, now, nil) }
-            if now >= state.nextProbe {
-                state.probeDelay = min(max(state.probeDelay * 2, settings.probeBase), settings.probeMax)
-                state.nextProbe = now.addingTimeInterval(state.probeDelay)
-                states[Self.key(appId, providerId)] = state
-                return (true, state.nextProbe, reason)
-            }
-            return (false, state.nextProbe, reason)
+            guard now >= state.nextProbe else { return (false, state.nextProbe, reason) }
+            let preferred = uid != state.lastProbeUid && tokenDelivered()
+            let overdue = now >= state.nextProbe.addingTimeInterval(max(state.probeDelay, settings.probeBase))
+            guard preferred || overdue else { return (false, now.addingTimeInterval(settings.probeBase), reason) }
+            state.probeDelay = min(max(state.probeDelay * 2, settings.probeBase), settings.probeMax)
+            state.nextProbe = now.addingTimeInterval(state.probeDelay)
+            state.lastProbeUid = uid
+            states[Self.key(appId, providerId)] = state
+            return (true, state.nextProbe, reason)
+        }
+    }
+
+    /// The breaker's state for operators.
+    public func status(appId: String, providerId: String) -> Status {
+        ensureState(appId, providerId)
+        return states.withLock { states in
+            let state = state(states, appId, providerId)
+            if state.openReason != nil { return .open }
+            return state.lastAccepted == nil ? .unknown : .closed
         }
     }
 
@@ -156,10 +289,15 @@ public final class ProviderBreakers: Sendable {
         }
     }
 
-    /// Forgets what the provider answered (it was updated): closes its breaker. Returns
-    /// whether it was open.
+    /// Forgets what the provider answered (it was updated, which also clears its last
+    /// delivery in the store): closes its breaker; the provider is unknown until it delivers.
+    /// Returns whether it was open.
     @discardableResult
     public func reset(appId: String, providerId: String) -> Bool {
-        states.withLock { $0.removeValue(forKey: Self.key(appId, providerId))?.openReason != nil }
+        states.withLock { states in
+            let wasOpen = states[Self.key(appId, providerId)]?.openReason != nil
+            states[Self.key(appId, providerId)] = State()
+            return wasOpen
+        }
     }
 }

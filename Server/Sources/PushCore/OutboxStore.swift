@@ -19,7 +19,18 @@ public protocol OutboxStore: Sendable {
     /// Records the outcome of a claimed job: `delivered` and `failed` end it, `retry`
     /// makes it claimable again at its `notBefore`, `tokenInvalid` ends it and deletes the
     /// token (for its app) so later sends skip it.
+    ///
+    /// A delivered job also marks its token as one that delivered (the first time) and its
+    /// provider's last delivery (at most once a minute): what ``tokenHasDelivered(appId:token:)``
+    /// and ``providerLastDelivered(appId:providerId:)`` answer.
     func finishPushJob(id: String, outcome: JobOutcome, now: Date) throws
+
+    /// Whether a push to this token was ever delivered (accepted by APNs or FCM).
+    func tokenHasDelivered(appId: String, token: String) throws -> Bool
+
+    /// When the provider last delivered a push (within a minute), nil when it never did since
+    /// it was created or last updated.
+    func providerLastDelivered(appId: String, providerId: String) throws -> Date?
 
     /// Counts jobs by state, for health checks and tests.
     func pushJobCounts() throws -> OutboxCounts
@@ -46,6 +57,12 @@ public protocol OutboxStore: Sendable {
 }
 
 extension OutboxStore {
+    /// Default: no token is known to have delivered.
+    public func tokenHasDelivered(appId: String, token: String) throws -> Bool { false }
+
+    /// Default: no delivery is kept (a provider is known once it delivers in this process).
+    public func providerLastDelivered(appId: String, providerId: String) throws -> Date? { nil }
+
     /// Default: ``pushJobCounts()``.
     public func activePushJobCounts() throws -> OutboxCounts { try pushJobCounts() }
 

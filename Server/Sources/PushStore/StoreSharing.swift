@@ -36,11 +36,11 @@ public enum StoreTable: String, Sendable, CaseIterable {
         case .apps: return ["id", "name", "webhook_url", "webhook_secret", "created_at"]
         case .users: return ["app_id", "uid", "name", "avatar", "created_at"]
         case .authTokens: return ["hash", "app_id", "uid", "hint", "created_at"]
-        case .providers: return ["app_id", "id", "kind", "settings", "secret", "created_at", "updated_at"]
+        case .providers: return ["app_id", "id", "kind", "settings", "secret", "created_at", "updated_at", "last_delivered_at"]
         case .pushTokens:
             return [
                 "app_id", "token", "uid", "platform", "provider_id", "timezone", "auth_token_hash", "auth_token_hint",
-                "created_at", "updated_at", "seq", "environment",
+                "created_at", "updated_at", "seq", "environment", "delivered_at",
             ]
         case .idempotency: return ["app_id", "key", "request_hash", "response", "created_at"]
         case .pushJobs:

@@ -66,6 +66,8 @@ final class DeliveryHarness: Sendable {
             lastRegistration: { app, token in
                 (try? store.tokens(appId: app, uid: nil))?.first { $0.token == token }?.updatedAt
             },
+            tokenDelivered: { app, token in (try? store.tokenHasDelivered(appId: app, token: token)) ?? false },
+            lastDelivery: { app, provider in try? store.providerLastDelivered(appId: app, providerId: provider) },
             events: DeliverySender.Events(
                 learnedEnvironment: { app, token, environment in
                     try? store.recordTokenEnvironment(appId: app, token: token, environment: environment)

@@ -12,8 +12,8 @@ import Testing
         harness.engine.start()
         let app = DeliveryHarness.app
         var fresh = ProviderHealth()
-        fresh.circuitBreaker = "closed"
-        #expect(harness.sender.providerHealth(appId: app, providerId: "apns-1") == fresh, "nothing before the first send")
+        fresh.circuitBreaker = "unknown"
+        #expect(harness.sender.providerHealth(appId: app, providerId: "apns-1") == fresh, "nothing before the first send: unknown")
 
         try harness.register("aa01")
         try harness.enqueue("aa01")

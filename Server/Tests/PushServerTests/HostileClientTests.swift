@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import PushMocks
+import PushTestSupport
 import PushCore
 import PushService
 import Testing
@@ -38,6 +40,67 @@ import Testing
         // The callee's own decline still reaches the caller.
         #expect(try await harness.client("PUT", "/calls/call-hostile-1", session: bob, ["status": "rejected"]).status == 200)
         #expect(try harness.store.allPushJobs().filter { $0.token == "alice-voip" }.count == 1)
+    }
+
+    /// Right after a restart, one user registers 40 made-up tokens and gets a chat: APNs
+    /// refuses each (`BadDeviceToken`). The breaker stays closed (one user's tokens never open
+    /// it), `/healthz` stays 200, the made-up tokens go, and another user's push is delivered at
+    /// once. (It opened on the first refusal, `/healthz` answered 503, and the other user's push
+    /// waited 4 minutes behind probes that kept picking the made-up tokens.)
+    @Test func oneUsersMadeUpTokensCannotStallTheApp() async throws {
+        let mock = try await offThePool { try MockPushServer() }
+        let fakes = (0..<40).map { String(format: "%064x", 0xbad_0000 + $0) }
+        try mock.script(Dictionary(uniqueKeysWithValues: fakes.map { ($0, [["status": 400, "reason": "BadDeviceToken"]]) }))
+        let configure: @Sendable (inout ServiceConfiguration) -> Void = { configuration in
+            configuration.delivery.apnsBaseURL = mock.baseURL
+            configuration.delivery.caFile = mock.credentials.caFile
+        }
+        func chat(to uid: String, id: String) -> [String: Any] {
+            [
+                "type": "chat", "recipients": [["uid": uid]],
+                "message": ["id": id, "sender": ["uid": "alice"], "receiver": ["uid": uid], "text": "hi"],
+            ]
+        }
+        // Given a provider that delivered to bob, then a restart (a provider not healthy by
+        // the clock: its last delivery is older than --breaker-healthy-within)
+        let first = try await Harness.start(sender: .delivery, configure: configure)
+        _ = try await first.admin("POST", "/apps", ["appId": "app1", "name": "App"])
+        #expect(
+            try await first.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", MisconfigurationTests.provider(mock))
+                .status == 200)
+        let bob = try await first.makeUser("bob")
+        let mallory = try await first.makeUser("mallory")
+        #expect(try await first.register(String(repeating: "b0", count: 32), platform: "apns_ios_device", session: bob).status == 200)
+        #expect(try await first.admin("POST", "/notifications/push/v1/send", appId: "app1", chat(to: "bob", id: "m0")).status == 200)
+        await MisconfigurationTests.expectDelivered(1, first, mock)
+        first.app.stop()
+        let directory = first.directory
+        let harness = try await Harness.start(sender: .delivery, database: first.database) { configuration in
+            configure(&configuration)
+            configuration.dataDirectory = directory
+            configuration.delivery.breaker.healthyWithin = 0.001
+        }
+
+        // When mallory registers 40 made-up tokens and gets a chat
+        for token in fakes {
+            #expect(try await harness.register(token, platform: "apns_ios_device", session: mallory).status == 200)
+        }
+        #expect(try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", chat(to: "mallory", id: "m1")).status == 200)
+        let store = harness.store
+        let settled = await waitWhileProgressing("mallory's pushes", { (try? store.pushJobCounts())?.failed ?? -1 }) { $0 == 40 }
+        #expect(settled.done, "\(settled.value) of mallory's 40 jobs failed as dead tokens")
+
+        // Then the service stays healthy, the breaker closed, the made-up tokens are gone
+        let health = try await MisconfigurationTests.healthz(harness.port)
+        #expect(health.status == 200 && health.body["misconfiguredProviders"] == nil, "\(health.body)")
+        let providers = try await harness.admin("GET", "/admin/providers/health", appId: "app1")
+        let apns = (providers.data["providers"] as? [[String: Any]] ?? []).first { $0["providerId"] as? String == "apns-1" }
+        #expect(apns?["circuitBreaker"] as? String == "closed")
+        #expect(try harness.store.tokens(appId: "app1", uid: "mallory").isEmpty)
+        // and bob's next push is delivered at once
+        #expect(try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", chat(to: "bob", id: "m2")).status == 200)
+        let delivered = await waitWhileProgressing("bob's push", { (try? store.pushJobCounts())?.delivered ?? -1 }) { $0 == 2 }
+        #expect(delivered.done && delivered.elapsed < 5, "bob's push: \(delivered.value) delivered after \(delivered.elapsed) s")
     }
 
     /// A webhook receiver that accepts connections and never answers: with HTTP/1.1 every post

@@ -1303,11 +1303,11 @@ enum OpenAPIDocument {
                 "security": [],
                 "responses": {
                   "200": {
-                    "description": "The delivery engine runs and every provider is healthy.",
+                    "description": "The delivery engine runs and the outbox can be read. Misconfigured providers (their jobs wait) are listed in `misconfiguredProviders`: one app's provider is not the service's fault.",
                     "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Health" } } }
                   },
                   "503": {
-                    "description": "Degraded: the outbox cannot be read, or a provider is misconfigured (its jobs wait).",
+                    "description": "Degraded: the outbox cannot be read.",
                     "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Health" } } }
                   },
                   "413": { "$ref": "#/components/responses/TooLarge" }

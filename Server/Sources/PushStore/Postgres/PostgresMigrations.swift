@@ -143,6 +143,12 @@ enum PostgresMigrations {
         ALTER TABLE calls ADD COLUMN recipients TEXT COLLATE "C";
         ALTER TABLE calls ADD COLUMN answered TEXT COLLATE "C";
         """,
+        // 10: what the providers' circuit breakers keep across restarts: when each token first
+        // delivered, and when the provider last delivered (an update clears it).
+        """
+        ALTER TABLE push_tokens ADD COLUMN delivered_at BIGINT;
+        ALTER TABLE providers ADD COLUMN last_delivered_at BIGINT;
+        """,
     ]
 
     /// The queue's lanes: due calls (claimed first), other due jobs, leased jobs (claimable

@@ -144,7 +144,7 @@ extension PostgresStore {
     public func updateProvider(_ provider: ProviderRecord) throws {
         let changed = try withConnection {
             try $0.query(
-                "UPDATE providers SET kind = $1, settings = $2, secret = $3, updated_at = $4 WHERE app_id = $5 AND id = $6",
+                "UPDATE providers SET kind = $1, settings = $2, secret = $3, updated_at = $4, last_delivered_at = NULL WHERE app_id = $5 AND id = $6",
                 [
                     .text(provider.kind.rawValue), .bytea(provider.settings), .bytea(provider.sealedSecret), .date(provider.updatedAt),
                     .text(provider.appId), .text(provider.id),

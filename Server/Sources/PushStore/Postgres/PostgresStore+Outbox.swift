@@ -181,16 +181,31 @@ extension PostgresStore {
     /// attempts the queue counted and the last lease's owner, into their job rows (every job named, queued or not, as a
     /// finish always did).
     private static func end(ids: [String], state: String, now: Date, reason: String?, on connection: PGConnection) throws {
+        let ended = """
+            done AS (DELETE FROM push_queue WHERE id = ANY($1) RETURNING id, attempts, lease_owner),
+            ended AS (
+                UPDATE push_jobs j SET state = \(state), lease_until = NULL, finished_at = $2, last_error = $3,
+                    attempts = COALESCE(d.attempts, j.attempts),
+                    lease_owner = CASE WHEN d.id IS NULL THEN j.lease_owner ELSE d.lease_owner END
+                FROM unnest($1::text[]) AS u(id) LEFT JOIN done d ON d.id = u.id
+                WHERE j.id = u.id RETURNING j.app_id, j.token, j.provider_id)
+            """
+        guard state == "'delivered'" else {
+            try connection.query("WITH \(ended) SELECT count(*) FROM ended", [.textArray(ids), .date(now), .text(reason)])
+            return
+        }
+        // Still one statement: what the providers' breakers keep, the tokens' first delivery
+        // and the providers' last (a provider row is written at most once a minute).
         try connection.query(
             """
-            WITH done AS (DELETE FROM push_queue WHERE id = ANY($1) RETURNING id, attempts, lease_owner)
-            UPDATE push_jobs j SET state = \(state), lease_until = NULL, finished_at = $2, last_error = $3,
-                attempts = COALESCE(d.attempts, j.attempts),
-                lease_owner = CASE WHEN d.id IS NULL THEN j.lease_owner ELSE d.lease_owner END
-            FROM unnest($1::text[]) AS u(id) LEFT JOIN done d ON d.id = u.id
-            WHERE j.id = u.id
+            WITH \(ended),
+            tokens AS (
+                UPDATE push_tokens t SET delivered_at = $2 FROM ended e
+                WHERE t.app_id = e.app_id AND t.token = e.token AND t.delivered_at IS NULL)
+            UPDATE providers p SET last_delivered_at = $2 FROM (SELECT DISTINCT app_id, provider_id FROM ended) x
+            WHERE p.app_id = x.app_id AND p.id = x.provider_id AND (p.last_delivered_at IS NULL OR p.last_delivered_at < $4)
             """,
-            [.textArray(ids), .date(now), .text(reason)])
+            [.textArray(ids), .date(now), .text(reason), .date(now.addingTimeInterval(-60))])
     }
 
     private static func finish(id: String, outcome: JobOutcome, now: Date, on connection: PGConnection) throws {
@@ -481,6 +496,23 @@ extension PostgresStore {
                 guard let record, record.recipients.contains(uid) else { return .notRecipient }
                 return changed > 0 ? .first(record) : .repeated
             }
+        }
+    }
+
+    public func tokenHasDelivered(appId: String, token: String) throws -> Bool {
+        try withConnection {
+            try $0.query(
+                "SELECT delivered_at IS NOT NULL FROM push_tokens WHERE app_id = $1 AND token = $2", [.text(appId), .text(token)]
+            ).first { $0.bool(0) } ?? false
+        }
+    }
+
+    public func providerLastDelivered(appId: String, providerId: String) throws -> Date? {
+        try withConnection {
+            try $0.query(
+                "SELECT last_delivered_at FROM providers WHERE app_id = $1 AND id = $2 AND last_delivered_at IS NOT NULL",
+                [.text(appId), .text(providerId)]
+            ).first { $0.date(0) }
         }
     }
 }

@@ -112,5 +112,13 @@ enum Migrations {
         ALTER TABLE calls ADD COLUMN recipients TEXT;
         ALTER TABLE calls ADD COLUMN answered TEXT;
         """,
+        // 10: what the providers' circuit breakers keep across restarts: when each token first
+        // delivered (a refusal of such a token says something about the provider, one of a
+        // token that never delivered does not), and when the provider last delivered (an
+        // update clears it: the new settings have not delivered yet).
+        """
+        ALTER TABLE push_tokens ADD COLUMN delivered_at INTEGER;
+        ALTER TABLE providers ADD COLUMN last_delivered_at INTEGER;
+        """,
     ]
 }

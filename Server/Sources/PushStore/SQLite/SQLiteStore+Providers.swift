@@ -19,7 +19,7 @@ extension SQLiteStore {
     public func updateProvider(_ provider: ProviderRecord) throws {
         let changed = try withConnection {
             try $0.run(
-                "UPDATE providers SET kind = ?, settings = ?, secret = ?, updated_at = ? WHERE app_id = ? AND id = ?",
+                "UPDATE providers SET kind = ?, settings = ?, secret = ?, updated_at = ?, last_delivered_at = NULL WHERE app_id = ? AND id = ?",
                 [
                     .text(provider.kind.rawValue), .blob(provider.settings), .blob(provider.sealedSecret), .date(provider.updatedAt),
                     .text(provider.appId), .text(provider.id),
