@@ -11,8 +11,10 @@ import Synchronization
 /// them concurrently through a `PushSender`, and record each outcome in the store.
 ///
 /// Two threads talk to the store (one claims, one finishes, so neither waits on the
-/// network); sends run as tasks, at most `maxInFlight` at a time. A job claimed by a process
-/// that dies is claimed again when its lease runs out, so nothing is lost.
+/// network); sends run as tasks, at most `maxInFlight` at a time, of which one provider (of one
+/// app) holds at most `maxInFlightPerProvider`: a claim leaves out the providers at their share,
+/// so a provider that is slow or hangs cannot take the slots other apps' pushes need. A job
+/// claimed by a process that dies is claimed again when its lease runs out, so nothing is lost.
 public final class DeliveryEngine: Sendable {
     /// Tuning knobs.
     public struct Configuration: Sendable {
@@ -20,6 +22,9 @@ public final class DeliveryEngine: Sendable {
         public var batchSize: Int
         /// Most sends in flight.
         public var maxInFlight: Int
+        /// Most sends in flight for one provider of one app (default three quarters of
+        /// `maxInFlight`: a quarter is always left to the others).
+        public var maxInFlightPerProvider: Int?
         /// How long a claim is leased (longer than the longest send).
         public var lease: TimeInterval
         /// How long to sleep when the outbox has nothing due (`wake()` cuts it short).
@@ -50,6 +55,8 @@ public final class DeliveryEngine: Sendable {
         var inFlight = 0
         /// Claimed and not yet answered: what `maxInFlight` bounds (each holds a network stream).
         var sending = 0
+        /// `sending` per provider: what `maxInFlightPerProvider` bounds.
+        var sendingBy: [ProviderRef: Int] = [:]
         var finished: [Finished] = []
         var stopped = false
         var woken = false
@@ -116,6 +123,11 @@ public final class DeliveryEngine: Sendable {
     /// Jobs claimed and not yet recorded.
     public var inFlight: Int { shared.condition.withLock { shared.inFlight } }
 
+    /// One provider's share of the sends in flight.
+    private var perProvider: Int {
+        max(1, min(configuration.maxInFlightPerProvider ?? configuration.maxInFlight * 3 / 4, configuration.maxInFlight))
+    }
+
     /// Claiming waits until no more than this many sends are unanswered, so each claim
     /// fills a sixteenth of `maxInFlight` (at most `batchSize`) at once.
     private var claimAt: Int {
@@ -128,31 +140,40 @@ public final class DeliveryEngine: Sendable {
             // Claim when enough sends have been answered; answered jobs waiting to be recorded
             // do not hold a slot (recording is one transaction per batch, behind the network),
             // but at most four times `maxInFlight` may wait, so a slow store slows claiming.
-            let free: Int? = shared.condition.withLock {
+            let perProvider = self.perProvider
+            let slots: (free: Int, excluded: Set<ProviderRef>, busiest: Int)? = shared.condition.withLock {
                 while !shared.stopped,
                     shared.sending > claimAt
                         || shared.inFlight >= configuration.maxInFlight * 4
                 {
                     shared.condition.wait()
                 }
-                return shared.stopped ? nil : configuration.maxInFlight - shared.sending
+                guard !shared.stopped else { return nil }
+                let excluded = Set(shared.sendingBy.filter { $0.value >= perProvider }.keys)
+                let busiest = shared.sendingBy.values.filter { $0 < perProvider }.max() ?? 0
+                return (configuration.maxInFlight - shared.sending, excluded, busiest)
             }
-            guard let free else { return }
+            guard let slots else { return }
+            // A claim may go to one provider only: at most what keeps every provider within its share.
+            let limit = min(slots.free, configuration.batchSize, perProvider - slots.busiest)
             let jobs: [PushJob]
             do {
-                jobs = try store.claimPushJobs(limit: min(free, configuration.batchSize), lease: configuration.lease, now: now())
+                jobs = try store.claimPushJobs(limit: limit, lease: configuration.lease, now: now(), excluding: slots.excluded)
             } catch {
                 log("delivery: claiming jobs failed: \(error)")
                 idle(seconds: 1)
                 continue
             }
             if jobs.isEmpty {
-                idle(seconds: configuration.idleWait)
+                // With providers left out, wait for one of their sends to end (or new jobs)
+                // rather than read the queue every few milliseconds past their backlog.
+                idle(seconds: slots.excluded.isEmpty ? configuration.idleWait : 1)
                 continue
             }
             shared.condition.withLock {
                 shared.inFlight += jobs.count
                 shared.sending += jobs.count
+                for job in jobs { shared.sendingBy[ProviderRef(appId: job.appId, providerId: job.providerId), default: 0] += 1 }
             }
             // Calls jump the queue: start them before the rest of the batch.
             for job in jobs where job.kind == .call { dispatch(job) }
@@ -192,12 +213,21 @@ public final class DeliveryEngine: Sendable {
     private func dispatch(_ job: PushJob) {
         let shared = self.shared
         let claimAt = self.claimAt
+        let perProvider = self.perProvider
+        let provider = ProviderRef(appId: job.appId, providerId: job.providerId)
         let sender: any PushSender =
             Self.expiry(of: job, now: now(), ringTimeout: configuration.ringTimeout).map { ExpiredAnswer(reason: $0) } ?? self.sender
         sender.send(job) { outcome in
             let answeredAt = Date()
             shared.condition.withLock {
                 shared.sending -= 1
+                let held = shared.sendingBy[provider] ?? 1
+                shared.sendingBy[provider] = held > 1 ? held - 1 : nil
+                if held >= perProvider {
+                    // The provider's share has room again: claims may include it.
+                    shared.woken = true
+                    shared.condition.broadcast()
+                }
                 shared.finished.append(Finished(job: job, outcome: outcome, answeredAt: answeredAt))
                 // Wake the threads only when they have something to do: the finisher when its
                 // list stops being empty, the claimer when enough sends were answered.

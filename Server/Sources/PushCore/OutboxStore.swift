@@ -16,6 +16,11 @@ public protocol OutboxStore: Sendable {
     /// job is finished. Each returned job has `attempts` already incremented.
     func claimPushJobs(limit: Int, lease: TimeInterval, now: Date) throws -> [PushJob]
 
+    /// Like ``claimPushJobs(limit:lease:now:)``, without the jobs of the `excluded` providers
+    /// (they stay due, their attempts untouched): the engine leaves out a provider that holds
+    /// its share of the sends in flight, so one slow provider cannot take every slot.
+    func claimPushJobs(limit: Int, lease: TimeInterval, now: Date, excluding excluded: Set<ProviderRef>) throws -> [PushJob]
+
     /// Records the outcome of a claimed job: `delivered` and `failed` end it, `retry`
     /// makes it claimable again at its `notBefore`, `tokenInvalid` ends it and deletes the
     /// token (for its app) so later sends skip it.
@@ -56,7 +61,26 @@ public protocol OutboxStore: Sendable {
     func recordTokenEnvironment(appId: String, token: String, environment: TokenEnvironment) throws
 }
 
+/// One provider of one app.
+public struct ProviderRef: Hashable, Sendable {
+    /// The app.
+    public var appId: String
+    /// The provider's id within the app.
+    public var providerId: String
+
+    /// Creates a reference.
+    public init(appId: String, providerId: String) {
+        self.appId = appId
+        self.providerId = providerId
+    }
+}
+
 extension OutboxStore {
+    /// Default (stores without exclusion, test doubles): claims as if nothing were excluded.
+    public func claimPushJobs(limit: Int, lease: TimeInterval, now: Date, excluding excluded: Set<ProviderRef>) throws -> [PushJob] {
+        try claimPushJobs(limit: limit, lease: lease, now: now)
+    }
+
     /// Default: no token is known to have delivered.
     public func tokenHasDelivered(appId: String, token: String) throws -> Bool { false }
 

@@ -103,6 +103,65 @@ import Testing
         #expect(delivered.done && delivered.elapsed < 5, "bob's push: \(delivered.value) delivered after \(delivered.elapsed) s")
     }
 
+    /// App B's APNs answers slowly (12 s) with a backlog of B's pushes; app A's next push is
+    /// delivered at once: B holds at most its share (three quarters) of the engine's sends in
+    /// flight. (B's pushes took every slot, and A's waited for B's answers.)
+    @Test func aSlowProviderOfOneAppDoesNotDelayAnother() async throws {
+        let mock = try await offThePool { try MockPushServer() }
+        let slow = (0..<20).map { String(format: "%064x", 0x5_1000 + $0) }
+        try mock.script(Dictionary(uniqueKeysWithValues: slow.map { ($0, [["status": 200, "delay_ms": 12_000]]) }))
+        let harness = try await Harness.start(sender: .delivery) { configuration in
+            configuration.delivery.apnsBaseURL = mock.baseURL
+            configuration.delivery.caFile = mock.credentials.caFile
+            configuration.deliveryMaxInFlight = 8
+            configuration.delivery.apnsConnections = 1  // one connection per provider, opened by its first push
+        }
+        for app in ["app-a", "app-b"] {
+            _ = try await harness.admin("POST", "/apps", ["appId": app, "name": app])
+            #expect(
+                try await harness.admin("POST", "/notifications/push/v1/providers/apns", appId: app, MisconfigurationTests.provider(mock))
+                    .status == 200)
+        }
+        let alice = try await harness.makeUser("alice", appId: "app-a")
+        let bert = try await harness.makeUser("bert", appId: "app-b")
+        let bob = try await harness.makeUser("bob", appId: "app-b")
+        #expect(try await harness.register(String(repeating: "a1", count: 32), platform: "apns_ios_device", session: alice).status == 200)
+        #expect(try await harness.register(String(repeating: "be", count: 32), platform: "apns_ios_device", session: bert).status == 200)
+        for token in slow { #expect(try await harness.register(token, platform: "apns_ios_device", session: bob).status == 200) }
+        func chat(_ app: String, to uid: String, id: String) async throws -> String {
+            let body: [String: Any] = [
+                "type": "chat", "recipients": [["uid": uid]],
+                "message": ["id": id, "sender": ["uid": "carol"], "receiver": ["uid": uid], "text": "hi"],
+            ]
+            let sent = try await harness.admin("POST", "/notifications/push/v1/send", appId: app, body)
+            return try #require(sent.data["requestId"] as? String)
+        }
+        let store = harness.store
+        func delivered(_ app: String, _ request: String) async -> ProgressWait<Bool> {
+            await waitWhileProgressing(
+                "\(app)'s push", { (try? store.pushJobLog(appId: app, requestId: request))?.first?.state == "delivered" }
+            ) {
+                $0
+            }
+        }
+        // Each app's first push opens its APNs connection (APNs lets one stream through until
+        // one is answered)
+        #expect(await delivered("app-a", try await chat("app-a", to: "alice", id: "a0")).done)
+        #expect(await delivered("app-b", try await chat("app-b", to: "bert", id: "b0")).done)
+
+        // When B's twenty pushes wait for B's slow APNs
+        _ = try await chat("app-b", to: "bob", id: "b1")
+        let share = 8 * 3 / 4
+        let atAPNs = { mock.log(kind: "apns").compactMap { $0["token"] as? String }.filter { slow.contains($0) }.count }
+        let held = await waitWhileProgressing("B's pushes at APNs", atAPNs) { $0 >= share }
+        #expect(held.done, "\(held.value) of B's pushes reached APNs")
+
+        // Then A's next push is delivered at once, and B holds no more than its share
+        let second = await delivered("app-a", try await chat("app-a", to: "alice", id: "a1"))
+        #expect(second.done && second.elapsed < 2, "A's push waited \(second.elapsed) s behind B's slow provider")
+        #expect(atAPNs() == share, "B never holds more than its share of the sends in flight")
+    }
+
     /// A webhook receiver that accepts connections and never answers: with HTTP/1.1 every post
     /// in flight holds a connection of its own, so `accepted` counts the posts it holds.
     final class SilentReceiver: @unchecked Sendable {

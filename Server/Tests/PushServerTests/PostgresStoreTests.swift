@@ -39,11 +39,11 @@ enum StoreScenarios {
 
     static func job(
         _ id: String, request: String = "r1", token: String = "live", kind: PushKind = .chat, notBefore: Date = t0,
-        payload: Data = Data("{}".utf8), environment: TokenEnvironment? = nil
+        payload: Data = Data("{}".utf8), environment: TokenEnvironment? = nil, provider: String = "p1"
     ) -> PushJob {
         PushJob(
             id: id, appId: "a1", requestId: request, uid: "u1", token: token, platform: kind == .call ? .apnsVoIP : .apnsDevice,
-            kind: kind, providerId: "p1", payload: payload,
+            kind: kind, providerId: provider, payload: payload,
             headers: PushHeaders(
                 pushType: kind == .call ? .voip : .alert, priority: 10, expiration: 42, collapseId: id == "j1" ? "c" : nil),
             notBefore: notBefore, createdAt: t0, environment: environment)
@@ -340,6 +340,35 @@ enum StoreScenarios {
         log.step("j4 is claimed once more") { try store.claimPushJobs(limit: 10, lease: 30, now: now.addingTimeInterval(400)) }
         log.run("a failure ends j4") {
             try store.finishPushJob(id: "j4", outcome: .failed(reason: "BadDeviceToken"), now: now.addingTimeInterval(401))
+        }
+        // A claim can leave out providers (the engine's per-provider share): their jobs stay due.
+        log.run("enqueue j7 (p1), j8 (p2), a call j9 (p2)") {
+            let due = now.addingTimeInterval(500)
+            try store.enqueue(
+                webhooks: [],
+                pushJobs: [
+                    job("j7", request: "r5", notBefore: due), job("j8", request: "r5", notBefore: due, provider: "p2"),
+                    job("j9", request: "r5", kind: .call, notBefore: due, provider: "p2"),
+                ])
+        }
+        let p2 = ProviderRef(appId: "a1", providerId: "p2")
+        log.step("claim without p2: only the due jobs of p1") {
+            try store.claimPushJobs(limit: 10, lease: 30, now: now.addingTimeInterval(501), excluding: [p2]).map(\.id).sorted()
+        }
+        log.step("claim without p1 and p2: nothing") {
+            try store.claimPushJobs(
+                limit: 10, lease: 30, now: now.addingTimeInterval(502), excluding: [p2, ProviderRef(appId: "a1", providerId: "p1")]
+            ).map(\.id)
+        }
+        log.step("p2's jobs were left due, attempts untouched") {
+            try store.claimPushJobs(limit: 10, lease: 30, now: now.addingTimeInterval(503), excluding: []).map {
+                [$0.id, "\($0.attempts)"]
+            }.sorted {
+                $0[0] < $1[0]
+            }
+        }
+        log.run("finish j7, j8, j9") {
+            try store.finishPushJobs(["j7", "j8", "j9"].map { ($0, JobOutcome.delivered) }, now: now.addingTimeInterval(504))
         }
         log.step("every job as exported") { try store.allPushJobs() }
         log.step("j4's log") { try store.pushJobLog(appId: "a1", requestId: "r3") }

@@ -118,18 +118,34 @@ extension PostgresStore {
     /// claiming, so two instances never lease the same job. Only the queue rows are written
     /// (lane, due, owner, attempts); the job rows are read.
     public func claimPushJobs(limit: Int, lease: TimeInterval, now: Date) throws -> [PushJob] {
+        try claimPushJobs(limit: limit, lease: lease, now: now, excluding: [])
+    }
+
+    public func claimPushJobs(limit: Int, lease: TimeInterval, now: Date, excluding excluded: Set<ProviderRef>) throws -> [PushJob] {
         guard limit > 0 else { return [] }
+        // Without exclusions (nearly always) the queue alone is read; with them each queue row
+        // is checked against its job's provider.
+        let skipped = excluded.sorted { ($0.appId, $0.providerId) < ($1.appId, $1.providerId) }
+        let exclusion =
+            skipped.isEmpty
+            ? ""
+            : """
+             AND NOT EXISTS (SELECT 1 FROM push_jobs j WHERE j.id = push_queue.id
+                AND (j.app_id, j.provider_id) IN (SELECT * FROM unnest($5::text[], $6::text[])))
+            """
+        var values: [PGValue] = [.date(now), .int(Int64(limit)), .date(now.addingTimeInterval(lease)), .text(leaseOwner)]
+        if !skipped.isEmpty { values += [.textArray(skipped.map(\.appId)), .textArray(skipped.map(\.providerId))] }
         let jobs = try withConnection { connection in
             try connection.query(
                 """
                 WITH calls AS MATERIALIZED (
-                    SELECT id FROM push_queue WHERE lane = \(PostgresMigrations.callLane) AND due <= $1
+                    SELECT id FROM push_queue WHERE lane = \(PostgresMigrations.callLane) AND due <= $1\(exclusion)
                     ORDER BY due LIMIT $2 FOR UPDATE SKIP LOCKED),
                 due AS MATERIALIZED (
-                    SELECT id FROM push_queue WHERE lane = \(PostgresMigrations.otherLane) AND due <= $1
+                    SELECT id FROM push_queue WHERE lane = \(PostgresMigrations.otherLane) AND due <= $1\(exclusion)
                     ORDER BY due LIMIT GREATEST($2 - (SELECT count(*) FROM calls), 0) FOR UPDATE SKIP LOCKED),
                 expired AS MATERIALIZED (
-                    SELECT id FROM push_queue WHERE lane = \(PostgresMigrations.leasedLane) AND due <= $1
+                    SELECT id FROM push_queue WHERE lane = \(PostgresMigrations.leasedLane) AND due <= $1\(exclusion)
                     ORDER BY not_before LIMIT GREATEST($2 - (SELECT count(*) FROM calls) - (SELECT count(*) FROM due), 0)
                     FOR UPDATE SKIP LOCKED),
                 claimed AS (
@@ -138,7 +154,7 @@ extension PostgresStore {
                     RETURNING id, attempts)
                 SELECT \(Self.jobColumnList(attempts: "c.attempts", prefix: "j.")) FROM claimed c JOIN push_jobs j ON j.id = c.id
                 """,
-                [.date(now), .int(Int64(limit)), .date(now.addingTimeInterval(lease)), .text(leaseOwner)]
+                values
             ).map(Self.jobRow)
         }
         return jobs.sorted { ($0.kind == .call ? 0 : 1, $0.notBefore) < ($1.kind == .call ? 0 : 1, $1.notBefore) }

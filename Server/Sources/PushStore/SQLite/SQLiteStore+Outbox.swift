@@ -70,23 +70,34 @@ extension SQLiteStore {
     /// Claims due jobs: call pushes first (they jump the queue), then the oldest due jobs,
     /// then jobs whose lease ran out; leases them all with one `UPDATE … RETURNING`.
     public func claimPushJobs(limit: Int, lease: TimeInterval, now: Date) throws -> [PushJob] {
+        try claimPushJobs(limit: limit, lease: lease, now: now, excluding: [])
+    }
+
+    public func claimPushJobs(limit: Int, lease: TimeInterval, now: Date, excluding excluded: Set<ProviderRef>) throws -> [PushJob] {
         guard limit > 0 else { return [] }
+        let skipped = excluded.sorted { ($0.appId, $0.providerId) < ($1.appId, $1.providerId) }
+        let exclusion =
+            skipped.isEmpty
+            ? ""
+            : " AND (app_id, provider_id) NOT IN (VALUES " + Array(repeating: "(?, ?)", count: skipped.count).joined(separator: ", ") + ")"
+        let skippedValues: [SQLValue] = skipped.flatMap { [.text($0.appId), .text($0.providerId)] }
         return try withConnection { connection in
             try connection.transaction {
                 var ids = try connection.query(
-                    "SELECT id FROM push_jobs WHERE state = ? AND kind = ? AND not_before <= ? ORDER BY not_before LIMIT ?",
-                    [.text(JobState.pending), .text(PushKind.call.rawValue), .date(now), .int(Int64(limit))]
+                    "SELECT id FROM push_jobs WHERE state = ? AND kind = ? AND not_before <= ?\(exclusion) ORDER BY not_before LIMIT ?",
+                    [.text(JobState.pending), .text(PushKind.call.rawValue), .date(now)] + skippedValues + [.int(Int64(limit))]
                 ) { $0.text(0) }
                 if ids.count < limit {
                     ids += try connection.query(
-                        "SELECT id FROM push_jobs WHERE state = ? AND not_before <= ? AND kind <> ? ORDER BY not_before LIMIT ?",
-                        [.text(JobState.pending), .date(now), .text(PushKind.call.rawValue), .int(Int64(limit - ids.count))]
+                        "SELECT id FROM push_jobs WHERE state = ? AND not_before <= ? AND kind <> ?\(exclusion) ORDER BY not_before LIMIT ?",
+                        [.text(JobState.pending), .date(now), .text(PushKind.call.rawValue)] + skippedValues
+                            + [.int(Int64(limit - ids.count))]
                     ) { $0.text(0) }
                 }
                 if ids.count < limit {
                     ids += try connection.query(
-                        "SELECT id FROM push_jobs WHERE state = ? AND lease_until <= ? ORDER BY not_before LIMIT ?",
-                        [.text(JobState.leased), .date(now), .int(Int64(limit - ids.count))]
+                        "SELECT id FROM push_jobs WHERE state = ? AND lease_until <= ?\(exclusion) ORDER BY not_before LIMIT ?",
+                        [.text(JobState.leased), .date(now)] + skippedValues + [.int(Int64(limit - ids.count))]
                     ) { $0.text(0) }
                 }
                 guard !ids.isEmpty else { return [] }
