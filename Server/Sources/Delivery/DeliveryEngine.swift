@@ -22,8 +22,8 @@ public final class DeliveryEngine: Sendable {
         public var batchSize: Int
         /// Most sends in flight.
         public var maxInFlight: Int
-        /// Most sends in flight for one provider of one app (default three quarters of
-        /// `maxInFlight`: a quarter is always left to the others).
+        /// Most sends in flight for one provider of one app (default seven eighths of
+        /// `maxInFlight`: an eighth is always left to the others).
         public var maxInFlightPerProvider: Int?
         /// How long a claim is leased (longer than the longest send).
         public var lease: TimeInterval
@@ -125,14 +125,24 @@ public final class DeliveryEngine: Sendable {
 
     /// One provider's share of the sends in flight.
     private var perProvider: Int {
-        max(1, min(configuration.maxInFlightPerProvider ?? configuration.maxInFlight * 3 / 4, configuration.maxInFlight))
+        max(
+            1,
+            min(
+                configuration.maxInFlightPerProvider ?? configuration.maxInFlight - configuration.maxInFlight / 8, configuration.maxInFlight
+            ))
     }
 
+    /// What a claim fills at least: a sixteenth of `maxInFlight` (at most `batchSize`).
+    private var chunk: Int { max(1, min(configuration.batchSize, configuration.maxInFlight / 16)) }
+
     /// Claiming waits until no more than this many sends are unanswered, so each claim
-    /// fills a sixteenth of `maxInFlight` (at most `batchSize`) at once.
-    private var claimAt: Int {
-        configuration.maxInFlight - min(configuration.batchSize, configuration.maxInFlight / 16)
-    }
+    /// fills at least a ``chunk`` at once.
+    private var claimAt: Int { configuration.maxInFlight - chunk }
+
+    /// A provider with more sends than this in flight is left out of claims until it is back
+    /// to it: like the engine as a whole, it takes a whole ``chunk`` or nothing (one claim per
+    /// answered send would make the store the bottleneck).
+    private var providerClaimAt: Int { max(0, perProvider - chunk) }
 
     private func claimLoop() {
         defer { threadDone() }
@@ -141,6 +151,7 @@ public final class DeliveryEngine: Sendable {
             // do not hold a slot (recording is one transaction per batch, behind the network),
             // but at most four times `maxInFlight` may wait, so a slow store slows claiming.
             let perProvider = self.perProvider
+            let providerClaimAt = self.providerClaimAt
             let slots: (free: Int, excluded: Set<ProviderRef>, busiest: Int)? = shared.condition.withLock {
                 while !shared.stopped,
                     shared.sending > claimAt
@@ -149,8 +160,8 @@ public final class DeliveryEngine: Sendable {
                     shared.condition.wait()
                 }
                 guard !shared.stopped else { return nil }
-                let excluded = Set(shared.sendingBy.filter { $0.value >= perProvider }.keys)
-                let busiest = shared.sendingBy.values.filter { $0 < perProvider }.max() ?? 0
+                let excluded = Set(shared.sendingBy.filter { $0.value > providerClaimAt }.keys)
+                let busiest = shared.sendingBy.values.filter { $0 <= providerClaimAt }.max() ?? 0
                 return (configuration.maxInFlight - shared.sending, excluded, busiest)
             }
             guard let slots else { return }
@@ -213,7 +224,7 @@ public final class DeliveryEngine: Sendable {
     private func dispatch(_ job: PushJob) {
         let shared = self.shared
         let claimAt = self.claimAt
-        let perProvider = self.perProvider
+        let providerClaimAt = self.providerClaimAt
         let provider = ProviderRef(appId: job.appId, providerId: job.providerId)
         let sender: any PushSender =
             Self.expiry(of: job, now: now(), ringTimeout: configuration.ringTimeout).map { ExpiredAnswer(reason: $0) } ?? self.sender
@@ -223,8 +234,8 @@ public final class DeliveryEngine: Sendable {
                 shared.sending -= 1
                 let held = shared.sendingBy[provider] ?? 1
                 shared.sendingBy[provider] = held > 1 ? held - 1 : nil
-                if held >= perProvider {
-                    // The provider's share has room again: claims may include it.
+                if held == providerClaimAt + 1 {
+                    // The provider's share has room for a chunk again: claims may include it.
                     shared.woken = true
                     shared.condition.broadcast()
                 }
