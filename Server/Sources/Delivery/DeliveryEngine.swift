@@ -72,6 +72,37 @@ public final class DeliveryEngine: Sendable {
     private let now: @Sendable () -> Date
     private let shared = Shared()
     private let trimmer = HeapTrimmer()
+    /// Touched by the finishing thread only: what it already recorded as delivered.
+    private let recorded = Locked(RecordedDeliveries())
+
+    /// The tokens known to have delivered (bounded: when full it starts again, and a token is
+    /// at worst recorded twice) and when each provider's last delivery was written.
+    struct RecordedDeliveries {
+        static let tokenLimit = 200_000
+        var tokens: Set<TokenRef> = []
+        var providers: [ProviderRef: Date] = [:]
+
+        /// What of `delivered` is not recorded yet: new tokens, providers last written over a
+        /// minute ago. Marks them as recorded.
+        mutating func due(_ delivered: [PushJob], at time: Date) -> (tokens: [TokenRef], providers: [ProviderRef]) {
+            var newTokens: [TokenRef] = []
+            var dueProviders: [ProviderRef] = []
+            for job in delivered {
+                let token = TokenRef(appId: job.appId, token: job.token)
+                if !tokens.contains(token) {
+                    if tokens.count >= Self.tokenLimit { tokens.removeAll(keepingCapacity: true) }
+                    tokens.insert(token)
+                    newTokens.append(token)
+                }
+                let provider = ProviderRef(appId: job.appId, providerId: job.providerId)
+                if providers[provider].map({ time.timeIntervalSince($0) >= 60 }) ?? true {
+                    providers[provider] = time
+                    dueProviders.append(provider)
+                }
+            }
+            return (newTokens, dueProviders)
+        }
+    }
 
     /// Creates an engine; call `start()` to run it.
     public init(
@@ -268,6 +299,17 @@ public final class DeliveryEngine: Sendable {
             }
             do {
                 try store.finishPushJobs(batch.map { ($0.job.id, $0.outcome) }, now: time)
+                // What the breakers keep across restarts: only what is new (almost never, once
+                // the tokens delivered), so a batch costs no more statements than before.
+                let due = recorded.withLock { $0.due(batch.filter { $0.outcome == .delivered }.map(\.job), at: time) }
+                do {
+                    try store.recordDeliveries(tokens: due.tokens, providers: due.providers, at: time)
+                } catch {
+                    // Only the breakers' memory, and tried again: what this batch delivered
+                    // is recorded with the next one that delivers.
+                    recorded.withLock { $0 = RecordedDeliveries() }
+                    log("delivery: recording what delivered failed: \(error)")
+                }
             } catch {
                 // Their leases run out and the jobs are claimed again: at least once.
                 log("delivery: recording \(batch.count) outcomes failed: \(error)")

@@ -24,11 +24,14 @@ public protocol OutboxStore: Sendable {
     /// Records the outcome of a claimed job: `delivered` and `failed` end it, `retry`
     /// makes it claimable again at its `notBefore`, `tokenInvalid` ends it and deletes the
     /// token (for its app) so later sends skip it.
-    ///
-    /// A delivered job also marks its token as one that delivered (the first time) and its
-    /// provider's last delivery (at most once a minute): what ``tokenHasDelivered(appId:token:)``
-    /// and ``providerLastDelivered(appId:providerId:)`` answer.
     func finishPushJob(id: String, outcome: JobOutcome, now: Date) throws
+
+    /// Records what delivered, for the providers' circuit breakers: each token's first delivery
+    /// (a token that already has one keeps it) and the providers' last. The engine calls it
+    /// after recording outcomes, for tokens it has not seen deliver yet and providers it did
+    /// not record in the last minute; ``tokenHasDelivered(appId:token:)`` and
+    /// ``providerLastDelivered(appId:providerId:)`` read it back.
+    func recordDeliveries(tokens: [TokenRef], providers: [ProviderRef], at time: Date) throws
 
     /// Whether a push to this token was ever delivered (accepted by APNs or FCM).
     func tokenHasDelivered(appId: String, token: String) throws -> Bool
@@ -61,6 +64,20 @@ public protocol OutboxStore: Sendable {
     func recordTokenEnvironment(appId: String, token: String, environment: TokenEnvironment) throws
 }
 
+/// One push token of one app.
+public struct TokenRef: Hashable, Sendable {
+    /// The app.
+    public var appId: String
+    /// The token.
+    public var token: String
+
+    /// Creates a reference.
+    public init(appId: String, token: String) {
+        self.appId = appId
+        self.token = token
+    }
+}
+
 /// One provider of one app.
 public struct ProviderRef: Hashable, Sendable {
     /// The app.
@@ -80,6 +97,9 @@ extension OutboxStore {
     public func claimPushJobs(limit: Int, lease: TimeInterval, now: Date, excluding excluded: Set<ProviderRef>) throws -> [PushJob] {
         try claimPushJobs(limit: limit, lease: lease, now: now)
     }
+
+    /// Default: nothing is kept.
+    public func recordDeliveries(tokens: [TokenRef], providers: [ProviderRef], at time: Date) throws {}
 
     /// Default: no token is known to have delivered.
     public func tokenHasDelivered(appId: String, token: String) throws -> Bool { false }

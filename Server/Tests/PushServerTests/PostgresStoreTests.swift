@@ -170,6 +170,34 @@ enum StoreScenarios {
         log.step("token of a missing user") { try store.registerToken(token("tok7", uid: "ghost"), maxPerUser: 3) }
         log.step("all tokens") { try store.tokens(appId: "a1", uid: nil) }
         log.run("record environment") { try store.recordTokenEnvironment(appId: "a1", token: "tok4", environment: .production) }
+        // What the providers' circuit breakers keep: tokens that delivered, providers' last delivery.
+        log.step("tok4 never delivered, p1 neither") {
+            [
+                try store.tokenHasDelivered(appId: "a1", token: "tok4") ? "delivered" : "-",
+                try store.providerLastDelivered(appId: "a1", providerId: "p1").map { "\($0)" } ?? "-",
+            ]
+        }
+        log.run("record deliveries") {
+            try store.recordDeliveries(
+                tokens: [TokenRef(appId: "a1", token: "tok4"), TokenRef(appId: "a1", token: "gone")],
+                providers: [ProviderRef(appId: "a1", providerId: "p1"), ProviderRef(appId: "a1", providerId: "gone")], at: t0)
+            try store.recordDeliveries(tokens: [TokenRef(appId: "a1", token: "tok4")], providers: [], at: t0.addingTimeInterval(9))
+        }
+        log.step("tok4 delivered (first time kept), tok6 not; p1's last delivery") {
+            [
+                try store.tokenHasDelivered(appId: "a1", token: "tok4") ? "delivered" : "-",
+                try store.tokenHasDelivered(appId: "a1", token: "tok6") ? "delivered" : "-",
+                try store.providerLastDelivered(appId: "a1", providerId: "p1").map { "\($0.timeIntervalSince(t0))" } ?? "-",
+            ]
+        }
+        log.run("update p1") {
+            guard var changed = try store.provider(appId: "a1", id: "p1") else { throw StoreError.notFound }
+            changed.updatedAt = t0.addingTimeInterval(20)
+            try store.updateProvider(changed)
+        }
+        log.step("an update forgets p1's last delivery") {
+            try store.providerLastDelivered(appId: "a1", providerId: "p1").map { "\($0)" } ?? "-"
+        }
         log.step("u1's tokens") { try store.tokens(appId: "a1", uid: "u1") }
         log.step("delete by auth token") { try store.deleteTokens(appId: "a1", authTokenHash: Data([2])) }
         log.step("delete one") { try store.deleteToken(appId: "a1", token: "tok1") }

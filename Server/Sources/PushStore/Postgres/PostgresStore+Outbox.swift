@@ -197,31 +197,16 @@ extension PostgresStore {
     /// attempts the queue counted and the last lease's owner, into their job rows (every job named, queued or not, as a
     /// finish always did).
     private static func end(ids: [String], state: String, now: Date, reason: String?, on connection: PGConnection) throws {
-        let ended = """
-            done AS (DELETE FROM push_queue WHERE id = ANY($1) RETURNING id, attempts, lease_owner),
-            ended AS (
-                UPDATE push_jobs j SET state = \(state), lease_until = NULL, finished_at = $2, last_error = $3,
-                    attempts = COALESCE(d.attempts, j.attempts),
-                    lease_owner = CASE WHEN d.id IS NULL THEN j.lease_owner ELSE d.lease_owner END
-                FROM unnest($1::text[]) AS u(id) LEFT JOIN done d ON d.id = u.id
-                WHERE j.id = u.id RETURNING j.app_id, j.token, j.provider_id)
-            """
-        guard state == "'delivered'" else {
-            try connection.query("WITH \(ended) SELECT count(*) FROM ended", [.textArray(ids), .date(now), .text(reason)])
-            return
-        }
-        // Still one statement: what the providers' breakers keep, the tokens' first delivery
-        // and the providers' last (a provider row is written at most once a minute).
         try connection.query(
             """
-            WITH \(ended),
-            tokens AS (
-                UPDATE push_tokens t SET delivered_at = $2 FROM ended e
-                WHERE t.app_id = e.app_id AND t.token = e.token AND t.delivered_at IS NULL)
-            UPDATE providers p SET last_delivered_at = $2 FROM (SELECT DISTINCT app_id, provider_id FROM ended) x
-            WHERE p.app_id = x.app_id AND p.id = x.provider_id AND (p.last_delivered_at IS NULL OR p.last_delivered_at < $4)
+            WITH done AS (DELETE FROM push_queue WHERE id = ANY($1) RETURNING id, attempts, lease_owner)
+            UPDATE push_jobs j SET state = \(state), lease_until = NULL, finished_at = $2, last_error = $3,
+                attempts = COALESCE(d.attempts, j.attempts),
+                lease_owner = CASE WHEN d.id IS NULL THEN j.lease_owner ELSE d.lease_owner END
+            FROM unnest($1::text[]) AS u(id) LEFT JOIN done d ON d.id = u.id
+            WHERE j.id = u.id
             """,
-            [.textArray(ids), .date(now), .text(reason), .date(now.addingTimeInterval(-60))])
+            [.textArray(ids), .date(now), .text(reason)])
     }
 
     private static func finish(id: String, outcome: JobOutcome, now: Date, on connection: PGConnection) throws {
@@ -511,6 +496,27 @@ extension PostgresStore {
                 let record = try Self.call(appId: appId, sessionId: sessionId, on: connection)
                 guard let record, record.recipients.contains(uid) else { return .notRecipient }
                 return changed > 0 ? .first(record) : .repeated
+            }
+        }
+    }
+
+    public func recordDeliveries(tokens: [TokenRef], providers: [ProviderRef], at time: Date) throws {
+        guard !tokens.isEmpty || !providers.isEmpty else { return }
+        try withConnection { connection in
+            // Two statements, each its own transaction: what they record only ever moves forward.
+            if !tokens.isEmpty {
+                try connection.query(
+                    """
+                    UPDATE push_tokens t SET delivered_at = $1 FROM unnest($2::text[], $3::text[]) AS u(app_id, token)
+                    WHERE t.app_id = u.app_id AND t.token = u.token AND t.delivered_at IS NULL
+                    """, [.date(time), .textArray(tokens.map(\.appId)), .textArray(tokens.map(\.token))])
+            }
+            if !providers.isEmpty {
+                try connection.query(
+                    """
+                    UPDATE providers p SET last_delivered_at = $1 FROM unnest($2::text[], $3::text[]) AS u(app_id, id)
+                    WHERE p.app_id = u.app_id AND p.id = u.id
+                    """, [.date(time), .textArray(providers.map(\.appId)), .textArray(providers.map(\.providerId))])
             }
         }
     }

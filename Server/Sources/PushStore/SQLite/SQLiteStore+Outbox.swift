@@ -130,18 +130,6 @@ extension SQLiteStore {
                     try connection.run(
                         "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = NULL WHERE id IN (\(placeholders))",
                         [.text(JobState.delivered), .date(now)] + chunk.map { .text($0) })
-                    // What the providers' breakers keep: the tokens' first delivery, the
-                    // providers' last (written at most once a minute).
-                    try connection.run(
-                        """
-                        UPDATE push_tokens SET delivered_at = ? WHERE delivered_at IS NULL
-                            AND (app_id, token) IN (SELECT app_id, token FROM push_jobs WHERE id IN (\(placeholders)))
-                        """, [.date(now)] + chunk.map { .text($0) })
-                    try connection.run(
-                        """
-                        UPDATE providers SET last_delivered_at = ? WHERE (last_delivered_at IS NULL OR last_delivered_at < ?)
-                            AND (app_id, id) IN (SELECT app_id, provider_id FROM push_jobs WHERE id IN (\(placeholders)))
-                        """, [.date(now), .date(now.addingTimeInterval(-60))] + chunk.map { .text($0) })
                 }
                 for (id, outcome) in results where outcome != .delivered {
                     switch outcome {
@@ -281,6 +269,24 @@ extension SQLiteStore {
             attempts: Int(row.int(14)), notBefore: row.date(15), createdAt: row.date(16),
             environment: row.optionalText(17).flatMap(TokenEnvironment.init(rawValue:)), rule: row.optionalText(18),
             skipped: row.text(19) == JobState.skipped)
+    }
+
+    public func recordDeliveries(tokens: [TokenRef], providers: [ProviderRef], at time: Date) throws {
+        guard !tokens.isEmpty || !providers.isEmpty else { return }
+        try withConnection { connection in
+            try connection.transaction {
+                for token in tokens {
+                    try connection.run(
+                        "UPDATE push_tokens SET delivered_at = ? WHERE app_id = ? AND token = ? AND delivered_at IS NULL",
+                        [.date(time), .text(token.appId), .text(token.token)])
+                }
+                for provider in providers {
+                    try connection.run(
+                        "UPDATE providers SET last_delivered_at = ? WHERE app_id = ? AND id = ?",
+                        [.date(time), .text(provider.appId), .text(provider.providerId)])
+                }
+            }
+        }
     }
 
     public func tokenHasDelivered(appId: String, token: String) throws -> Bool {
