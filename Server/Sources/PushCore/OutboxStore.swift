@@ -14,11 +14,10 @@ public protocol OutboxStore: Sendable {
     /// Claims up to `limit` jobs that are due (`notBefore <= now`), oldest first, and leases
     /// them for `lease` seconds: no other claim returns them until the lease runs out or the
     /// job is finished. Each returned job has `attempts` already incremented.
-    func claimPushJobs(limit: Int, lease: TimeInterval, now: Date) throws -> [PushJob]
-
-    /// Like ``claimPushJobs(limit:lease:now:)``, without the jobs of the `excluded` providers
-    /// (they stay due, their attempts untouched): the engine leaves out a provider that holds
-    /// its share of the sends in flight, so one slow provider cannot take every slot.
+    ///
+    /// The jobs of the `excluded` providers are left out (they stay due, their attempts
+    /// untouched): the engine leaves out a provider that holds its share of the sends in
+    /// flight, so one slow provider cannot take every slot.
     func claimPushJobs(limit: Int, lease: TimeInterval, now: Date, excluding excluded: Set<ProviderRef>) throws -> [PushJob]
 
     /// Records the outcome of a claimed job: `delivered` and `failed` end it, `retry`
@@ -93,9 +92,9 @@ public struct ProviderRef: Hashable, Sendable {
 }
 
 extension OutboxStore {
-    /// Default (stores without exclusion, test doubles): claims as if nothing were excluded.
-    public func claimPushJobs(limit: Int, lease: TimeInterval, now: Date, excluding excluded: Set<ProviderRef>) throws -> [PushJob] {
-        try claimPushJobs(limit: limit, lease: lease, now: now)
+    /// Claims due jobs of every provider.
+    public func claimPushJobs(limit: Int, lease: TimeInterval, now: Date) throws -> [PushJob] {
+        try claimPushJobs(limit: limit, lease: lease, now: now, excluding: [])
     }
 
     /// Default: nothing is kept.

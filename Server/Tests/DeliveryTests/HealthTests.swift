@@ -9,7 +9,9 @@ import Testing
     /// An outbox whose database cannot be read.
     struct BrokenStore: OutboxStore {
         struct Broken: Error {}
-        func claimPushJobs(limit: Int, lease: TimeInterval, now: Date) throws -> [PushJob] { throw Broken() }
+        func claimPushJobs(limit: Int, lease: TimeInterval, now: Date, excluding excluded: Set<ProviderRef>) throws -> [PushJob] {
+            throw Broken()
+        }
         func finishPushJob(id: String, outcome: JobOutcome, now: Date) throws { throw Broken() }
         func pushJobCounts() throws -> OutboxCounts { throw Broken() }
     }

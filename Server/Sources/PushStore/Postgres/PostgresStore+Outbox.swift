@@ -117,10 +117,6 @@ extension PostgresStore {
     /// left of `limit`. `FOR UPDATE SKIP LOCKED` passes over queue rows another instance is
     /// claiming, so two instances never lease the same job. Only the queue rows are written
     /// (lane, due, owner, attempts); the job rows are read.
-    public func claimPushJobs(limit: Int, lease: TimeInterval, now: Date) throws -> [PushJob] {
-        try claimPushJobs(limit: limit, lease: lease, now: now, excluding: [])
-    }
-
     public func claimPushJobs(limit: Int, lease: TimeInterval, now: Date, excluding excluded: Set<ProviderRef>) throws -> [PushJob] {
         guard limit > 0 else { return [] }
         // Without exclusions (nearly always) the queue alone is read; with them each queue row

@@ -69,10 +69,6 @@ extension SQLiteStore {
 
     /// Claims due jobs: call pushes first (they jump the queue), then the oldest due jobs,
     /// then jobs whose lease ran out; leases them all with one `UPDATE … RETURNING`.
-    public func claimPushJobs(limit: Int, lease: TimeInterval, now: Date) throws -> [PushJob] {
-        try claimPushJobs(limit: limit, lease: lease, now: now, excluding: [])
-    }
-
     public func claimPushJobs(limit: Int, lease: TimeInterval, now: Date, excluding excluded: Set<ProviderRef>) throws -> [PushJob] {
         guard limit > 0 else { return [] }
         let skipped = excluded.sorted { ($0.appId, $0.providerId) < ($1.appId, $1.providerId) }
