@@ -16,14 +16,22 @@ public struct HTTPRequest: Sendable {
     public var headers: [String: String]
     /// The body (empty when there was none).
     public var body: Data
+    /// The client's address: the peer's, or, when the peer is a trusted reverse proxy
+    /// (``HTTPServerConfiguration/trustedProxies``), the nearest address its `X-Forwarded-For`
+    /// names that is not itself a trusted proxy. Empty when unknown.
+    public var clientAddress: String
 
     /// Creates a request.
-    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: Data = Data()) {
+    public init(
+        method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: Data = Data(),
+        clientAddress: String = ""
+    ) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.body = body
+        self.clientAddress = clientAddress
     }
 
     /// The value of a header, looked up case-insensitively.

@@ -1,4 +1,5 @@
 import CMHD
+import ServerSupport
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -14,6 +15,7 @@ extension HTTPServer {
         _ requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
     ) -> MHD_Result {
         guard let connection, let requestContext, let uploadSize else { return .NO }
+        let state = cmhd_connection_context(connection).map { Unmanaged<ConnectionGuard.Connection>.fromOpaque($0).takeUnretainedValue() }
         guard let pointer = requestContext.pointee else {
             let context = RequestContext()
             context.headers = Self.values(of: connection, kind: .HEADER_KIND)
@@ -21,6 +23,7 @@ extension HTTPServer {
             if let length = context.headers["content-length"].flatMap(Int.init), length > configuration.maxBodyBytes {
                 // Answer before reading the body; libmicrohttpd then closes the connection.
                 context.tooLarge = true
+                if let state { connections.requestArrived(state) }
                 return Self.queue(tooLarge, on: connection)
             }
             return .YES
@@ -39,6 +42,8 @@ extension HTTPServer {
             uploadSize.pointee = 0
             return .YES
         }
+        // The whole request is here: no deadline while the handler runs and the answer goes out.
+        if let state { connections.requestArrived(state) }
         let response: HTTPResponse
         if context.tooLarge {
             response = tooLarge
@@ -48,10 +53,24 @@ extension HTTPServer {
                 path: url.map { String(cString: $0) } ?? "/",
                 query: Self.values(of: connection, kind: .GET_ARGUMENT_KIND),
                 headers: context.headers,
-                body: context.body)
+                body: context.body,
+                clientAddress: state.map { clientAddress(peer: $0, forwardedFor: context.headers["x-forwarded-for"]) } ?? "")
             response = handler(request)
         }
         return Self.queue(response, on: connection)
+    }
+
+    /// The client's address: the peer's, unless the peer is a trusted proxy that forwarded the
+    /// request; then the rightmost `X-Forwarded-For` entry that is not a trusted proxy (entries
+    /// to its left were written by the client and prove nothing).
+    func clientAddress(peer: ConnectionGuard.Connection, forwardedFor: String?) -> String {
+        guard peer.trusted, let forwardedFor else { return peer.address }
+        let hops = forwardedFor.split(separator: ",").map { String($0.filter { $0 != " " && $0 != "\t" }) }.filter { !$0.isEmpty }
+        for hop in hops.reversed() {
+            guard IPAddress(hop) != nil else { return peer.address }
+            if !connections.isTrusted(hop) { return hop }
+        }
+        return hops.first ?? peer.address
     }
 
     static func values(of connection: OpaquePointer, kind: MHD_ValueKind) -> [String: String] {

@@ -1,5 +1,7 @@
 import Foundation
+import HTTPServer
 import PushService
+import ServerSupport
 import PushTestSupport
 import Testing
 
@@ -21,6 +23,27 @@ import Testing
 
     /// `--database` names SQLite or PostgreSQL; PUSH_DATABASE_URL keeps a password off the
     /// command line, and no message shows it.
+    /// The connection limits (issue 24): defaults, flags, environment, and a clear error for a
+    /// proxy that is not an address or a block.
+    @Test func connectionLimitsAndTrustedProxies() throws {
+        let defaults = try ServiceConfiguration.parse(arguments: [], environment: [:]).httpServer
+        #expect(defaults.connectionLimit == 16_384 && defaults.connectionsPerAddress == 256 && defaults.requestTimeoutSeconds == 10)
+        #expect(defaults.trustedProxies.isEmpty)
+        let set = try ServiceConfiguration.parse(
+            arguments: ["--max-connections", "5000", "--max-connections-per-address=0", "--trusted-proxy", "10.0.0.0/8, 127.0.0.1"],
+            environment: ["PUSH_REQUEST_TIMEOUT": "2.5"]
+        ).httpServer
+        #expect(set.connectionLimit == 5_000 && set.connectionsPerAddress == 0 && set.requestTimeoutSeconds == 2.5)
+        #expect(set.trustedProxies == [CIDRBlock("10.0.0.0/8")!, CIDRBlock("127.0.0.1")!])
+        for bad in ["10.0.0.0/33", "example.com", "10.0.0.0/8,,x"] {
+            #expect(throws: ConfigurationError.self) { try ServiceConfiguration.parse(arguments: ["--trusted-proxy", bad], environment: [:]) }
+        }
+        // A socket is an open file: the total is capped below the process's limit.
+        #expect(HTTPServer.connectionLimit(16_384, openFiles: 1_024) == 768)
+        #expect(HTTPServer.connectionLimit(16_384, openFiles: 1_048_576) == 16_384)
+        #expect(HTTPServer.connectionLimit(16_384, openFiles: nil) == 16_384)
+    }
+
     @Test func theStoreIsSQLiteOrPostgreSQL() throws {
         let sqlite = try ServiceConfiguration.parse(arguments: ["--database", "sqlite:/tmp/p.sqlite"], environment: [:])
         #expect(sqlite.storeLocation == .sqlite(path: "/tmp/p.sqlite") && sqlite.postgresURL == nil)

@@ -34,7 +34,7 @@ final class APIHandler: Sendable {
         let started = Date()
         let response = route(request)
         service.logger.info(
-            "\(request.method) \(Self.redactedPath(request.path)) \(response.status) \(Int(Date().timeIntervalSince(started) * 1000))ms")
+            "\(request.method) \(Self.redactedPath(request.path)) \(response.status) \(Int(Date().timeIntervalSince(started) * 1000))ms client=\(request.clientAddress)")
         return response
     }
 
@@ -83,12 +83,28 @@ final class APIHandler: Sendable {
         if path == "/metrics" {
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "text/plain; version=0.0.4")],
-                body: Data((delivery.metricsText() + RetentionWorker.prometheusText(service.retentionDeleted.withLock { $0 })).utf8))
+                body: Data(
+                    (delivery.metricsText() + RetentionWorker.prometheusText(service.retentionDeleted.withLock { $0 })
+                        + connectionMetrics()).utf8))
         }
         let body = delivery.health()
         let data = (try? JSONCodec.encodeData(body)) ?? Data("{}".utf8)
         return HTTPResponse(
             status: body["status"] as? String == "ok" ? 200 : 503, headers: [("Content-Type", "application/json")], body: data)
+    }
+
+    /// The HTTP server's refusals (`/metrics`).
+    private func connectionMetrics() -> String {
+        guard let server = service.httpServer.withLock({ $0 }) else { return "" }
+        return """
+            # HELP push_http_connections_refused_total Connections refused: their address held --max-connections-per-address.
+            # TYPE push_http_connections_refused_total counter
+            push_http_connections_refused_total \(server.refusedConnections)
+            # HELP push_http_requests_timed_out_total Connections closed: their request did not arrive within --request-timeout.
+            # TYPE push_http_requests_timed_out_total counter
+            push_http_requests_timed_out_total \(server.expiredConnections)
+
+            """
     }
 
     private func authenticate(_ request: HTTPRequest, route: Route, parameters: [String: String]) throws -> Call {

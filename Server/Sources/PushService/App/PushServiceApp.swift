@@ -8,6 +8,7 @@ import Delivery
 import HTTPServer
 import PushCore
 import PushStore
+import ServerSupport
 
 /// The running service: store, HTTP API, the delivery engine, the webhook worker and the
 /// retention purge.
@@ -65,12 +66,18 @@ public final class PushServiceApp: Sendable {
         seed = configuration.seedDev ? try DevSeed.apply(context: context) : nil
         let handler = APIHandler(service: context)
         routes = handler.routeList
-        server = try HTTPServer(
-            configuration: HTTPServerConfiguration(
-                host: configuration.host, port: configuration.port, maxBodyBytes: configuration.maxBodyBytes, threads: configuration.threads
-            ),
-            tooLarge: APIError.tooLarge.response,
-            handler: { handler.handle($0) })
+        // Every connection is an open file: take the hard limit (the soft one is often 1,024).
+        if let (before, after) = OpenFiles.raiseToHardLimit(), after > before {
+            logger.info("open-file limit raised from \(before) to \(after)")
+        }
+        server = try HTTPServer(configuration: configuration.httpServer, tooLarge: APIError.tooLarge.response, handler: { handler.handle($0) })
+        let server = self.server
+        context.httpServer.withLock { $0 = server }
+        if server.effectiveConnectionLimit < configuration.maxConnections {
+            logger.warning(
+                "--max-connections \(configuration.maxConnections) is more than the open-file limit allows: serving at most "
+                    + "\(server.effectiveConnectionLimit) connections (raise the hard limit, e.g. LimitNOFILE= in the systemd unit)")
+        }
         let log: @Sendable (String) -> Void = { logger.warning($0) }
         switch (sender, configuration.sender) {
         case (let sender?, _):

@@ -1,3 +1,4 @@
+import ServerSupport
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -188,6 +189,38 @@ extension ServiceConfiguration {
         },
         Option(flag: "--threads", placeholder: "n", help: "HTTP server threads (default 4).") {
             $0.threads = try number($1, "--threads", 1...256)
+        },
+        Option(
+            flag: "--max-connections", placeholder: "n",
+            help: "Most connections in all (default 16384; capped by the open-file limit, raised at start)."
+        ) {
+            $0.maxConnections = try number($1, "--max-connections", 16...1_000_000)
+        },
+        Option(
+            flag: "--max-connections-per-address", placeholder: "n",
+            help: "Most connections from one address; 0 = no limit; trusted proxies exempt (default 256)."
+        ) {
+            $0.maxConnectionsPerAddress = try number($1, "--max-connections-per-address", 0...1_000_000)
+        },
+        Option(
+            flag: "--request-timeout", placeholder: "seconds",
+            help: "Seconds a connection has for its whole request (headers and body); traffic does not extend it (default 10)."
+        ) {
+            $0.requestTimeoutSeconds = try number($1, "--request-timeout", 0.1...3600)
+        },
+        Option(
+            flag: "--trusted-proxy", placeholder: "cidr,...",
+            help: "Reverse proxies in front (CIDR blocks or addresses): no per-address limit; X-Forwarded-For names the client."
+        ) { configuration, value in
+            var blocks: [CIDRBlock] = []
+            for item in value.split(separator: ",") {
+                let text = String(item.filter { $0 != " " })
+                guard let block = CIDRBlock(text) else {
+                    throw ConfigurationError.invalid("--trusted-proxy: \"\(text)\" is not an address or a CIDR block (e.g. 10.0.0.0/8)")
+                }
+                blocks.append(block)
+            }
+            configuration.trustedProxies = blocks
         },
         Option(flag: "--webhook-retry-base", placeholder: "seconds", help: "First webhook retry delay, doubled per attempt (default 1).") {
             $0.webhookRetryBase = try number($1, "--webhook-retry-base", 0.001...3600)

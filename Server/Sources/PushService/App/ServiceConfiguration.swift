@@ -1,4 +1,5 @@
 import Delivery
+import HTTPServer
 import PushCore
 import ServerSupport
 #if canImport(FoundationEssentials)
@@ -54,6 +55,19 @@ public struct ServiceConfiguration: Sendable {
     public var maxTokensPerUser = 100
     /// Server threads (`--threads`, `PUSH_THREADS`).
     public var threads = 4
+    /// Most concurrent connections in all (`--max-connections`, `PUSH_MAX_CONNECTIONS`); capped
+    /// by the open-file limit, which the service raises to its hard limit at start.
+    public var maxConnections = 16_384
+    /// Most concurrent connections from one address (`--max-connections-per-address`,
+    /// `PUSH_MAX_CONNECTIONS_PER_ADDRESS`; 0: no limit); trusted proxies are exempt.
+    public var maxConnectionsPerAddress = 256
+    /// Seconds a connection has for its whole request, headers and body
+    /// (`--request-timeout`, `PUSH_REQUEST_TIMEOUT`); traffic does not extend it.
+    public var requestTimeoutSeconds = 10.0
+    /// Reverse proxies in front of the service (`--trusted-proxy`, `PUSH_TRUSTED_PROXY`: CIDR
+    /// blocks or addresses, comma-separated): exempt from the per-address connection limit, and
+    /// their `X-Forwarded-For` names the client in logs.
+    public var trustedProxies: [CIDRBlock] = []
     /// First webhook retry delay in seconds, doubled per attempt (`--webhook-retry-base`, `PUSH_WEBHOOK_RETRY_BASE`).
     public var webhookRetryBase = 1.0
     /// Longest webhook retry delay in seconds (`--webhook-retry-max`, `PUSH_WEBHOOK_RETRY_MAX`).
@@ -101,6 +115,14 @@ public struct ServiceConfiguration: Sendable {
     /// The webhook retry schedule: the delivery engine's back-off, without a last attempt.
     public var webhookRetry: RetryPolicy {
         RetryPolicy(maxAttempts: .max, baseDelay: webhookRetryBase, maxDelay: webhookRetryMax)
+    }
+
+    /// The HTTP server's limits in effect.
+    public var httpServer: HTTPServerConfiguration {
+        HTTPServerConfiguration(
+            host: host, port: port, maxBodyBytes: maxBodyBytes, threads: threads, connectionLimit: maxConnections,
+            connectionsPerAddress: maxConnectionsPerAddress, requestTimeoutSeconds: requestTimeoutSeconds,
+            trustedProxies: trustedProxies)
     }
 
     /// The delivery engine's tuning in effect.

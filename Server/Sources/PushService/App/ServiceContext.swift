@@ -10,6 +10,7 @@ import Glibc
 import Darwin
 #endif
 import Delivery
+import HTTPServer
 import PushCore
 import PushStore
 import ServerSupport
@@ -29,6 +30,8 @@ final class ServiceContext: Sendable {
     let delivery = Locked<DeliveryService?>(nil)
     /// Rows the retention purge deleted since start, by kind (`/metrics`).
     let retentionDeleted = Locked(RetentionCounts())
+    /// The HTTP server, once it runs: its connection counts go to `/metrics`.
+    let httpServer = Locked<HTTPServer?>(nil)
 
     init(
         configuration: ServiceConfiguration, store: any ServiceStore, secrets: SecretBox, adminKey: String, logger: ServiceLogger,
