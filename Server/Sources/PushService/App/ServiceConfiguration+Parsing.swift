@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ServerSupport
 
 extension ServiceConfiguration {
     /// Reads the environment first, then the flags (which win).
@@ -155,6 +156,22 @@ extension ServiceConfiguration {
         },
         Option(flag: "--ca-file", placeholder: "pem", help: "CA bundle to trust for APNs/FCM instead of the system store.") {
             $0.delivery.caFile = $1
+        },
+        Option(
+            flag: "--allow-private-destinations", placeholder: "cidr,...",
+            help: "Private blocks webhooks and FCM token_uri may reach, e.g. 10.0.0.0/8,fd00::/8 (default none)."
+        ) { configuration, value in
+            do {
+                configuration.allowPrivateDestinations = try CIDRBlock.parseList(value)
+            } catch {
+                throw ConfigurationError.invalid("--allow-private-destinations: \(error) (give blocks such as 10.0.0.0/8,fd00::/8)")
+            }
+        },
+        Option(
+            flag: "--allow-insecure-webhooks", placeholder: "",
+            help: "Webhook URLs may be http://, to loopback addresses only (development).", isSwitch: true
+        ) {
+            $0.allowInsecureWebhooks = flag($1)
         },
         Option(flag: "--delivery-max-in-flight", placeholder: "n", help: "Most concurrent sends (default 1400).") {
             $0.deliveryMaxInFlight = try number($1, "--delivery-max-in-flight", 1...100_000)
