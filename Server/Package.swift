@@ -40,7 +40,7 @@ let package = Package(
         /// Client and admin API, payload builder, webhooks, configuration, workers.
         .target(
             name: "PushService",
-            dependencies: ["PushCore", "PushStore", "HTTPServer", "PushCrypto", "CurlHTTP", "Delivery", "ServerSupport"]),
+            dependencies: ["PushCore", "PushStore", "HTTPServer", "PushCrypto", "CurlHTTP", "FCM", "Delivery", "ServerSupport"]),
         .systemLibrary(name: "CSystem", path: "Sources/CSystem"),
         .executableTarget(name: "push-server", dependencies: ["PushService", "PushStore", "Delivery", "CSystem", "ServerSupport"]),
         .testTarget(
@@ -48,7 +48,7 @@ let package = Package(
             dependencies: [
                 "PushService", "PushStore", "PushCore", "PushCrypto", "HTTPServer", "CurlHTTP", "PushMocks", "PushTestSupport",
                 "apns-mock-native",
-                "push-server",
+                "push-server", "ServerSupport",
             ]),
 
         // MARK: Delivery (part 2)
@@ -75,7 +75,10 @@ let package = Package(
             name: "Delivery", dependencies: ["PushCore", "PushStore", "APNs", "FCM", "CurlHTTP", "PushCrypto", "ServerSupport"]),
         .testTarget(
             name: "DeliveryTests",
-            dependencies: ["Delivery", "APNs", "FCM", "PushCore", "PushStore", "PushMocks", "PushTestSupport", "CurlHTTP", "PushCrypto"]),
+            dependencies: [
+                "Delivery", "APNs", "FCM", "PushCore", "PushStore", "PushMocks", "PushTestSupport", "CurlHTTP", "PushCrypto",
+                "ServerSupport",
+            ]),
         /// A fast mock APNs (HTTP/2 over TLS on libnghttp2 + OpenSSL) for the benchmark.
         .executableTarget(
             name: "apns-mock-native", path: "Sources/apns-mock-native",

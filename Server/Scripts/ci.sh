@@ -41,7 +41,7 @@ export PATH="$(dirname "$python"):$PATH"
 heavy=(
     PushServerTests.MultiInstanceTests PushServerTests.EngineCrashTests PushServerTests.WebhookCrashTests
     PushServerTests.CrashRecoveryTests PushServerTests.FuzzTests PushServerTests.CurlUploadTests
-    PushServerTests.HostileClientTests PushServerTests.ConnectionLimitTests
+    PushServerTests.HostileClientTests PushServerTests.ConnectionLimitTests PushServerTests.OutboundRequestTests
     DeliveryTests.RestartTests DeliveryTests.FaultTests
     APNsTests.APNsClientLoadTests APNsTests.RetryAfterTests
 )

@@ -45,9 +45,12 @@ export PUSH_ADMIN_KEY="fuzz-admin-$(random_hex)"
 export PUSH_SEED_AUTH_TOKEN="dev-user_fuzz$(random_hex)"
 export PUSH_SECRET_KEY="$(random_hex)$(random_hex)"
 # The fuzzer sets the seed app's webhook URL to whatever it likes (`http://jUV:44892/…`): the
-# service's libcurl must reach no host but this machine. Every webhook post goes to a proxy
-# address on loopback where nothing listens (libcurl reads these variables; NO_PROXY is cleared),
-# so no name is resolved and no packet leaves the machine.
+# service's libcurl must reach no host but this machine. The admin API refuses most of them (not
+# https, or a name that resolves to a private address; no --allow-insecure-webhooks here), and
+# every post of the others goes to a proxy address on loopback where nothing listens (libcurl
+# reads these variables; NO_PROXY is cleared), which the destination check refuses before
+# connecting. So no post leaves the machine; only the admin API's check of a URL asks the
+# resolver about its made-up host name (getaddrinfo).
 sink="http://127.0.0.1:9"
 env -u NO_PROXY -u no_proxy http_proxy="$sink" https_proxy="$sink" HTTPS_PROXY="$sink" ALL_PROXY="$sink" all_proxy="$sink" \
     "$PUSH_SERVER_BINARY" --port 0 --data-dir "$work/data" --seed-dev --sender log --rate-limit 0 \

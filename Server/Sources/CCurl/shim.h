@@ -3,6 +3,7 @@
 #define PUSH_CCURL_SHIM_H
 
 #include <curl/curl.h>
+#include <sys/socket.h>
 
 typedef size_t (*ccurl_data_cb)(char *ptr, size_t size, size_t nmemb, void *userdata);
 
@@ -27,6 +28,26 @@ static inline int ccurl_seek_refused(void *userdata, curl_off_t offset, int orig
 static inline CURLcode ccurl_setopt_seek_refused(CURL *h) {
     return curl_easy_setopt(h, CURLOPT_SEEKFUNCTION, ccurl_seek_refused);
 }
+
+/* Destination checks (CurlHTTP's DestinationPolicy). The open-socket callback sees the exact
+ * address libcurl is about to connect to, before the socket exists; the pre-request callback
+ * sees the peer address of the connection a request is about to be sent on (a new or a reused
+ * one). */
+typedef curl_socket_t (*ccurl_opensocket_cb)(void *clientp, curlsocktype purpose, struct curl_sockaddr *address);
+static inline CURLcode ccurl_setopt_opensocket(CURL *h, ccurl_opensocket_cb v) { return curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, v); }
+typedef int (*ccurl_prereq_cb)(void *clientp, char *primary_ip, char *local_ip, int primary_port, int local_port);
+static inline CURLcode ccurl_setopt_prereq(CURL *h, ccurl_prereq_cb v) { return curl_easy_setopt(h, CURLOPT_PREREQFUNCTION, v); }
+static inline curl_socket_t ccurl_socket_bad(void) { return CURL_SOCKET_BAD; }
+static inline int ccurl_prereq_ok(void) { return CURL_PREREQFUNC_OK; }
+static inline int ccurl_prereq_abort(void) { return CURL_PREREQFUNC_ABORT; }
+/* The socket address in a curl_sockaddr: `addrlen` bytes, of which `struct sockaddr` is only the head. */
+static inline const void *ccurl_sockaddr_bytes(const struct curl_sockaddr *a) { return &a->addr; }
+/* Opens the socket as libcurl does when no open-socket callback is set. */
+static inline curl_socket_t ccurl_open_socket(const struct curl_sockaddr *a) { return socket(a->family, a->socktype, a->protocol); }
+
+/* The URL API: libcurl's own parser, so a check reads the host libcurl will connect to. */
+static inline CURLUcode ccurl_url_set_url(CURLU *u, const char *url) { return curl_url_set(u, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME); }
+static inline unsigned int ccurl_url_punycode(void) { return CURLU_PUNYCODE; }
 
 static inline CURLMcode ccurl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
 

@@ -155,6 +155,13 @@ final class CurlLoop: @unchecked Sendable {
     }
 
     private func start(_ transfer: Transfer) {
+        if let policy = transfer.request.destinationPolicy {
+            // The scheme, and a host that is an address or a localhost name, before any connection.
+            switch policy.screen(transfer.request.url) {
+            case .failure(let refusal): return failToStart(transfer, message: refusal.description, refused: true)
+            case .success(let secure): transfer.secure = secure
+            }
+        }
         let easy: UnsafeMutableRawPointer
         if let reused = idle.popLast() {
             easy = reused
@@ -165,7 +172,12 @@ final class CurlLoop: @unchecked Sendable {
             easy = fresh
             EasyHandle.configure(easy, configuration: configuration)
         }
-        EasyHandle.prepare(easy, for: transfer)
+        guard EasyHandle.prepare(easy, for: transfer) else {
+            _ = EasyHandle.takeTransfer(easy)
+            transfer.release()
+            idle.append(easy)
+            return failToStart(transfer, message: "destination refused: libcurl could not set up the destination checks", refused: true)
+        }
         let added = addHandle(multi, easy)
         guard added == CURLM_OK else {
             // Not added: take the transfer back, keep the handle for later, answer the caller.
@@ -183,11 +195,13 @@ final class CurlLoop: @unchecked Sendable {
     /// `curl_multi_add_handle` (tests make it fail).
     private let addHandle: @Sendable (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> CURLMcode
 
-    /// Answers a transfer that could not be started, freeing its in-flight slot.
-    private func failToStart(_ transfer: Transfer, message: String) {
+    /// Answers a transfer that could not be started, freeing its in-flight slot. `refused`: its
+    /// destination policy refused it (nothing was sent).
+    private func failToStart(_ transfer: Transfer, message: String, refused: Bool = false) {
         if transfer === probe { probe = nil }
         inFlight.subtract(1, ordering: .relaxed)
-        transfer.completion(.failure(HTTPTransportError(code: -1, message: message, isConnectFailure: false)))
+        transfer.completion(
+            .failure(HTTPTransportError(code: -1, message: message, isConnectFailure: refused, isDestinationRefused: refused)))
     }
 
     /// Whether the upload-buffer release below is safe with the running libcurl: it relies on
@@ -256,6 +270,14 @@ final class CurlLoop: @unchecked Sendable {
             if status != 403 { authenticated = true }
             transfer.completion(.success(HTTPResponse(status: status, headers: transfer.headers, body: transfer.body)))
             return
+        }
+        if let refusal = transfer.refusal {
+            // The policy refused the destination: no network failure, so no back-off for the
+            // client's other requests, and nothing was sent.
+            return transfer.completion(
+                .failure(
+                    HTTPTransportError(
+                        code: Int(result.rawValue), message: refusal.description, isConnectFailure: true, isDestinationRefused: true)))
         }
         let connectFailure =
             [CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_SSL_CONNECT_ERROR]

@@ -20,6 +20,9 @@ enum EasyHandle {
         _ = ccurl_setopt_long(easy, CURLOPT_BUFFERSIZE, 1024)
         _ = ccurl_setopt_long(easy, CURLOPT_UPLOAD_BUFFERSIZE, uploadBufferSize)
         _ = ccurl_setopt_long(easy, CURLOPT_POST, 1)
+        // No request of the service follows a redirect: a 3xx is an answer like any other.
+        _ = ccurl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0)
+        _ = ccurl_setopt_str(easy, CURLOPT_REDIR_PROTOCOLS_STR, "https")
         if let caFile = configuration.caFile {
             _ = ccurl_setopt_str(easy, CURLOPT_CAINFO, caFile)
         }
@@ -54,7 +57,9 @@ enum EasyHandle {
     }
 
     /// Sets the per-request options of `easy` (configured by `configure`) for `transfer`.
-    static func prepare(_ easy: UnsafeMutableRawPointer, for transfer: Transfer) {
+    /// Returns false when the destination checks of a request with a policy could not be set
+    /// (the request must then not be sent); the transfer is retained either way.
+    static func prepare(_ easy: UnsafeMutableRawPointer, for transfer: Transfer) -> Bool {
         let request = transfer.request
         _ = ccurl_setopt_str(easy, CURLOPT_URL, request.url)
         _ = ccurl_setopt_long(easy, CURLOPT_TIMEOUT_MS, request.timeoutMilliseconds)
@@ -81,6 +86,40 @@ enum EasyHandle {
         _ = ccurl_setopt_ptr(easy, CURLOPT_WRITEDATA, context)
         _ = ccurl_setopt_ptr(easy, CURLOPT_READDATA, context)
         _ = ccurl_setopt_ptr(easy, CURLOPT_HEADERDATA, context)
+        return setDestinationChecks(easy, policy: request.destinationPolicy, context: context)
+    }
+
+    /// Sets, or clears (no policy: the handle may have carried a checked request before), the
+    /// destination checks: the open-socket callback (the address about to be connected to), the
+    /// pre-request callback (the peer of the connection a request goes on, new or reused) and
+    /// the protocols libcurl may use. Returns false when libcurl refused one of them.
+    private static func setDestinationChecks(
+        _ easy: UnsafeMutableRawPointer, policy: DestinationPolicy?, context: UnsafeMutableRawPointer
+    ) -> Bool {
+        guard let policy else {
+            _ = ccurl_setopt_opensocket(easy, nil)
+            _ = ccurl_setopt_ptr(easy, CURLOPT_OPENSOCKETDATA, nil)
+            _ = ccurl_setopt_prereq(easy, nil)
+            _ = ccurl_setopt_ptr(easy, CURLOPT_PREREQDATA, nil)
+            _ = ccurl_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "all")
+            return true
+        }
+        let results = [
+            ccurl_setopt_opensocket(easy) { context, _, address in
+                guard let context, let address else { return ccurl_socket_bad() }
+                return Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue().openSocket(address)
+            },
+            ccurl_setopt_ptr(easy, CURLOPT_OPENSOCKETDATA, context),
+            ccurl_setopt_prereq(easy) { context, primaryIP, _, _, _ in
+                guard let context else { return ccurl_prereq_abort() }
+                let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+                return transfer.mayUseConnection(primaryIP: primaryIP.map { String(cString: $0) })
+                    ? ccurl_prereq_ok() : ccurl_prereq_abort()
+            },
+            ccurl_setopt_ptr(easy, CURLOPT_PREREQDATA, context),
+            ccurl_setopt_str(easy, CURLOPT_PROTOCOLS_STR, policy.allowsInsecureLoopback ? "http,https" : "https"),
+        ]
+        return results.allSatisfy { $0 == CURLE_OK }
     }
 
     /// Takes back the transfer retained by `prepare`.

@@ -8,16 +8,23 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]?
     /// Give up after this many milliseconds (connection set-up included).
     public var timeoutMilliseconds: Int
+    /// Where the request may connect, for URLs the operator did not choose (webhooks, a
+    /// service account's `token_uri`): checked before it starts and at every connection (see
+    /// ``DestinationPolicy``); a refusal fails it with an ``HTTPTransportError`` whose
+    /// `isDestinationRefused` is true. Nil (operator-configured hosts: APNs, `--fcm-url`): any
+    /// destination.
+    public var destinationPolicy: DestinationPolicy?
 
     /// Creates a request.
     public init(
         url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil,
-        timeoutMilliseconds: Int = 30_000
+        timeoutMilliseconds: Int = 30_000, destinationPolicy: DestinationPolicy? = nil
     ) {
         self.url = url
         self.headers = headers
         self.body = body
         self.timeoutMilliseconds = timeoutMilliseconds
+        self.destinationPolicy = destinationPolicy
     }
 }
 
@@ -47,14 +54,18 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
     /// Whether the failure happened before the request could reach the server (connect,
     /// TLS handshake), so it is safe to send again on another connection.
     public var isConnectFailure: Bool
+    /// Whether the request's ``HTTPRequest/destinationPolicy`` refused where it would have gone;
+    /// `message` then says why ("destination refused: 127.0.0.1 is loopback").
+    public var isDestinationRefused: Bool
 
     /// Creates an error.
-    public init(code: Int, message: String, isConnectFailure: Bool) {
+    public init(code: Int, message: String, isConnectFailure: Bool, isDestinationRefused: Bool = false) {
         self.code = code
         self.message = message
         self.isConnectFailure = isConnectFailure
+        self.isDestinationRefused = isDestinationRefused
     }
 
-    /// "curl error <code>: <message>".
-    public var description: String { "curl error \(code): \(message)" }
+    /// "curl error <code>: <message>", or the message alone for a refused destination.
+    public var description: String { isDestinationRefused ? message : "curl error \(code): \(message)" }
 }

@@ -1,4 +1,5 @@
 import CCurl
+import ServerSupport
 
 /// The state of one request in flight: its easy handle, header list, body and what has
 /// been received so far.
@@ -17,6 +18,11 @@ final class Transfer: @unchecked Sendable {
     var headerList: UnsafeMutablePointer<curl_slist>?
     /// How much of the request body libcurl has read (`readBody`).
     var bodyRead = 0
+    /// Whether the URL is `https` (set when a request with a destination policy is screened;
+    /// until then plain http's stricter rule applies).
+    var secure = false
+    /// Why the destination policy refused a connection of this transfer (the first refusal).
+    var refusal: DestinationPolicy.Refusal?
 
     init(request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, HTTPTransportError>) -> Void) {
         self.request = request
@@ -42,6 +48,38 @@ final class Transfer: @unchecked Sendable {
         }
         bodyRead += count
         return count
+    }
+
+    /// libcurl's open-socket callback: the socket for `address` when the request's policy
+    /// allows it (or it has none), else `CURL_SOCKET_BAD` (libcurl then tries the next address
+    /// or fails with `CURLE_COULDNT_CONNECT`), remembering why.
+    func openSocket(_ address: UnsafeMutablePointer<curl_sockaddr>) -> curl_socket_t {
+        if let policy = request.destinationPolicy {
+            guard let ip = IPAddress(socketAddress: ccurl_sockaddr_bytes(address), length: Int(address.pointee.addrlen)) else {
+                refusal = refusal ?? DestinationPolicy.Refusal("address family \(address.pointee.family) is not IPv4 or IPv6")
+                return ccurl_socket_bad()
+            }
+            if let refused = policy.refusal(of: ip, secure: secure) {
+                refusal = refusal ?? refused
+                return ccurl_socket_bad()
+            }
+        }
+        return ccurl_open_socket(address)
+    }
+
+    /// libcurl's pre-request callback: whether the request may be sent on a connection (new or
+    /// reused) whose peer is `primaryIP` (a proxy's address when there is one).
+    func mayUseConnection(primaryIP: String?) -> Bool {
+        guard let policy = request.destinationPolicy else { return true }
+        guard let text = primaryIP, let ip = IPAddress(text) else {
+            refusal = refusal ?? DestinationPolicy.Refusal("the connection's peer address is unknown")
+            return false
+        }
+        if let refused = policy.refusal(of: ip, secure: secure) {
+            refusal = refusal ?? refused
+            return false
+        }
+        return true
     }
 
     /// Frees the C resources the easy handle pointed at; call after it left the multi handle.

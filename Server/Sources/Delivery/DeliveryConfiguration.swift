@@ -3,9 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import CurlHTTP
 import PushCore
 import PushCrypto
 import PushStore
+import ServerSupport
 
 /// Where and how the delivery engine connects to APNs and FCM.
 public struct DeliveryConfiguration: Sendable {
@@ -28,6 +30,14 @@ public struct DeliveryConfiguration: Sendable {
     /// Where the instances of a cluster share each key's APNs provider token (nil: each
     /// sender signs its own). The service sets it to ``StoredProviderTokens`` over its store.
     public var providerTokenSharing: (any ProviderTokenSharing)?
+    /// Private blocks the FCM token exchange may reach (`--allow-private-destinations`): a
+    /// service account's `token_uri` must be Google's, or lead into one of these (a test
+    /// server); it is checked at every connection (``tokenDestinations``).
+    public var privateDestinations: [CIDRBlock] = []
+
+    /// Where the FCM token exchanges may connect: public `https` addresses and
+    /// ``privateDestinations`` (a `token_uri` other than Google's: only the latter).
+    public var tokenDestinations: DestinationPolicy { DestinationPolicy(allowedBlocks: privateDestinations) }
 
     /// Creates a configuration.
     public init(

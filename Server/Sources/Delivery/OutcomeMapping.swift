@@ -63,6 +63,11 @@ public struct OutcomeMapping: Sendable {
             return .failed(reason: "FCM auth: \(message)")
         case .transportFailure(let message):
             return retry.retry(attempt: attempt, reason: "network: \(message)", retryAfter: nil, transport: true, now: now)
+        case .destinationRefused(let message):
+            // The provider's token_uri leads where it may not: the job waits, as for any
+            // misconfigured provider (never failed), and is retried at once when it is updated.
+            return .retry(
+                notBefore: now.addingTimeInterval(retry.delay(attempt: attempt)), reason: "\(JobOutcome.waitingPrefix): \(message)")
         case .answered(let status, let code, let retryAfter):
             let reason = code ?? "HTTP \(status)"
             if status == 200 { return .delivered }

@@ -101,6 +101,11 @@ public enum ProviderCheck {
                     Assertion(iss: fcm.clientEmail, scope: FCMAccessTokens.scope, aud: fcm.tokenURI, iat: iat, exp: iat + 3600),
                     with: account.privateKey, keyID: fcm.privateKeyId, type: "JWT")
                 report.ok("signed an OAuth assertion (JWT RS256) for \(fcm.clientEmail), kid \(fcm.privateKeyId)")
+                if !FCMServiceAccount.googleTokenURIs.contains(fcm.tokenURI) {
+                    report.note(
+                        "the token_uri is not Google's (https://oauth2.googleapis.com/token): tokens are asked for there only "
+                            + "when its host is in --allow-private-destinations (a test server)")
+                }
             } catch {
                 report.fail("the service account's private_key does not parse or sign (\(error)): store the JSON file Firebase gave you.")
             }
@@ -163,7 +168,8 @@ public enum ProviderCheck {
                 let account = try FCMServiceAccount(
                     projectID: fcm.projectId, clientEmail: fcm.clientEmail, privateKeyID: fcm.privateKeyId, tokenURI: fcm.tokenURI,
                     privateKeyPEM: fcm.privateKeyPEM)
-                client = FCMClient(account: account, baseURL: configuration.fcmBaseURL, http: http)
+                client = FCMClient(
+                    account: account, baseURL: configuration.fcmBaseURL, http: http, tokenDestinations: configuration.tokenDestinations)
             } catch {
                 report.fail("the service account's key cannot be used: \(error)")
                 return report
@@ -262,6 +268,12 @@ public enum ProviderCheck {
         switch response {
         case .transportFailure(let message):
             report.fail("no answer from FCM: \(message). Check that this machine reaches it on port 443 (firewall, proxy).")
+        case .destinationRefused(let message):
+            report.reason = "token_uri"
+            report.fail(
+                "the service account's token_uri was not asked for a token (\(message)): it must be Google's "
+                    + "(https://oauth2.googleapis.com/token), or lead into --allow-private-destinations (a test server). "
+                    + "Save the provider again with the JSON file Firebase gave you.")
         case .authFailure(let message):
             report.reason = "auth"
             report.fail(

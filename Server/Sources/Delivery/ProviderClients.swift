@@ -149,7 +149,8 @@ final class ProviderClients: Sendable {
                 projectID: credentials.projectId, clientEmail: credentials.clientEmail,
                 privateKeyID: credentials.privateKeyId, tokenURI: credentials.tokenURI,
                 privateKeyPEM: credentials.privateKeyPEM)
-            let client = FCMClient(account: account, baseURL: configuration.fcmBaseURL, http: fcmHTTP)
+            let client = FCMClient(
+                account: account, baseURL: configuration.fcmBaseURL, http: fcmHTTP, tokenDestinations: configuration.tokenDestinations)
             clients[key] = FCMEntry(client: client, keyPEM: credentials.privateKeyPEM, tokenURI: credentials.tokenURI)
             return client
         }

@@ -31,14 +31,21 @@ public final class FCMAccessTokens: Sendable {
 
     private let account: FCMServiceAccount
     private let http: HTTP2Client
+    private let destinations: DestinationPolicy
     private let now: @Sendable () -> Date
     private let state = Mutex(State())
     private let exchanges = Atomic<Int>(0)
 
     /// Creates a cache for `account`, exchanging through `http`.
-    public init(account: FCMServiceAccount, http: HTTP2Client, now: @escaping @Sendable () -> Date = Date.init) {
+    /// - Parameter destinations: where the exchange may connect (``FCMServiceAccount/tokenDestinations(for:base:)``
+    ///   of the account's `token_uri` and this policy; the default allows public `https` addresses).
+    public init(
+        account: FCMServiceAccount, http: HTTP2Client, destinations: DestinationPolicy = DestinationPolicy(),
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.account = account
         self.http = http
+        self.destinations = FCMServiceAccount.tokenDestinations(for: account.tokenURI, base: destinations)
         self.now = now
     }
 
@@ -106,8 +113,10 @@ public final class FCMAccessTokens: Sendable {
         let body = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + assertion
         let request = HTTPRequest(
             url: account.tokenURI, headers: [("content-type", "application/x-www-form-urlencoded")],
-            body: Array(body.utf8), timeoutMilliseconds: 15_000)
+            body: Array(body.utf8), timeoutMilliseconds: 15_000, destinationPolicy: destinations)
         switch await http.send(request) {
+        case .failure(let error) where error.isDestinationRefused:
+            return .failure(.destinationRefused(error.message))
         case .failure(let error):
             return .failure(.transport(error.description))
         case .success(let response):

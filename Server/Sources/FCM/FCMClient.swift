@@ -17,17 +17,39 @@ public final class FCMClient: Sendable {
     /// Creates a client.
     /// - Parameters:
     ///   - account: the service account.
-    ///   - baseURL: `https://fcm.googleapis.com`, or a mock's URL.
+    ///   - baseURL: `https://fcm.googleapis.com`, or a mock's URL (the operator's choice: not
+    ///     checked).
     ///   - http: the connection pool (shared with the token exchange).
+    ///   - tokenDestinations: where the token exchange at the account's `token_uri` may connect
+    ///     (``FCMServiceAccount/tokenDestinations(for:base:)``); by default public `https`
+    ///     addresses.
     ///   - now: the clock.
     public init(
         account: FCMServiceAccount, baseURL: String = "https://fcm.googleapis.com", http: HTTP2Client,
-        now: @escaping @Sendable () -> Date = Date.init
+        tokenDestinations: DestinationPolicy = DestinationPolicy(), now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.account = account
         self.http = http
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        self.tokens = FCMAccessTokens(account: account, http: http, now: now)
+        self.tokens = FCMAccessTokens(account: account, http: http, destinations: tokenDestinations, now: now)
+    }
+
+    /// `project_id` as one path segment of the send URL: every byte but letters, digits and
+    /// `-._~:` percent-encoded, and a segment of dots only (`.`, `..`) encoded whole, so that no
+    /// stored value can move the request (and its bearer token) to another path.
+    public static func pathSegment(_ value: String) -> String {
+        let onlyDots = !value.isEmpty && value.utf8.allSatisfy { $0 == UInt8(ascii: ".") }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var encoded: [UInt8] = []
+        for byte in value.utf8 {
+            let alphanumeric = (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
+            if alphanumeric || (!onlyDots && Array("-._~:".utf8).contains(byte)) {
+                encoded.append(byte)
+            } else {
+                encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: encoded, as: UTF8.self)
     }
 
     /// Sends one message (the JSON object that goes under `"message"`). A 401 answer
@@ -45,10 +67,11 @@ public final class FCMClient: Sendable {
         case .success(let value): token = value
         case .failure(.transport(let message)): return (.transportFailure(message), nil)
         case .failure(.auth(let message)): return (.authFailure(message), nil)
+        case .failure(.destinationRefused(let message)): return (.destinationRefused(message), nil)
         }
         let body = Array(#"{"message":"#.utf8) + message + [UInt8(ascii: "}")]
         let request = HTTPRequest(
-            url: baseURL + "/v1/projects/" + account.projectID + "/messages:send",
+            url: baseURL + "/v1/projects/" + Self.pathSegment(account.projectID) + "/messages:send",
             headers: [("authorization", "Bearer " + token), ("content-type", "application/json")],
             body: body, timeoutMilliseconds: 15_000)
         switch await http.send(request) {

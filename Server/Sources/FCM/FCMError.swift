@@ -4,4 +4,7 @@ public enum FCMError: Error, Sendable, Equatable {
     case auth(String)
     /// No HTTP answer (connection, TLS, timeout).
     case transport(String)
+    /// The destination policy refused `token_uri`'s destination (a misconfigured provider):
+    /// "destination refused: …".
+    case destinationRefused(String)
 }

@@ -13,6 +13,10 @@ public enum FCMResponse: Sendable, Equatable {
     case authFailure(String)
     /// No answer.
     case transportFailure(String)
+    /// The access token could not be asked for: the destination policy refused where
+    /// `token_uri` leads ("destination refused: 127.0.0.1 is loopback"). Nothing was sent; the
+    /// provider needs fixing.
+    case destinationRefused(String)
 
     struct ErrorBody: Decodable {
         struct Inner: Decodable {

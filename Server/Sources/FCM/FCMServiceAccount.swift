@@ -1,3 +1,4 @@
+import CurlHTTP
 import PushCrypto
 
 /// The parts of a Google service account the FCM client needs.
@@ -22,5 +23,24 @@ public struct FCMServiceAccount: Sendable {
         self.privateKeyID = privateKeyID
         self.tokenURI = tokenURI
         self.privateKey = key
+    }
+}
+
+extension FCMServiceAccount {
+    /// Google's OAuth token endpoints: the `token_uri` of Google's service-account files, and
+    /// the two older ones Google still answers at.
+    public static let googleTokenURIs: Set<String> = [
+        "https://oauth2.googleapis.com/token", "https://accounts.google.com/o/oauth2/token",
+        "https://www.googleapis.com/oauth2/v4/token",
+    ]
+
+    /// Where the token exchange at `tokenURI` may connect: `base` for Google's endpoints
+    /// (public `https` addresses, and `base.allowedBlocks`); any other `token_uri` only into
+    /// `base.allowedBlocks` (`--allow-private-destinations`: a test server).
+    public static func tokenDestinations(for tokenURI: String, base: DestinationPolicy) -> DestinationPolicy {
+        var policy = base
+        policy.allowsInsecureLoopback = false
+        policy.onlyAllowedBlocks = !googleTokenURIs.contains(tokenURI)
+        return policy
     }
 }

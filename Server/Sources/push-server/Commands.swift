@@ -95,6 +95,9 @@ enum Subcommand: Equatable {
           --secret-key-file <file>           The key that sealed the providers (PUSH_SECRET_KEY_FILE);
                                              PUSH_SECRET_KEY wins, as for the service.
           --apns-url, --fcm-url, --ca-file   Other APNs/FCM hosts and the CA to trust (test servers).
+          --allow-private-destinations <cidr,...>
+                                             Blocks a token_uri other than Google's may lead into (a
+                                             test server), as for the service.
           -h, --help                         Show this text.
         """
 }

@@ -4,6 +4,7 @@ import PushCore
 import PushMocks
 import PushStore
 import PushTestSupport
+import ServerSupport
 
 /// Provider credentials served from memory (the service decrypts them from its store).
 struct StaticDirectory: ProviderDirectory {
@@ -58,11 +59,14 @@ final class DeliveryHarness: Sendable {
                     privateKeyPEM: credentials.fcmPrivateKeyPEM, privateKeyId: "kid-1", tokenURI: mock.baseURL + "/token")),
         ])
         let store = self.store
+        var configuration = DeliveryConfiguration(
+            apnsBaseURL: try apnsURL?(mock) ?? mock.baseURL, fcmBaseURL: mock.baseURL, caFile: credentials.caFile, retry: retry,
+            requestTimeoutMilliseconds: requestTimeoutMilliseconds)
+        // The FCM token_uri is the mock's, on 127.0.0.1: allowed as `--allow-private-destinations 127.0.0.0/8` would.
+        configuration.privateDestinations = [try CIDRBlock(parsing: "127.0.0.0/8")]
         sender = DeliverySender(
             directory: directory,
-            configuration: DeliveryConfiguration(
-                apnsBaseURL: try apnsURL?(mock) ?? mock.baseURL, fcmBaseURL: mock.baseURL, caFile: credentials.caFile, retry: retry,
-                requestTimeoutMilliseconds: requestTimeoutMilliseconds),
+            configuration: configuration,
             lastRegistration: { app, token in
                 (try? store.tokens(appId: app, uid: nil))?.first { $0.token == token }?.updatedAt
             },

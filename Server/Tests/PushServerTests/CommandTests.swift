@@ -195,6 +195,8 @@ import Testing
                 [
                     "check-provider", "--app", "chat", "--provider", "fcm-mock", "--data-dir", harness.directory,
                     "--fcm-url", mock.baseURL, "--ca-file", mock.credentials.caFile,
+                    // The mock's token_uri is on 127.0.0.1.
+                    "--allow-private-destinations", "127.0.0.0/8",
                 ] + harness.database.arguments + extra,
                 environment: ["PUSH_SECRET_KEY": Data(repeating: 7, count: 32).base64EncodedString()])
         }

@@ -1,3 +1,4 @@
+import CurlHTTP
 import Foundation
 import HTTPServer
 import PushService
@@ -34,7 +35,7 @@ import Testing
             environment: ["PUSH_REQUEST_TIMEOUT": "2.5"]
         ).httpServer
         #expect(set.connectionLimit == 5_000 && set.connectionsPerAddress == 0 && set.requestTimeoutSeconds == 2.5)
-        #expect(set.trustedProxies == [CIDRBlock("10.0.0.0/8")!, CIDRBlock("127.0.0.1")!])
+        #expect(set.trustedProxies == [try CIDRBlock(parsing: "10.0.0.0/8"), try CIDRBlock(parsing: "127.0.0.1")])
         for bad in ["10.0.0.0/33", "example.com", "10.0.0.0/8,,x"] {
             #expect(throws: ConfigurationError.self) { try ServiceConfiguration.parse(arguments: ["--trusted-proxy", bad], environment: [:]) }
         }
@@ -122,12 +123,39 @@ import Testing
         }
     }
 
+    /// `--allow-private-destinations` and `--allow-insecure-webhooks` (issue 24): off by default;
+    /// a bad block stops the start with a message naming the flag and what is wrong.
+    @Test func destinationFlagsAreParsedAndChecked() throws {
+        let defaults = try ServiceConfiguration.parse(arguments: [], environment: [:])
+        #expect(defaults.allowPrivateDestinations.isEmpty && !defaults.allowInsecureWebhooks)
+        #expect(defaults.webhookDestinations == DestinationPolicy())
+        let parsed = try ServiceConfiguration.parse(
+            arguments: ["--allow-private-destinations", "10.0.0.0/8, fd00::/8,127.0.0.1", "--allow-insecure-webhooks"], environment: [:])
+        #expect(parsed.allowPrivateDestinations.map(\.description) == ["10.0.0.0/8", "fd00::/8", "127.0.0.1/32"])
+        #expect(parsed.delivery.privateDestinations == parsed.allowPrivateDestinations, "the FCM token exchange gets them too")
+        #expect(parsed.allowInsecureWebhooks && parsed.webhookDestinations.allowsInsecureLoopback)
+        let fromEnvironment = try ServiceConfiguration.parse(
+            arguments: [], environment: ["PUSH_ALLOW_PRIVATE_DESTINATIONS": "192.168.0.0/16", "PUSH_ALLOW_INSECURE_WEBHOOKS": "1"])
+        #expect(fromEnvironment.allowPrivateDestinations.map(\.description) == ["192.168.0.0/16"] && fromEnvironment.allowInsecureWebhooks)
+        for (value, problem) in [
+            ("10.0.0.1/8", "bits are set after the first 8; did you mean 10.0.0.0/8?"), ("intranet", "is not an IPv4"),
+            ("10.0.0.0/40", "the prefix length must be a number in 0...32"),
+        ] {
+            #expect {
+                try ServiceConfiguration.parse(arguments: ["--allow-private-destinations", value], environment: [:])
+            } throws: { error in
+                "\(error)".hasPrefix("--allow-private-destinations: \"\(value)\" is not a CIDR block") && "\(error)".contains(problem)
+            }
+        }
+    }
+
     @Test func helpListsEveryFlagWithItsVariable() async throws {
         #expect(throws: ConfigurationError.self) { try ServiceConfiguration.parse(arguments: ["--help"], environment: [:]) }
         let help = ServiceConfiguration.helpText
         for flag in [
             "--port", "--data-dir", "--host", "--seed-dev", "--rate-limit", "--retention-days", "PUSH_RETENTION_DAYS", "PUSH_PORT",
-            "PUSH_DATA_DIR", "PUSH_ADMIN_KEY",
+            "PUSH_DATA_DIR", "PUSH_ADMIN_KEY", "--allow-private-destinations", "PUSH_ALLOW_PRIVATE_DESTINATIONS",
+            "--allow-insecure-webhooks", "PUSH_ALLOW_INSECURE_WEBHOOKS",
         ] {
             #expect(help.contains(flag), "help lacks \(flag)")
         }

@@ -104,7 +104,7 @@ import Glibc
         let harness = try await Harness.start(
             configure: { configuration in
                 configuration.maxConnectionsPerAddress = 8
-                configuration.trustedProxies = [CIDRBlock("127.0.0.3/32")!]
+                configuration.trustedProxies = [try! CIDRBlock(parsing: "127.0.0.3/32")]
             },
             logger: { line in lines.withLock { $0.append(line) } })
         // 20 idle connections from the proxy's address stay open (none refused)...

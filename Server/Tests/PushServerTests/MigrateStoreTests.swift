@@ -260,6 +260,7 @@ import Testing
         configuration.pollInterval = 0.02
         configuration.webhookRetryBase = 0.05
         configuration.webhookRetryMax = 0.2
+        configuration.allowInsecureWebhooks = true  // the receiver is http://127.0.0.1
         let source = try PushServiceApp(configuration: configuration, logger: .silent, startDelivery: false)
         let port = source.port
         func admin(
@@ -405,6 +406,8 @@ import Testing
                     "--port", "0", "--data-dir", serviceDirectory, "--database", serviceDatabase, "--apns-url", mock.baseURL,
                     "--ca-file", mock.credentials.caFile, "--log-level", "error", "--rate-limit", "0",
                     "--webhook-retry-base", "0.05", "--webhook-retry-max", "0.2",
+                    // The copied webhook URL is the receiver's, http://127.0.0.1.
+                    "--allow-insecure-webhooks",
                 ],
                 environment: ["PUSH_ADMIN_KEY": adminKey, "PUSH_SECRET_KEY": secretKey])
         }

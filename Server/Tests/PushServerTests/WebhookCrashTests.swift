@@ -22,6 +22,8 @@ import Testing
                     // A long lease (timeout × 3 + 5 s = 95 s): a restart that waited for the
                     // dead process's leases to end stands out from one slowed by a loaded machine.
                     "--webhook-timeout", "30",
+                    // The receiver is http://127.0.0.1.
+                    "--allow-insecure-webhooks",
                 ] + (webhook.map { ["--seed-webhook-url", $0] } ?? []) + database.arguments,
                 environment: ["PUSH_ADMIN_KEY": adminKey, "PUSH_SEED_AUTH_TOKEN": authToken])
         }

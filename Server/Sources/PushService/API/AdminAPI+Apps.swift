@@ -14,7 +14,7 @@ extension AdminAPI {
         try Validate.identifier(id, field: "appId", maxLength: 64)
         let name = try body.optionalString("name", maxLength: 256) ?? id
         let webhookURL = try body.optionalString("webhookUrl", maxLength: 2_048)
-        if let webhookURL { try Self.validateWebhookURL(webhookURL) }
+        if let webhookURL { try validateWebhookURL(webhookURL) }
         let secret = try body.optionalString("webhookSecret", maxLength: 256) ?? Crypto.randomToken(prefix: "whsec_")
         let record = AppRecord(
             id: id, name: name, webhookURL: webhookURL, sealedWebhookSecret: try sealWebhookSecret(secret, appId: id),
@@ -37,7 +37,7 @@ extension AdminAPI {
         if body.values["webhookUrl"] is JSONNull {
             record.webhookURL = nil
         } else if let url = try body.optionalString("webhookUrl", maxLength: 2_048) {
-            try Self.validateWebhookURL(url)
+            try validateWebhookURL(url)
             record.webhookURL = url
         }
         var newSecret: String?
@@ -57,10 +57,21 @@ extension AdminAPI {
         try service.secrets.seal(Data(secret.utf8), context: "webhook:\(appId)")
     }
 
-    static func validateWebhookURL(_ text: String) throws {
+    /// A webhook URL must be an `https` URL whose host is a public address, or a name that
+    /// resolves only to public addresses (``ServiceConfiguration/webhookDestinations``: the
+    /// operator may allow private blocks, and loopback over `http` for development). A name
+    /// that does not resolve now is accepted: every connection is checked anyway.
+    func validateWebhookURL(_ text: String) throws {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
         else {
-            throw APIError.badRequest("The webhookUrl must be an http or https URL.", field: "webhookUrl", problem: "invalid URL")
+            throw APIError.badRequest("The webhookUrl must be an https URL with a host.", field: "webhookUrl", problem: "invalid URL")
+        }
+        if case .refused(let refusal) = service.configuration.webhookDestinations.check(text) {
+            throw APIError.badRequest(
+                "The webhookUrl is refused: \(refusal.reason). Webhooks go to https:// URLs of public addresses; the operator can "
+                    + "allow private blocks (--allow-private-destinations) and, for development, http:// to this machine "
+                    + "(--allow-insecure-webhooks).",
+                field: "webhookUrl", problem: refusal.reason)
         }
     }
 }

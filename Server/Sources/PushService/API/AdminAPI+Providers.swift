@@ -1,3 +1,4 @@
+import FCM
 import ServerSupport
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -59,15 +60,53 @@ extension AdminAPI {
                 problem: "not a PEM private key")
         }
         let ios = try body.optionalObject("notificationInPayload")?.optionalObject("ios")
+        let projectId = try account.string("project_id", maxLength: 256)
+        try Self.validateProjectId(projectId)
+        let tokenURI = try account.optionalString("token_uri", maxLength: 2_048) ?? "https://oauth2.googleapis.com/token"
+        try validateTokenURI(tokenURI)
         let settings: [String: Any] = [
-            "projectId": try account.string("project_id", maxLength: 256),
+            "projectId": projectId,
             "clientEmail": try account.string("client_email", maxLength: 256),
             "privateKeyId": try account.string("private_key_id", maxLength: 256),
-            "tokenUri": try account.optionalString("token_uri", maxLength: 2_048) ?? "https://oauth2.googleapis.com/token",
+            "tokenUri": tokenURI,
             "notificationForChat": try ios?.bool("chat") ?? true,
             "notificationForCall": try ios?.bool("call") ?? true,
         ]
         return try save(call, id: id, kind: .fcm, settings: settings, secret: Data(privateKey.utf8), create: create)
+    }
+
+    /// A `project_id` goes into the path of every FCM send (`/v1/projects/<id>/messages:send`):
+    /// 1 to 128 letters, digits, `-`, `.`, `:` or `_`, the first a letter or digit (Google's
+    /// project ids, domain-scoped ones such as `example.com:project` included).
+    static func validateProjectId(_ id: String) throws {
+        let allowed = Array("-.:_".utf8)
+        let bytes = Array(id.utf8)
+        let alphanumeric = { (byte: UInt8) in (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) }
+        guard (1...128).contains(bytes.count), alphanumeric(bytes[0]), bytes.allSatisfy({ alphanumeric($0) || allowed.contains($0) }) else {
+            throw APIError.badRequest(
+                "serviceAccountCreds.project_id must be 1 to 128 letters, digits, '-', '.', ':' or '_', starting with a letter or digit.",
+                field: "serviceAccountCreds.project_id", problem: "not a project id")
+        }
+    }
+
+    /// A `token_uri` gets the service account's signed assertion: it must be Google's
+    /// (``FCMServiceAccount/googleTokenURIs``), or an `https` URL whose host resolves into
+    /// `--allow-private-destinations` only (a test server).
+    func validateTokenURI(_ uri: String) throws {
+        guard !FCMServiceAccount.googleTokenURIs.contains(uri) else { return }
+        let field = "serviceAccountCreds.token_uri"
+        let policy = FCMServiceAccount.tokenDestinations(for: uri, base: service.configuration.delivery.tokenDestinations)
+        let problem: String
+        switch policy.check(uri) {
+        case .allowed: return
+        case .unresolved(let host): problem = "\(host) does not resolve"
+        case .refused(let refusal): problem = refusal.reason
+        }
+        throw APIError.badRequest(
+            "serviceAccountCreds.token_uri is refused: \(problem). It must be Google's OAuth token endpoint "
+                + "(https://oauth2.googleapis.com/token, as in the service account file), or an https URL of a host in "
+                + "--allow-private-destinations (a test server).",
+            field: field, problem: problem)
     }
 
     /// A provider id: an id, but not `apns` or `fcm` (`DELETE /providers/apns` is no delete).

@@ -1749,7 +1749,7 @@ enum OpenAPIDocument {
                 "minLength": 1,
                 "maxLength": 2048,
                 "pattern": "^[hH][tT][tT][pP][sS]?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[!-~]*)?$",
-                "description": "An http or https URL with a host."
+                "description": "An https URL whose host is a public address, or a name that resolves to public addresses only (a name that does not resolve yet is accepted). Loopback, private, link-local, carrier-grade NAT, multicast, unspecified and reserved addresses, and their IPv6 forms, are refused with 400 `ERR_BAD_REQUEST` (`details.webhookUrl` says why), unless the operator allows their blocks (`--allow-private-destinations`). `http://` only with `--allow-insecure-webhooks`, and to loopback addresses only. Checked again at every connection: a post to a refused destination is retried, the reason in its last error."
               },
               "CreateApp": {
                 "type": "object",
@@ -1853,14 +1853,20 @@ enum OpenAPIDocument {
                     "description": "The service account JSON file from the Firebase console.",
                     "required": ["project_id", "client_email", "private_key", "private_key_id"],
                     "properties": {
-                      "project_id": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 256 },
+                      "project_id": {
+                        "type": "string",
+                        "minLength": 1,
+                        "maxLength": 128,
+                        "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]*$",
+                        "description": "The Firebase project id: letters, digits, `-`, `.`, `:` and `_`, starting with a letter or digit. It goes (percent-encoded) into the send URL's path; anything else is refused with 400 (`details` names `serviceAccountCreds.project_id`)."
+                      },
                       "client_email": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 256 },
                       "private_key": { "$ref": "#/components/schemas/PEMPrivateKey" },
                       "private_key_id": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 256 },
                       "token_uri": {
                         "allOf": [{ "$ref": "#/components/schemas/Text" }],
                         "maxLength": 2048,
-                        "description": "Default Google's OAuth token endpoint."
+                        "description": "Default and normally Google's OAuth token endpoint, `https://oauth2.googleapis.com/token` (`https://accounts.google.com/o/oauth2/token` and `https://www.googleapis.com/oauth2/v4/token` are accepted too). Any other URL is refused with 400 (`details` names `serviceAccountCreds.token_uri` and says why: not https, loopback, …) unless it is https and its host resolves into the blocks the operator allows (`--allow-private-destinations`: a test server). Checked again at every connection."
                       }
                     }
                   },

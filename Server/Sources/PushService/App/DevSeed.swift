@@ -29,6 +29,10 @@ public struct DevSeed: Sendable {
         let now = context.now
         let admin = AdminAPI(service: context)
         if try store.app(id: configuration.seedAppId) == nil {
+            if let url = configuration.seedWebhookURL, case .refused(let refusal) = configuration.webhookDestinations.check(url) {
+                throw ConfigurationError.invalid(
+                    "--seed-webhook-url: \(refusal) (see --allow-insecure-webhooks and --allow-private-destinations)")
+            }
             let secret = Crypto.randomToken(prefix: "whsec_")
             try store.createApp(
                 AppRecord(

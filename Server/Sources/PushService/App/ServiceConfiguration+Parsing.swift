@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ServerSupport
 
 extension ServiceConfiguration {
     /// Reads the environment first, then the flags (which win).
@@ -157,6 +158,22 @@ extension ServiceConfiguration {
         Option(flag: "--ca-file", placeholder: "pem", help: "CA bundle to trust for APNs/FCM instead of the system store.") {
             $0.delivery.caFile = $1
         },
+        Option(
+            flag: "--allow-private-destinations", placeholder: "cidr,...",
+            help: "Private blocks webhooks and FCM token_uri may reach, e.g. 10.0.0.0/8,fd00::/8 (default none)."
+        ) { configuration, value in
+            do {
+                configuration.allowPrivateDestinations = try CIDRBlock.parseList(value)
+            } catch {
+                throw ConfigurationError.invalid("--allow-private-destinations: \(error) (give blocks such as 10.0.0.0/8,fd00::/8)")
+            }
+        },
+        Option(
+            flag: "--allow-insecure-webhooks", placeholder: "",
+            help: "Webhook URLs may be http://, to loopback addresses only (development).", isSwitch: true
+        ) {
+            $0.allowInsecureWebhooks = flag($1)
+        },
         Option(flag: "--delivery-max-in-flight", placeholder: "n", help: "Most concurrent sends (default 1400).") {
             $0.deliveryMaxInFlight = try number($1, "--delivery-max-in-flight", 1...100_000)
         },
@@ -212,15 +229,11 @@ extension ServiceConfiguration {
             flag: "--trusted-proxy", placeholder: "cidr,...",
             help: "Reverse proxies in front (CIDR blocks or addresses): no per-address limit; X-Forwarded-For names the client."
         ) { configuration, value in
-            var blocks: [CIDRBlock] = []
-            for item in value.split(separator: ",") {
-                let text = String(item.filter { $0 != " " })
-                guard let block = CIDRBlock(text) else {
-                    throw ConfigurationError.invalid("--trusted-proxy: \"\(text)\" is not an address or a CIDR block (e.g. 10.0.0.0/8)")
-                }
-                blocks.append(block)
+            do {
+                configuration.trustedProxies = try CIDRBlock.parseList(value)
+            } catch {
+                throw ConfigurationError.invalid("--trusted-proxy: \(error) (give addresses or blocks such as 127.0.0.1,10.0.0.0/8)")
             }
-            configuration.trustedProxies = blocks
         },
         Option(flag: "--webhook-retry-base", placeholder: "seconds", help: "First webhook retry delay, doubled per attempt (default 1).") {
             $0.webhookRetryBase = try number($1, "--webhook-retry-base", 0.001...3600)

@@ -1,3 +1,4 @@
+import CurlHTTP
 import Delivery
 import HTTPServer
 import PushCore
@@ -108,6 +109,25 @@ public struct ServiceConfiguration: Sendable {
     public var seedWebhookURL: String?
     /// Log level: debug, info, warning, error (`--log-level`, `PUSH_LOG_LEVEL`).
     public var logLevel = ServiceLogger.Level.info
+    /// Webhook URLs may be `http://`, to loopback addresses only, and loopback addresses are
+    /// allowed over `https` too (`--allow-insecure-webhooks`, `PUSH_ALLOW_INSECURE_WEBHOOKS`):
+    /// for development, never on a server others use.
+    public var allowInsecureWebhooks = false
+
+    /// Blocks that webhooks and the FCM token exchange (`token_uri`) may reach although they
+    /// are not public addresses (`--allow-private-destinations`, `PUSH_ALLOW_PRIVATE_DESTINATIONS`:
+    /// `10.0.0.0/8,fd00::/8`); everything else private, loopback, link-local … is refused. Kept in
+    /// ``delivery`` (``DeliveryConfiguration/privateDestinations``), which the FCM client reads.
+    public var allowPrivateDestinations: [CIDRBlock] {
+        get { delivery.privateDestinations }
+        set { delivery.privateDestinations = newValue }
+    }
+
+    /// Where webhook posts may connect: public `https` addresses, ``allowPrivateDestinations``,
+    /// and loopback (also over `http`) with ``allowInsecureWebhooks``.
+    public var webhookDestinations: DestinationPolicy {
+        DestinationPolicy(allowedBlocks: allowPrivateDestinations, allowsInsecureLoopback: allowInsecureWebhooks)
+    }
 
     /// Defaults.
     public init() {}

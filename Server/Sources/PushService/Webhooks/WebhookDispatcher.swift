@@ -27,6 +27,11 @@ import ServerSupport
 ///
 /// Posts go through libcurl (`HTTP2Client`: HTTP/1.1, or HTTP/2 where TLS offers it), not
 /// Foundation's URLSession, which on Linux stops the process on some libcurl errors.
+///
+/// Every post carries the webhook ``DestinationPolicy`` (``ServiceConfiguration/webhookDestinations``):
+/// a URL saved before the admin API checked destinations, or a name that now resolves to a
+/// private address, is refused at connection time ("destination refused: 127.0.0.1 is
+/// loopback" in the job's last error); the event stays queued and is retried like any failure.
 final class WebhookDispatcher: Sendable {
     /// Posts in flight across all apps.
     static let totalInFlight = 64
@@ -40,6 +45,8 @@ final class WebhookDispatcher: Sendable {
 
     private let service: ServiceContext
     private let client: HTTP2Client
+    /// Where posts may connect (checked at every connection).
+    private let destinations: DestinationPolicy
     private let running = Locked(true)
     /// Posts in flight per app, and the thread's life; changed under `pause`, whose
     /// broadcast wakes the loop (a slot freed) and `stop()` (the thread is done).
@@ -48,6 +55,7 @@ final class WebhookDispatcher: Sendable {
 
     init(service: ServiceContext) {
         self.service = service
+        destinations = service.configuration.webhookDestinations
         // Connections per host: an app's own limit, twice, so two apps whose webhooks share a
         // host do not queue behind each other's slow posts.
         var configuration = HTTP2Client.Configuration(maxConnectionsPerHost: service.configuration.webhookConcurrency * 2)
@@ -169,10 +177,8 @@ final class WebhookDispatcher: Sendable {
     /// Posts the job and calls `done` with nil on success, else why it failed.
     private func post(_ job: WebhookJob, done: @escaping @Sendable (String?) -> Void) {
         guard let app = try? service.store.app(id: job.appId) else { return done("app not found") }
-        // The scheme is case-insensitive (RFC 3986), as the admin API's validation accepts it.
-        guard let url = app.webhookURL, url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://") else {
-            return done("no webhook URL configured")
-        }
+        // Any other URL, scheme included, is the destination policy's to refuse (with the reason).
+        guard let url = app.webhookURL, !url.isEmpty else { return done("no webhook URL configured") }
         var headers: [(name: String, value: String)] = [
             ("Content-Type", "application/json"),
             ("X-Push-Event", job.event),
@@ -190,13 +196,15 @@ final class WebhookDispatcher: Sendable {
         }
         let request = HTTPRequest(
             url: url, headers: headers, body: Array(job.body),
-            timeoutMilliseconds: Int(service.configuration.webhookTimeout * 1000))
+            timeoutMilliseconds: Int(service.configuration.webhookTimeout * 1000), destinationPolicy: destinations)
         client.send(request) { result in
             switch result {
             case .success(let response):
                 done((200..<300).contains(response.status) ? nil : "HTTP \(response.status)")
-            case .failure:
-                done("transport error")
+            case .failure(let error) where error.isDestinationRefused:
+                done(error.message)
+            case .failure(let error):
+                done("transport error: \(error.message)")
             }
         }
     }

@@ -3,6 +3,7 @@ import PushCore
 import PushService
 import PushStore
 import PushTestSupport
+import ServerSupport
 
 /// A running service for one test: its own temporary data directory, an ephemeral port
 /// on 127.0.0.1, a known admin key, and helpers for the admin calls tests repeat.
@@ -59,6 +60,11 @@ final class Harness: @unchecked Sendable {
         configuration.pollInterval = 0.02
         configuration.webhookRetryBase = 0.05
         configuration.webhookRetryMax = 0.2
+        // Tests' webhook receivers listen on http://127.0.0.1 and the mock FCM's token_uri is
+        // https://127.0.0.1: allowed as the flags `--allow-insecure-webhooks` and
+        // `--allow-private-destinations 127.0.0.0/8` allow them (OutboundRequestTests turns them off).
+        configuration.allowInsecureWebhooks = true
+        configuration.allowPrivateDestinations = [try CIDRBlock(parsing: "127.0.0.0/8")]
         configure(&configuration)
         let recorder = sender == .recording ? (outcome.map { RecordingSender(outcome: $0) } ?? RecordingSender()) : nil
         self.recorder = recorder
