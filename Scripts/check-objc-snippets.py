@@ -3,9 +3,9 @@
 compiles.
 
 An Objective-C code block (```objc) in a Markdown file or a `///` doc comment must start with a
-caption line `// Name.m` (or `.h`) naming a file in Docs/Snippets/, and the rest of the block
+caption line `// Name.m` (or `.h`) naming a file in docs/Snippets/, and the rest of the block
 must stand in that file as a run of whole lines, exactly. Scripts/ios-compile-check.sh compiles
-every Docs/Snippets/*.m against the real iOS SDK, so a snippet in the docs compiles as written.
+every docs/Snippets/*.m against the real iOS SDK, so a snippet in the docs compiles as written.
 
 With `--headers DIR` (the `-Swift.h` headers the compile emitted) it also checks what a compile
 cannot see: a delegate method with a misspelled selector is just another method to clang, never
@@ -159,11 +159,11 @@ def delegate_methods(snippets, headers):
                         name = selector(line)
                         implemented.add(name)
                         if name not in allowed:
-                            problems.append(f"Docs/Snippets/{implementation.name}: {match.group(1)} implements -{name}, "
+                            problems.append(f"docs/Snippets/{implementation.name}: {match.group(1)} implements -{name}, "
                                             f"which none of {', '.join(adopted)} declares (a misspelled delegate method is never called)")
             for protocol in adopted:
                 for name in sorted(own_requirements(protocol, known) - implemented):
-                    problems.append(f"Docs/Snippets: {match.group(1)} does not implement -{name} of {protocol}: "
+                    problems.append(f"docs/Snippets: {match.group(1)} does not implement -{name} of {protocol}: "
                                     "the docs must show every callback in Objective-C")
     return problems, checked
 
@@ -174,7 +174,7 @@ def main():
     if arguments[:1] == ["--headers"]:
         headers, arguments = arguments[1], arguments[2:]
     root = pathlib.Path(arguments[0] if arguments else pathlib.Path(__file__).resolve().parent.parent)
-    snippets = root / "Docs" / "Snippets"
+    snippets = root / "docs" / "Snippets"
     problems, checked, used = [], 0, set()
     methods = 0
     if headers:
@@ -186,11 +186,11 @@ def main():
             where = f"{path.relative_to(root)}:{number}"
             caption = CAPTION.match(body[0].strip()) if body else None
             if not caption:
-                problems.append(f"{where}: an Objective-C block must start with `// Name.m`, the Docs/Snippets file it comes from")
+                problems.append(f"{where}: an Objective-C block must start with `// Name.m`, the docs/Snippets file it comes from")
                 continue
             source = snippets / caption.group(1)
             if not source.is_file():
-                problems.append(f"{where}: Docs/Snippets/{caption.group(1)} does not exist")
+                problems.append(f"{where}: docs/Snippets/{caption.group(1)} does not exist")
                 continue
             used.add(source.name)
             shown = body[1:]
@@ -199,7 +199,7 @@ def main():
             while shown and not shown[-1].strip():
                 shown.pop()
             if not contains(source.read_text(encoding="utf-8").splitlines(), shown):
-                problems.append(f"{where}: the block differs from Docs/Snippets/{caption.group(1)} (it must be a run of that file's lines)")
+                problems.append(f"{where}: the block differs from docs/Snippets/{caption.group(1)} (it must be a run of that file's lines)")
     if problems:
         print("\n".join(problems))
         return 1

@@ -2,7 +2,7 @@
 # Compiles the Apple side against a real iOS SDK (../shared/ios-sdk, see its README), in Swift 6
 # mode with warnings as errors: the SDK's four modules; each example target with only the SDK
 # products its project.yml links (an app extension also with -application-extension); and every
-# Objective-C snippet in Docs/Snippets, which the docs show (check-objc-snippets.py). Then it
+# Objective-C snippet in docs/Snippets, which the docs show (check-objc-snippets.py). Then it
 # checks the exported Objective-C names (check-objc-names.py) and proves that it can fail: a
 # scratch copy with a wrong argument label in an adapter, a warning in an adapter, a missing
 # member in an example, a wrong selector in a snippet, a misspelled delegate method in a snippet
@@ -114,10 +114,10 @@ done
 echo "ios-compile-check: Objective-C snippets"
 module_set "$work/snippets-app" "$work/sdk" CometChatPushNotificationsSwift CometChatPushNotificationsChat CometChatPushNotificationsCalls
 module_set "$work/snippets-extension" "$work/sdk" CometChatPushNotificationsSwift CometChatPushNotificationsChat
-compile_snippets Docs/Snippets || fail "an Objective-C snippet does not compile"
+compile_snippets docs/Snippets || fail "an Objective-C snippet does not compile"
 python3 Scripts/check-objc-snippets.py --headers "$work/sdk/objc" || fail "the docs' Objective-C snippets"
 python3 Scripts/check-objc-names.py "$work/sdk/objc" || fail "Objective-C names"
-snippets=$(find Docs/Snippets -name '*.m' | wc -l)
+snippets=$(find docs/Snippets -name '*.m' | wc -l)
 echo "ios-compile-check: ok (${#modules[@]} SDK modules, $examples example targets, $snippets Objective-C files)"
 
 [ "${1:-}" = --no-self-test ] && exit 0
@@ -125,7 +125,7 @@ echo "ios-compile-check: ok (${#modules[@]} SDK modules, $examples example targe
 # Self-test: each mutation of a scratch copy must make the check fail.
 scratch=$work/self-test
 mkdir -p "$scratch"
-cp -r Sources Examples Docs "$scratch/"
+cp -r Sources Examples docs "$scratch/"
 mutate() { # FILE FROM TO: replaces the first FROM, and fails the self-test if there is none
     grep -qF -- "$2" "$scratch/$1" || fail "self-test: '$2' is no longer in $1; pick another mutation"
     python3 - "$scratch/$1" "$2" "$3" <<'PY'
@@ -154,8 +154,8 @@ example=Examples/CallsOnlyApp/Sources/CallsOnlyApp/AppDelegate.swift
 mutate "$example" "CometChatPushNotifications.shared.delegate" "CometChatPushNotifications.shared.delegat"
 caught "a missing member in an example" "has no member 'delegat'" compile_example "$scratch/Examples/CallsOnlyApp/Sources/CallsOnlyApp" "$scratch/example"
 
-mutate Docs/Snippets/AppDelegate.m "initializeWithConfig:" "initializeWithConfiguration:"
-caught "a wrong selector in a snippet" "declares the selector 'initializeWithConfiguration:'" "$tool" objc "$work/snippets-app" "$scratch/Docs/Snippets/AppDelegate.m"
+mutate docs/Snippets/AppDelegate.m "initializeWithConfig:" "initializeWithConfiguration:"
+caught "a wrong selector in a snippet" "declares the selector 'initializeWithConfiguration:'" "$tool" objc "$work/snippets-app" "$scratch/docs/Snippets/AppDelegate.m"
 
 mkdir -p "$scratch/names"
 module_set "$scratch/names" "$work/sdk" CometChatPushNotificationsSwift
@@ -164,11 +164,11 @@ mutate Sources/CometChatPushNotificationsCalls/API/IncomingCall.swift "@objc(PNI
 "$tool" swift "$scratch/names" "$scratch/Sources/CometChatPushNotificationsCalls" >/dev/null || fail "self-test: the renamed Calls module does not compile"
 caught "an unprefixed Objective-C name" "class IncomingCall: Objective-C names start with PN" python3 Scripts/check-objc-names.py "$scratch/names/objc"
 
-mkdir -p "$scratch/docs/Docs"
-cp -r Docs/Snippets "$scratch/docs/Docs/"
-cp Sources/CometChatPushNotificationsSwift/CometChatPushNotificationsSwift.docc/ObjectiveC.md "$scratch/docs/"
-mutate docs/ObjectiveC.md "initializeWithConfig:" "initializeWith:"
-caught "a doc block that differs from its file" "ObjectiveC.md:[0-9]+: the block differs from Docs/Snippets/AppDelegate.m" python3 Scripts/check-objc-snippets.py "$scratch/docs"
-mutate Docs/Snippets/PushDelegate.m "- (void)navigateToChatForUser:" "- (void)navigateToChatWithUser:"
+mkdir -p "$scratch/doc-root/docs"
+cp -r docs/Snippets "$scratch/doc-root/docs/"
+cp Sources/CometChatPushNotificationsSwift/CometChatPushNotificationsSwift.docc/ObjectiveC.md "$scratch/doc-root/"
+mutate doc-root/ObjectiveC.md "initializeWithConfig:" "initializeWith:"
+caught "a doc block that differs from its file" "ObjectiveC.md:[0-9]+: the block differs from docs/Snippets/AppDelegate.m" python3 Scripts/check-objc-snippets.py "$scratch/doc-root"
+mutate docs/Snippets/PushDelegate.m "- (void)navigateToChatForUser:" "- (void)navigateToChatWithUser:"
 caught "a misspelled delegate method in a snippet" "implements -navigateToChatWithUser:" python3 Scripts/check-objc-snippets.py --headers "$work/sdk/objc" "$scratch"
 echo "ios-compile-check self-test: ok (7 kinds of mistake caught)"
