@@ -40,7 +40,7 @@ let package = Package(
         /// Client and admin API, payload builder, webhooks, configuration, workers.
         .target(
             name: "PushService",
-            dependencies: ["PushCore", "PushStore", "HTTPServer", "PushCrypto", "CurlHTTP", "Delivery", "ServerSupport"]),
+            dependencies: ["PushCore", "PushStore", "HTTPServer", "PushCrypto", "CurlHTTP", "Delivery", "APNs", "ServerSupport"]),
         .systemLibrary(name: "CSystem", path: "Sources/CSystem"),
         .executableTarget(name: "push-server", dependencies: ["PushService", "PushStore", "Delivery", "CSystem", "ServerSupport"]),
         .testTarget(

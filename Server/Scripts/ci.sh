@@ -41,7 +41,7 @@ export PATH="$(dirname "$python"):$PATH"
 heavy=(
     PushServerTests.MultiInstanceTests PushServerTests.EngineCrashTests PushServerTests.WebhookCrashTests
     PushServerTests.CrashRecoveryTests PushServerTests.FuzzTests PushServerTests.CurlUploadTests
-    PushServerTests.HostileClientTests
+    PushServerTests.HostileClientTests PushServerTests.DoorLimitsTests
     DeliveryTests.RestartTests DeliveryTests.FaultTests
     APNsTests.APNsClientLoadTests APNsTests.RetryAfterTests
 )

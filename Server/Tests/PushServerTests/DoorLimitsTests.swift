@@ -1,0 +1,175 @@
+import Foundation
+import PushCore
+import PushMocks
+import PushService
+import PushStore
+import PushTestSupport
+import Testing
+
+/// Issue 24, items 3 and 4: what the service refuses or fixes at the door so that nothing it
+/// accepts fails later, and what it does about logs, files and defaults. Each test is one
+/// finding, and failed on the code before its fix.
+@Suite struct DoorLimitsTests {
+    static func error(_ response: RawHTTP.Response) -> (code: String?, details: [String: Any], message: String) {
+        let error = response.json["error"] as? [String: Any] ?? [:]
+        return (error["code"] as? String, error["details"] as? [String: Any] ?? [:], error["message"] as? String ?? "")
+    }
+
+    static func chat(_ message: [String: Any] = [:], to uid: String = "bob") -> [String: Any] {
+        var body: [String: Any] = ["id": "m1", "sender": ["uid": "alice", "name": "Alice"], "receiver": ["uid": uid], "text": "hi"]
+        body.merge(message) { $1 }
+        return ["type": "chat", "recipients": [["uid": uid]], "message": body]
+    }
+
+    // MARK: Limits at the door
+
+    /// A call whose session id is longer than APNs' 64-byte collapse id used to be accepted and
+    /// then fail `BadCollapseId` on every alert token: the call never rang there. Its alert pushes
+    /// now carry a derived collapse id that fits, the same for every push of the call, and ring.
+    @Test func aCallWithALongSessionIdRingsOnAnAlertToken() async throws {
+        let mock = try await offThePool { try MockPushServer() }
+        let harness = try await Harness.start(sender: .delivery) { configuration in
+            configuration.delivery.apnsBaseURL = mock.baseURL
+            configuration.delivery.caFile = mock.credentials.caFile
+        }
+        _ = try await harness.admin("POST", "/apps", ["appId": "app1", "name": "App"])
+        let provider: [String: Any] = [
+            "providerId": "apns-1", "keyId": MockPushServer.keyID, "teamId": MockPushServer.teamID, "bundleId": "com.example.app",
+            "p8Key": mock.credentials.apnsPrivateKeyPEM, "production": false,
+        ]
+        #expect(try await harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", provider).status == 200)
+        let bob = try await harness.makeUser("bob")
+        #expect(try await harness.register("ab12", platform: "apns_ios_device", session: bob).status == 200)
+        #expect(try await harness.register("ab34", platform: "apns_ios_device", session: bob).status == 200)
+
+        // When a call with a 100-character session id is sent to bob, who has no VoIP token
+        let sessionId = "v1.us." + String(repeating: "c", count: 94)
+        let send: [String: Any] = [
+            "type": "call", "recipients": [["uid": "bob"]],
+            "call": ["sessionId": sessionId, "callAction": "initiated", "sender": ["uid": "alice"], "receiver": ["uid": "bob"]],
+        ]
+        let accepted = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", send)
+        #expect(accepted.status == 200)
+
+        // Then both pushes reach APNs with one collapse id of at most 64 bytes, and are delivered
+        let store = harness.store
+        #expect(await Harness.eventually { (try? store.pushJobCounts()).map { $0.delivered + $0.failed } == 2 })
+        #expect(try store.pushJobCounts().delivered == 2)
+        let collapseIds = Set(mock.log(kind: "apns").map { $0["collapse_id"] as? String ?? "" })
+        #expect(collapseIds.count == 1)
+        let collapseId = try #require(collapseIds.first)
+        #expect(!collapseId.isEmpty && collapseId.utf8.count <= 64, "\(collapseId)")
+        #expect(collapseId != sessionId)
+        // and the payload still names the whole session id
+        let job = try #require(try store.allPushJobs().first)
+        let payload = try JSONSerialization.jsonObject(with: job.payload) as? [String: Any] ?? [:]
+        #expect(payload["sessionId"] as? String == sessionId)
+    }
+
+    /// A session id of up to 64 bytes is the collapse id, as before.
+    @Test func aShortSessionIdIsTheCollapseId() async throws {
+        let harness = try await Harness.start()
+        try await harness.makeApp()
+        let bob = try await harness.makeUser("bob")
+        #expect(try await harness.register("ab12", platform: "apns_ios_device", session: bob).status == 200)
+        let sessionId = String(repeating: "s", count: 64)
+        let send: [String: Any] = [
+            "type": "call", "recipients": [["uid": "bob"]],
+            "call": ["sessionId": sessionId, "callAction": "initiated", "sender": ["uid": "alice"], "receiver": ["uid": "bob"]],
+        ]
+        #expect(try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", send).status == 200)
+        #expect(try harness.store.allPushJobs().map(\.headers.collapseId) == [sessionId])
+    }
+
+    static func oversized(_ name: String) -> (send: [String: Any], field: String) {
+        let cases: [String: ([String: Any], String)] = [
+        "custom": (chat(["custom": ["blob": String(repeating: "x", count: 4_000)]]), "message.custom"),
+        "text": (chat(["text": String(repeating: "t", count: 2_100)]), "message.text"),
+        "message object": (chat(["message": ["data": String(repeating: "m", count: 4_000)], "text": "hi"]), "message.message"),
+        "avatars": (
+            [
+                "type": "call", "recipients": [["uid": "bob"]],
+                "call": [
+                    "sessionId": "s1", "callAction": "initiated",
+                    "sender": ["uid": "alice", "avatar": "https://a.example/" + String(repeating: "a", count: 2_000)],
+                    "receiver": ["uid": "bob", "avatar": "https://b.example/" + String(repeating: "b", count: 1_900)],
+                ],
+            ], "call.sender.avatar"
+        ),
+        "campaign": (
+            [
+                "type": "campaign", "recipients": [["uid": "bob"]],
+                "campaign": ["id": "a1", "campaignId": "c1", "title": "Sale", "body": String(repeating: "b", count: 3_000)],
+            ], "campaign.body"
+        ),
+        ]
+        return cases[name]!
+    }
+
+    /// A send whose payload APNs would refuse as too large (4,096 bytes; 5,120 for VoIP) used to
+    /// be stored as jobs that failed `PayloadTooLarge`; it is now a 400 that names the field that
+    /// made it so large, and nothing is stored.
+    @Test(arguments: ["custom", "text", "message object", "avatars", "campaign"])
+    func anOversizedPayloadIsRefusedNamingItsLargestField(name: String) async throws {
+        let (send, field) = Self.oversized(name)
+        let harness = try await Harness.start()
+        try await harness.makeApp()
+        let bob = try await harness.makeUser("bob")
+        #expect(try await harness.register("ab12", platform: "apns_ios_device", session: bob).status == 200)
+        #expect(try await harness.register("fcm-token-1", platform: "fcm_ios", session: bob).status == 200)
+
+        let response = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", send)
+
+        let error = Self.error(response)
+        #expect(response.status == 400 && error.code == "ERR_BAD_REQUEST", "\(name): \(response.status)")
+        #expect(error.details.keys.sorted() == [field], "\(name): \(error.details)")
+        #expect(error.message.contains("4096"), "\(error.message)")
+        #expect(try harness.store.allPushJobs().isEmpty, "no job is stored")
+    }
+
+    /// A VoIP push may be larger than an alert (5,120 bytes): a call that fits it rings on VoIP.
+    @Test func aCallThatFitsVoIPsLimitIsAcceptedForAVoIPToken() async throws {
+        let harness = try await Harness.start()
+        try await harness.makeApp()
+        let bob = try await harness.makeUser("bob")
+        #expect(try await harness.register("ab12", platform: "apns_ios_voip", session: bob).status == 200)
+        let send: [String: Any] = [
+            "type": "call", "recipients": [["uid": "bob"]],
+            "call": [
+                "sessionId": "s1", "callAction": "initiated",
+                "sender": ["uid": "alice", "avatar": "https://a.example/" + String(repeating: "a", count: 2_000)],
+                "receiver": ["uid": "bob", "avatar": "https://b.example/" + String(repeating: "b", count: 2_000)],
+            ],
+        ]
+        #expect(try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", send).status == 200)
+        let job = try #require(try harness.store.allPushJobs().first)
+        #expect(job.payload.count > 4_096 && job.payload.count <= 5_120, "\(job.payload.count)")
+    }
+
+    /// `ttlSeconds` becomes `apns-expiration` (now + TTL): out of its range it is refused by name.
+    @Test(arguments: [-1, 2_419_201])
+    func aTTLOutOfRangeIsRefused(ttl: Int) async throws {
+        let harness = try await Harness.start()
+        try await harness.makeApp()
+        var send = Self.chat()
+        send["ttlSeconds"] = ttl
+        let response = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", send)
+        #expect(response.status == 400 && Self.error(response).details.keys.sorted() == ["ttlSeconds"])
+    }
+
+    /// The bundle id becomes `apns-topic`: one APNs could never take is refused when the provider
+    /// is saved (it was stored, and every push failed `BadTopic` later).
+    @Test(arguments: ["com.example chat", "com..example", ".com.example", "com.example.", "com.example/chat", "com.exämple", String(repeating: "a", count: 156)])
+    func aBundleIdThatCannotBeATopicIsRefused(bundleId: String) async throws {
+        let harness = try await Harness.start()
+        _ = try await harness.admin("POST", "/apps", ["appId": "app1", "name": "App"])
+        var provider = Harness.apnsProvider("apns-1")
+        provider["bundleId"] = bundleId
+        for method in ["POST", "PUT"] {
+            let response = try await harness.admin(method, "/notifications/push/v1/providers/apns", appId: "app1", provider)
+            #expect(response.status == 400 && Self.error(response).details.keys.sorted() == ["bundleId"], "\(method) \(bundleId)")
+        }
+        provider["bundleId"] = "com.example-2.Chat" + String(repeating: "a", count: 137)
+        #expect(try await harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", provider).status == 200)
+    }
+}
