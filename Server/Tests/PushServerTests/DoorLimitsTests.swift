@@ -172,4 +172,39 @@ import Testing
         provider["bundleId"] = "com.example-2.Chat" + String(repeating: "a", count: 137)
         #expect(try await harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", provider).status == 200)
     }
+
+    // MARK: Files, logs and defaults
+
+    /// The lines a service logged.
+    final class LogLines: @unchecked Sendable {
+        // @unchecked: `lines` is only touched under `lock`.
+        private let lock = NSLock()
+        private var lines: [String] = []
+
+        var sink: @Sendable (String) -> Void { { line in self.lock.withLock { self.lines.append(line) } } }
+        var all: [String] { lock.withLock { lines } }
+    }
+
+    /// A request's path went into the log as it came, so an unauthenticated request to a path with
+    /// `%0d%0a` forged a log line, and `%1b[31m` reached the operator's terminal. Control
+    /// characters are now written escaped: one request, one line, no control byte.
+    @Test func aPathWithLineBreaksAndEscapesIsLoggedAsOneLine() async throws {
+        let log = LogLines()
+        let harness = try await Harness.start(logger: log.sink)
+        // (The log cuts a path segment over 24 characters: each is shorter.)
+        let forged = "/x%0d%0a[error]%20forged%1b[31m/%0a%09%7f%c2%85end"
+        let response = try await RawHTTP.request(port: harness.port, "GET", forged)
+        #expect(response.status == 404)
+
+        let request = try #require(await Harness.eventually { log.all.contains { $0.contains("forged") } } ? log.all : nil)
+        // Each message is one line as the sink receives it, and the text as a whole has one line
+        // that mentions the path.
+        let text = request.joined(separator: "\n")
+        let lines = text.split(whereSeparator: \.isNewline).filter { $0.contains("GET /x") || $0.contains("forged") }
+        #expect(lines.count == 1, "\(lines)")
+        let line = try #require(lines.first)
+        let controls = line.unicodeScalars.filter { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+        #expect(controls.isEmpty, "raw control characters: \(controls.map(\.value))")
+        #expect(line.contains(#"GET /x\r\n[error] forged\u{1b}[31m/\n\t\u{7f}\u{85}end 404"#), "\(line)")
+    }
 }
