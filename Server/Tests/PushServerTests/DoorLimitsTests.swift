@@ -207,4 +207,102 @@ import Testing
         #expect(controls.isEmpty, "raw control characters: \(controls.map(\.value))")
         #expect(line.contains(#"GET /x\r\n[error] forged\u{1b}[31m/\n\t\u{7f}\u{85}end 404"#), "\(line)")
     }
+
+    static func mode(_ path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue
+    }
+
+    /// The database (`push.sqlite*`) was 0644 and the data directory 0755: anyone on the machine
+    /// could read every token, and the sealed secrets. A new data directory is 0700 and what the
+    /// service creates in it 0600, the `-wal` and `-shm` files too; a database the service
+    /// creates outside it is 0600 as well.
+    @Test func aNewDataDirectoryIsPrivate() async throws {
+        let root = NSTemporaryDirectory() + "push-door-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let dataDirectory = root + "/data"
+        let harness = try await Harness.start { configuration in
+            configuration.dataDirectory = dataDirectory
+            configuration.databasePath = nil  // <data-dir>/push.sqlite, on SQLite whatever the suite's store
+            configuration.adminKey = nil
+            configuration.secretKey = nil
+            configuration.seedDev = true
+        }
+        _ = try await harness.admin("GET", "/apps")  // (the admin key is the file's now: any answer will do)
+        try harness.store.createApp(AppRecord(id: "a", name: "A", createdAt: Date()))  // a write: the WAL and its index exist
+
+        #expect(Self.mode(dataDirectory) == 0o700)
+        for name in ["push.sqlite", "push.sqlite-wal", "push.sqlite-shm", "admin.key", "secret.key", "dev-seed.json"] {
+            #expect(Self.mode(dataDirectory + "/" + name) == 0o600, "\(name): \(String(Self.mode(dataDirectory + "/" + name) ?? -1, radix: 8))")
+        }
+        harness.app.stop()
+
+        // A --database outside the data directory that the service creates
+        let elsewhere = try await Harness.start { configuration in
+            configuration.dataDirectory = root + "/data2"
+            configuration.databasePath = root + "/elsewhere.sqlite"
+        }
+        try elsewhere.store.createApp(AppRecord(id: "a", name: "A", createdAt: Date()))
+        for name in ["elsewhere.sqlite", "elsewhere.sqlite-wal", "elsewhere.sqlite-shm"] {
+            #expect(Self.mode(root + "/" + name) == 0o600, "\(name)")
+        }
+        elsewhere.app.stop()
+    }
+
+    /// A data directory an older version left open is tightened at start: each path the service
+    /// owns, one info line per path changed; files it does not own stay as they are.
+    @Test func anExistingDataDirectoryIsTightenedAtStart() async throws {
+        let dataDirectory = NSTemporaryDirectory() + "push-door-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
+        // Given what an older version left: everything 0644 in a 0755 directory, and a file of the operator's
+        let first = try await Harness.start { configuration in
+            configuration.dataDirectory = dataDirectory
+            configuration.databasePath = nil
+            configuration.adminKey = nil
+            configuration.secretKey = nil
+        }
+        try first.store.createApp(AppRecord(id: "a", name: "A", createdAt: Date()))
+        first.app.stop()
+        let owned = ["push.sqlite", "push.sqlite-wal", "push.sqlite-shm", "admin.key", "secret.key"]
+        for name in owned + ["notes.txt"] {
+            let path = dataDirectory + "/" + name
+            if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: Data()) }
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dataDirectory)
+
+        // When the service starts on it
+        let log = LogLines()
+        let second = try await Harness.start(
+            configure: { configuration in
+                configuration.dataDirectory = dataDirectory
+                configuration.databasePath = nil
+                configuration.adminKey = nil
+                configuration.secretKey = nil
+            }, logger: log.sink)
+        #expect(try second.store.app(id: "a") != nil, "the data is still there")
+
+        // Then each owned path is private, with one line saying so, and the operator's file is left alone
+        #expect(Self.mode(dataDirectory) == 0o700)
+        for name in owned { #expect(Self.mode(dataDirectory + "/" + name) == 0o600, "\(name)") }
+        #expect(Self.mode(dataDirectory + "/notes.txt") == 0o644)
+        let tightened = log.all.filter { $0.contains("tightened") }
+        for path in [dataDirectory] + owned.map({ dataDirectory + "/" + $0 }) {
+            let mode = path == dataDirectory ? "from 0755 to 0700" : "from 0644 to 0600"
+            #expect(tightened.filter { $0.contains("[info] tightened \(path) \(mode)") }.count == 1, "\(path): \(tightened)")
+        }
+        #expect(tightened.count == owned.count + 1)
+        second.app.stop()
+
+        // and a start on a private directory changes and logs nothing
+        let quiet = LogLines()
+        let third = try await Harness.start(
+            configure: { configuration in
+                configuration.dataDirectory = dataDirectory
+                configuration.databasePath = nil
+                configuration.adminKey = nil
+                configuration.secretKey = nil
+            }, logger: quiet.sink)
+        #expect(!quiet.all.contains { $0.contains("tightened") })
+        third.app.stop()
+    }
 }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -16,8 +21,11 @@ public final class SQLiteStore: ServiceStore, @unchecked Sendable {
     /// The schema version after migrations.
     public let schemaVersion: Int
 
-    /// Opens or creates the database at `path` and migrates it.
+    /// Opens or creates the database at `path` and migrates it. A new database file is created
+    /// with mode 0600 (not SQLite's 0644), and so are its `-wal` and `-shm` files, which SQLite
+    /// creates with the database file's mode.
     public init(path: String, synchronousFull: Bool = true) throws {
+        Self.createPrivateFile(path)
         let connection = try SQLiteConnection(path: path)
         try connection.execute("PRAGMA journal_mode=WAL")
         try connection.execute("PRAGMA synchronous=\(synchronousFull ? "FULL" : "NORMAL")")
@@ -37,6 +45,14 @@ public final class SQLiteStore: ServiceStore, @unchecked Sendable {
             }
         }
         return Migrations.all.count
+    }
+
+    /// Creates `path` as an empty file of mode 0600 when nothing is there (an empty file is an
+    /// empty database to SQLite). Leaves an existing file, `:memory:` and `file:` URIs alone.
+    static func createPrivateFile(_ path: String) {
+        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return }
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if fd >= 0 { close(fd) }
     }
 
     @discardableResult
