@@ -83,7 +83,7 @@ let package = Package(
         /// Test support: starts the protocol-speaking mocks of `Mocks/` with a test CA.
         .target(name: "PushMocks", dependencies: ["CSystem"]),
         /// Test doubles (a recording sender) shared by the test targets; never linked into the service.
-        .target(name: "PushTestSupport", dependencies: ["PushCore", "PushStore", "CLibPQ"]),
+        .target(name: "PushTestSupport", dependencies: ["PushCore", "PushStore", "CLibPQ", "CSQLite"]),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "CurlHTTP", "PushCrypto", "PushMocks", "ServerSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -34,17 +34,28 @@ public final class SQLiteStore: ServiceStore, @unchecked Sendable {
         database = Locked(connection)
     }
 
-    private static func migrate(_ connection: SQLiteConnection) throws -> Int {
+    /// Migrates the database at `path` (created when missing) to schema `version` (at most the
+    /// newest) without opening a store, and returns the version it has then. Tests use it to
+    /// build a database of an earlier version and fill it as that version's service did.
+    public static func migrate(path: String, to version: Int) throws -> Int {
+        createPrivateFile(path)
+        let connection = try SQLiteConnection(path: path)
+        try connection.execute("PRAGMA journal_mode=WAL")
+        try connection.execute("PRAGMA foreign_keys=ON")
+        return try migrate(connection, to: version)
+    }
+
+    private static func migrate(_ connection: SQLiteConnection, to target: Int = Migrations.all.count) throws -> Int {
         try connection.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)")
         let current = try connection.query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") { Int($0.int(0)) }.first ?? 0
-        for (index, sql) in Migrations.all.enumerated() where index + 1 > current {
+        for (index, sql) in Migrations.all.enumerated() where index + 1 > current && index + 1 <= target {
             try connection.transaction {
                 try connection.execute(sql)
                 try connection.run(
                     "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)", [.int(Int64(index + 1)), .date(Date())])
             }
         }
-        return Migrations.all.count
+        return max(current, min(target, Migrations.all.count))
     }
 
     /// Creates `path` as an empty file of mode 0600 when nothing is there (an empty file is an
