@@ -40,7 +40,7 @@ let package = Package(
         /// Client and admin API, payload builder, webhooks, configuration, workers.
         .target(
             name: "PushService",
-            dependencies: ["PushCore", "PushStore", "HTTPServer", "PushCrypto", "CurlHTTP", "FCM", "Delivery", "ServerSupport"]),
+            dependencies: ["PushCore", "PushStore", "HTTPServer", "PushCrypto", "CurlHTTP", "APNs", "FCM", "Delivery", "ServerSupport"]),
         .systemLibrary(name: "CSystem", path: "Sources/CSystem"),
         .executableTarget(name: "push-server", dependencies: ["PushService", "PushStore", "Delivery", "CSystem", "ServerSupport"]),
         .testTarget(
@@ -86,7 +86,7 @@ let package = Package(
         /// Test support: starts the protocol-speaking mocks of `Mocks/` with a test CA.
         .target(name: "PushMocks", dependencies: ["CSystem"]),
         /// Test doubles (a recording sender) shared by the test targets; never linked into the service.
-        .target(name: "PushTestSupport", dependencies: ["PushCore", "PushStore", "CLibPQ"]),
+        .target(name: "PushTestSupport", dependencies: ["PushCore", "PushStore", "CLibPQ", "CSQLite"]),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "CurlHTTP", "PushCrypto", "PushMocks", "ServerSupport"]),
     ],
     swiftLanguageModes: [.v6]

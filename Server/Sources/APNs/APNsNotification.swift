@@ -20,7 +20,7 @@ public struct APNsNotification: Sendable {
     public var priority: Int
     /// `apns-expiration` in epoch seconds; 0 means deliver now or never.
     public var expiration: Int64
-    /// `apns-collapse-id`, at most 64 bytes.
+    /// `apns-collapse-id`, at most ``APNsLimits/maxCollapseIDBytes`` bytes.
     public var collapseID: String?
     /// `apns-id`, a UUID APNs echoes back.
     public var apnsID: String?
@@ -44,19 +44,23 @@ public struct APNsNotification: Sendable {
 
     /// `apns-topic`: the bundle id, plus `.voip` for VoIP pushes.
     public var topic: String {
-        pushType == .voip && !bundleID.hasSuffix(".voip") ? bundleID + ".voip" : bundleID
+        let suffix = APNsLimits.voipTopicSuffix
+        return pushType == .voip && !bundleID.hasSuffix(suffix) ? bundleID + suffix : bundleID
     }
 
-    /// The largest payload APNs accepts for this push type: 5,120 bytes for VoIP, else 4,096.
-    public var payloadLimit: Int { pushType == .voip ? 5120 : 4096 }
+    /// The largest payload APNs accepts for this push type (``APNsLimits/payloadLimit(voip:)``).
+    public var payloadLimit: Int { APNsLimits.payloadLimit(voip: pushType == .voip) }
 
     /// Why APNs would refuse this notification, checked before sending; nil if it is valid.
+    /// The limits are ``APNsLimits``'s, which the service also checks when it accepts a send.
     public var localProblem: String? {
-        if payload.isEmpty { return "PayloadEmpty" }
-        if payload.count > payloadLimit { return "PayloadTooLarge" }
-        if let collapseID, collapseID.utf8.count > 64 { return "BadCollapseId" }
+        if let problem = APNsLimits.problem(
+            payloadBytes: payload.count, voip: pushType == .voip, background: pushType == .background, priority: priority,
+            collapseID: collapseID)
+        {
+            return problem
+        }
         if deviceToken.isEmpty || !deviceToken.utf8.allSatisfy(\.isHexDigit) { return "BadDeviceToken" }
-        if priority != 10 && priority != 5 || pushType == .background && priority != 5 { return "BadPriority" }
         return nil
     }
 }

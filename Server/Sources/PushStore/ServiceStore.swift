@@ -13,8 +13,13 @@ public protocol ServiceStore: OutboxStore, SharedStore {
     // MARK: Apps
     /// Adds an app; throws ``StoreError/conflict`` when the id is taken.
     func createApp(_ app: AppRecord) throws
-    /// Replaces an app's name and webhook; throws ``StoreError/notFound``.
+    /// Replaces an app's name and webhook (not its default providers:
+    /// ``setDefaultProvider(appId:kind:providerId:)``); throws ``StoreError/notFound``.
     func updateApp(_ app: AppRecord) throws
+    /// Sets (or, with nil, clears) the app's default provider of `kind`: the provider of tokens
+    /// registered without a `providerId`. False when the app has no provider `providerId` of
+    /// that kind (nothing changes); throws ``StoreError/notFound`` when there is no such app.
+    func setDefaultProvider(appId: String, kind: ProviderRecord.Kind, providerId: String?) throws -> Bool
     /// The app with this id.
     func app(id: String) throws -> AppRecord?
     /// All apps, by id.
@@ -43,7 +48,8 @@ public protocol ServiceStore: OutboxStore, SharedStore {
     func revokeAuthTokens(appId: String, uid: String) throws -> Int
 
     // MARK: Providers
-    /// Adds a provider; throws ``StoreError/conflict`` when the id is taken in the app.
+    /// Adds a provider; throws ``StoreError/conflict`` when the id is taken in the app. The
+    /// app's first provider of a kind becomes its default of that kind when it has none.
     func createProvider(_ provider: ProviderRecord) throws
     /// Replaces a provider; throws ``StoreError/notFound``.
     func updateProvider(_ provider: ProviderRecord) throws
@@ -51,12 +57,14 @@ public protocol ServiceStore: OutboxStore, SharedStore {
     func provider(appId: String, id: String) throws -> ProviderRecord?
     /// The app's providers.
     func providers(appId: String) throws -> [ProviderRecord]
-    /// Deletes a provider.
+    /// Deletes a provider; when it was the app's default of its kind, the app has none then.
     func deleteProvider(appId: String, id: String) throws -> Bool
 
     // MARK: Push tokens
     /// Registers a token: the same token again updates it (and moves it to `uid` when
-    /// another user had it); then the user's oldest tokens beyond `maxPerUser` are deleted.
+    /// another user had it); then the user's oldest tokens beyond `maxPerUser` are deleted
+    /// (a negative `maxPerUser` keeps all). O(log n) in the number of tokens stored, whatever
+    /// the user has; for a user over the limit (after the registration), also O(`maxPerUser`).
     func registerToken(_ token: PushTokenRecord, maxPerUser: Int) throws -> PushTokenRecord
     /// Deletes the tokens registered with this auth token; returns how many.
     func deleteTokens(appId: String, authTokenHash: Data) throws -> Int

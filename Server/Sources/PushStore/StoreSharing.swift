@@ -33,7 +33,9 @@ public enum StoreTable: String, Sendable, CaseIterable {
     /// The columns, in row order.
     public var columns: [String] {
         switch self {
-        case .apps: return ["id", "name", "webhook_url", "webhook_secret", "created_at"]
+        case .apps:
+            return ["id", "name", "webhook_url", "webhook_secret", "created_at", "default_apns_provider_id", "default_fcm_provider_id"]
+        // (`users.tokens_at_most` is not copied: a bound the destination's registrations count again.)
         case .users: return ["app_id", "uid", "name", "avatar", "created_at"]
         case .authTokens: return ["hash", "app_id", "uid", "hint", "created_at"]
         case .providers: return ["app_id", "id", "kind", "settings", "secret", "created_at", "updated_at", "last_delivered_at"]

@@ -47,7 +47,31 @@ extension AdminAPI {
             newSecret = Crypto.randomToken(prefix: "whsec_")
         }
         if let newSecret { record.sealedWebhookSecret = try sealWebhookSecret(newSecret, appId: record.id) }
+        // The default providers (null clears one): each must name a provider of the app of its kind.
+        var defaults: [(ProviderRecord.Kind, String?)] = []
+        for (kind, field) in [(ProviderRecord.Kind.apns, "defaultApnsProviderId"), (.fcm, "defaultFcmProviderId")] {
+            if body.values[field] is JSONNull {
+                defaults.append((kind, nil))
+            } else if let id = try body.optionalString(field, maxLength: 128) {
+                try Validate.identifier(id, field: field)
+                guard let provider = try service.store.provider(appId: record.id, id: id) else { throw APIError.providerNotFound }
+                guard provider.kind == kind else {
+                    throw APIError.badRequest(
+                        "Provider \(id) is an \(provider.kind.rawValue) provider; \(field) names an \(kind.rawValue) provider.",
+                        field: field, problem: "wrong kind")
+                }
+                defaults.append((kind, id))
+            }
+        }
         try service.store.updateApp(record)
+        for (kind, id) in defaults {
+            // False only when the provider went in the meantime.
+            guard try service.store.setDefaultProvider(appId: record.id, kind: kind, providerId: id) else {
+                throw APIError.providerNotFound
+            }
+            if kind == .apns { record.defaultAPNsProviderId = id } else { record.defaultFCMProviderId = id }
+            service.logger.info("default provider set app=\(record.id) kind=\(kind.rawValue) provider=\(id ?? "none")")
+        }
         var value = appJSON(record)
         if let newSecret { value["webhookSecret"] = newSecret }
         return value

@@ -1,3 +1,4 @@
+import APNs
 import FCM
 import ServerSupport
 #if canImport(FoundationEssentials)
@@ -38,10 +39,17 @@ extension AdminAPI {
         guard key.contains("-----BEGIN PRIVATE KEY-----"), key.contains("-----END PRIVATE KEY-----") else {
             throw APIError.badRequest("The p8Key must be the PEM text of the .p8 key.", field: "p8Key", problem: "not a PEM private key")
         }
+        // The bundle id becomes the `apns-topic` header (with `.voip` for VoIP pushes).
+        let bundleId = try body.string("bundleId", maxLength: 256)
+        if let problem = APNsLimits.bundleIDProblem(bundleId) {
+            throw APIError.badRequest(
+                "The bundleId must be the app's bundle id (letters, digits, - and ., at most \(APNsLimits.maxBundleIDBytes) characters): \(problem).",
+                field: "bundleId", problem: problem)
+        }
         let settings: [String: Any] = [
             "keyId": try body.string("keyId", maxLength: 64),
             "teamId": try body.string("teamId", maxLength: 64),
-            "bundleId": try body.string("bundleId", maxLength: 256),
+            "bundleId": bundleId,
             "production": try body.bool("production") ?? false,
             "includeContentAvailable": try body.bool("includeContentAvailable") ?? false,
             "includeMutableContent": try body.bool("includeMutableContent") ?? true,

@@ -57,6 +57,8 @@ extension AdminAPI {
             }
             let recipientJobs = factory.jobs(
                 for: request.event, uid: recipient.uid, badge: recipient.badge, tokens: tokens, treatment: treatment)
+            // A push APNs would refuse (too large) is refused here, naming the field, not stored.
+            if let refusal = PayloadSize.check(recipientJobs, event: request.event, badge: recipient.badge) { throw refusal }
             jobs += recipientJobs
             var entry: [String: Any] = ["uid": recipient.uid, "jobs": recipientJobs.filter { !$0.skipped }.count]
             if let rule = treatment.rule { entry["rule"] = rule }

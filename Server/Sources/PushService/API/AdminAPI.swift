@@ -84,6 +84,8 @@ struct AdminAPI {
         var value: [String: Any] = ["appId": app.id, "name": app.name, "createdAt": Self.seconds(app.createdAt)]
         value["webhookUrl"] = app.webhookURL ?? JSONNull()
         value["hasWebhookSecret"] = app.sealedWebhookSecret != nil
+        value["defaultApnsProviderId"] = app.defaultAPNsProviderId ?? JSONNull()
+        value["defaultFcmProviderId"] = app.defaultFCMProviderId ?? JSONNull()
         return value
     }
 

@@ -91,8 +91,16 @@ struct ClientAPI {
             }
             return provider
         }
-        guard let provider = try service.store.providers(appId: appId).first(where: { $0.kind == wanted }) else {
-            throw APIError.providerNotFound
+        // The app's default provider of the kind: set explicitly, or its first provider of the
+        // kind (recorded when it was added, so adding another never moves these tokens).
+        guard let id = try service.store.app(id: appId)?.defaultProviderId(wanted),
+            let provider = try service.store.provider(appId: appId, id: id), provider.kind == wanted
+        else {
+            let kind = wanted == .apns ? "APNs" : "FCM"
+            let field = wanted == .apns ? "defaultApnsProviderId" : "defaultFcmProviderId"
+            throw APIError.badRequest(
+                "The app has no default \(kind) provider; name one (providerId) or set the app's default (\(field) of PUT /apps/{appId}).",
+                field: "providerId", problem: "the app has no default \(kind) provider")
         }
         return provider
     }

@@ -32,7 +32,7 @@ enum OpenAPIDocument {
                 "tags": ["client"],
                 "operationId": "registerPushToken",
                 "summary": "Register a push token for the session's user",
-                "description": "The same token again updates it (and moves it to this user and session if another registered it). Past `--max-tokens-per-user` (100) tokens per user the least recently registered goes. Without `providerId` the app's first provider of the right kind is used (APNs for `apns_*`, FCM for `fcm_ios`).",
+                "description": "The same token again updates it (and moves it to this user and session if another registered it). Past `--max-tokens-per-user` (100) tokens per user the least recently registered goes. Without `providerId` the app's default provider of the right kind is used (`defaultApnsProviderId` for `apns_*`, `defaultFcmProviderId` for `fcm_ios`: the app's first provider of the kind unless the admin API set another); an app without one answers 400 naming `providerId`.",
                 "security": [{ "appId": [], "authToken": [] }],
                 "requestBody": {
                   "required": true,
@@ -41,7 +41,7 @@ enum OpenAPIDocument {
                       "schema": { "$ref": "#/components/schemas/RegisterToken" },
                       "examples": {
                         "apns": {
-                          "summary": "An APNs device token under the app's first APNs provider",
+                          "summary": "An APNs device token under the app's default APNs provider",
                           "value": {
                             "fcmToken": "8a1c5e0f9b7d3a2c4e6f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5",
                             "platform": "apns_ios_device",
@@ -347,8 +347,8 @@ enum OpenAPIDocument {
               "put": {
                 "tags": ["admin"],
                 "operationId": "updateApp",
-                "summary": "Change an app's name or webhook",
-                "description": "`webhookUrl: null` removes the webhook. A new secret (`webhookSecret`, or `rotateWebhookSecret: true` for a generated one) is returned once.",
+                "summary": "Change an app's name, webhook or default providers",
+                "description": "`webhookUrl: null` removes the webhook. A new secret (`webhookSecret`, or `rotateWebhookSecret: true` for a generated one) is returned once. `defaultApnsProviderId` / `defaultFcmProviderId` set the provider of tokens registered without `providerId` (a provider of the app of that kind: 404 `ERR_PROVIDER_NOT_FOUND` for none, 400 for one of the other kind); null clears it.",
                 "security": [{ "apiKey": [] }],
                 "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/UpdateApp" } } } },
                 "responses": {
@@ -887,7 +887,7 @@ enum OpenAPIDocument {
                 "tags": ["admin"],
                 "operationId": "send",
                 "summary": "Push a chat message, call or campaign to users",
-                "description": "One job per token of each recipient, stored with the idempotency record in one transaction before the answer. The same `Idempotency-Key` with the same body (keys in any order) answers the first answer again with `replayed: true`; with another body, 422. Chat and campaign pushes go to device and FCM tokens; calls to VoIP tokens when the user has any, else to device and FCM tokens. Recipients without tokens get no job.",
+                "description": "One job per token of each recipient, stored with the idempotency record in one transaction before the answer. The same `Idempotency-Key` with the same body (keys in any order) answers the first answer again with `replayed: true`; with another body, 422. Chat and campaign pushes go to device and FCM tokens; calls to VoIP tokens when the user has any, else to device and FCM tokens. Recipients without tokens get no job. A push APNs would refuse is refused here, not stored: a payload over 4,096 bytes (5,120 for VoIP; FCM tokens as alerts) is a 400 whose `details` names the field that adds the most bytes (`message.text`, `message.custom`, `message.message`, `message.sender.avatar`, `call.receiver.name`, `campaign.body`, …). A call's session id over 64 bytes becomes a derived collapse id (`sha256-` + base64url SHA-256 of it) on alert pushes.",
                 "security": [{ "apiKey": [], "appId": [] }],
                 "parameters": [
                   {
@@ -1766,18 +1766,31 @@ enum OpenAPIDocument {
                   "name": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 256 },
                   "webhookUrl": { "oneOf": [{ "$ref": "#/components/schemas/WebhookURL" }, { "type": "null" }], "description": "null removes the webhook." },
                   "webhookSecret": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 256 },
-                  "rotateWebhookSecret": { "type": "boolean", "description": "Generate a new secret (ignored when `webhookSecret` is given)." }
+                  "rotateWebhookSecret": { "type": "boolean", "description": "Generate a new secret (ignored when `webhookSecret` is given)." },
+                  "defaultApnsProviderId": {
+                    "oneOf": [{ "$ref": "#/components/schemas/ProviderId" }, { "type": "null" }],
+                    "description": "The APNs provider of tokens registered without `providerId`; null clears it."
+                  },
+                  "defaultFcmProviderId": {
+                    "oneOf": [{ "$ref": "#/components/schemas/ProviderId" }, { "type": "null" }],
+                    "description": "The FCM provider of tokens registered without `providerId`; null clears it."
+                  }
                 }
               },
               "App": {
                 "type": "object",
-                "required": ["appId", "name", "createdAt", "webhookUrl", "hasWebhookSecret"],
+                "required": ["appId", "name", "createdAt", "webhookUrl", "hasWebhookSecret", "defaultApnsProviderId", "defaultFcmProviderId"],
                 "properties": {
                   "appId": { "type": "string" },
                   "name": { "type": "string" },
                   "createdAt": { "$ref": "#/components/schemas/EpochSeconds" },
                   "webhookUrl": { "type": ["string", "null"] },
-                  "hasWebhookSecret": { "type": "boolean" }
+                  "hasWebhookSecret": { "type": "boolean" },
+                  "defaultApnsProviderId": {
+                    "type": ["string", "null"],
+                    "description": "The APNs provider of tokens registered without `providerId`: the app's first APNs provider unless set; null when none (deleting it clears it)."
+                  },
+                  "defaultFcmProviderId": { "type": ["string", "null"], "description": "The same for FCM tokens." }
                 }
               },
               "AppAnswer": { "type": "object", "required": ["data"], "properties": { "data": { "$ref": "#/components/schemas/App" } } },
@@ -1829,7 +1842,13 @@ enum OpenAPIDocument {
                   "providerId": { "$ref": "#/components/schemas/ProviderId" },
                   "keyId": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 64 },
                   "teamId": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 64 },
-                  "bundleId": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 256 },
+                  "bundleId": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 155,
+                    "pattern": "^[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*$",
+                    "description": "The app's bundle id, the `apns-topic` (with `.voip` for VoIP pushes): letters, digits, `-` and `.`, no empty part, at most 155 characters (160 with `.voip`); else 400 naming `bundleId`."
+                  },
                   "p8Key": { "$ref": "#/components/schemas/PEMPrivateKey" },
                   "privateKey": { "$ref": "#/components/schemas/PEMPrivateKey" },
                   "production": { "type": "boolean", "description": "Default false (the sandbox host)." },

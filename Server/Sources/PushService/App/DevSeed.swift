@@ -85,8 +85,11 @@ public struct DevSeed: Sendable {
 
     /// Where ``write(port:host:dataDirectory:)`` puts the seed.
     public static func path(dataDirectory: String) -> String {
-        dataDirectory.appendingPathComponent("dev-seed.json")
+        dataDirectory.appendingPathComponent(fileName)
     }
+
+    /// The seed file's name in the data directory.
+    static let fileName = "dev-seed.json"
 
     func write(port: Int, host: String, dataDirectory: String) throws {
         let value: [String: Any] = [

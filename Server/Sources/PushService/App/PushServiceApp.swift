@@ -46,7 +46,10 @@ public final class PushServiceApp: Sendable {
         startDelivery: Bool = true, clock: @escaping @Sendable () -> Date = Date.init
     ) throws {
         self.configuration = configuration
-        try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+        // The data directory 0700 and the service's files in it 0600, before any is opened.
+        var sqlitePath: String?
+        if case .sqlite(let path) = configuration.storeLocation { sqlitePath = path }
+        try PrivateFiles.secureDataDirectory(configuration.dataDirectory, database: sqlitePath) { logger.info($0) }
         let secrets = try Self.secretBox(configuration, logger: logger)
         let adminKey: String
         if let key = configuration.adminKey {

@@ -218,13 +218,15 @@ enum DashboardAssets {
                   el("td", { text: a.name }),
                   el("td", {}, a.webhookUrl ? el("code", { text: a.webhookUrl }) : el("span", { className: "muted", text: "none" })),
                   el("td", {}, a.hasWebhookSecret ? badge("sealed", "ok") : badge("none")),
+                  el("td", {}, a.defaultApnsProviderId ? el("code", { text: a.defaultApnsProviderId }) : el("span", { className: "muted", text: "none" })),
+                  el("td", {}, a.defaultFcmProviderId ? el("code", { text: a.defaultFcmProviderId }) : el("span", { className: "muted", text: "none" })),
                   el("td", {}, when(a.createdAt)),
                   el("td", { className: "links" },
                     el("a", { href: "/dashboard/tokens?app=" + encodeURIComponent(a.appId), text: "Tokens" }),
                     el("a", { href: "/dashboard/send?app=" + encodeURIComponent(a.appId), text: "Test push" })));
               });
               append(content, table(apps.length + (apps.length === 1 ? " app" : " apps"),
-                ["App", "Name", "Webhook", "Webhook secret", "Created", "Open"], rows));
+                ["App", "Name", "Webhook", "Webhook secret", "Default APNs provider", "Default FCM provider", "Created", "Open"], rows));
             }).catch(failed);
           };
 

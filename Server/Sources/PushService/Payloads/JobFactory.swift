@@ -3,7 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import APNs
 import PushCore
+import PushCrypto
 import PushStore
 
 /// Turns an event and a recipient's tokens into outbox jobs, one per token, with the
@@ -48,7 +50,7 @@ struct JobFactory {
             case .call(let call):
                 payload = PayloadBuilder.call(call, voip: voip, badge: badge, quiet: treatment == .quietCall)
                 kind = .call
-                collapseId = voip ? nil : call.sessionId
+                collapseId = voip ? nil : Self.collapseId(sessionId: call.sessionId)
             case .campaign(let campaign):
                 payload = PayloadBuilder.campaign(campaign, badge: badge)
                 kind = .campaign
@@ -74,6 +76,23 @@ struct JobFactory {
                 kind: kind, providerId: token.providerId, payload: PayloadBuilder.stamp(encodedPayload, pushId: id), headers: headers,
                 notBefore: now, createdAt: now, environment: token.environment, rule: treatment.rule, skipped: skipped)
         }
+    }
+
+    /// The `apns-collapse-id` of a call's alert pushes: the session id when it fits APNs' 64
+    /// bytes, else `sha256-` and the base64url SHA-256 of the session id (50 bytes): the same
+    /// for every push of the call, so they still replace one another on the device.
+    static func collapseId(sessionId: String) -> String {
+        if sessionId.utf8.count <= APNsLimits.maxCollapseIDBytes { return sessionId }
+        return "sha256-" + Base64URL.encode(Crypto.sha256(sessionId))
+    }
+
+    /// Why APNs would refuse a job (``APNsLimits/problem(payloadBytes:voip:background:priority:collapseID:)``,
+    /// the check the APNs client makes before sending), or nil. The send API refuses a send
+    /// with such a job instead of storing it.
+    static func apnsProblem(_ job: PushJob) -> String? {
+        APNsLimits.problem(
+            payloadBytes: job.payload.count, voip: job.headers.pushType == .voip, background: job.headers.pushType == .background,
+            priority: job.headers.priority, collapseID: job.headers.collapseId)
     }
 
     /// APNs headers: VoIP → `voip`, priority 10, expiration 0, topic + `.voip`; alerts →

@@ -27,11 +27,8 @@ enum KeyFiles {
         return nil
     }
 
+    /// Writes a key file as a private file (mode 0600, never readable by others, even briefly).
     static func write(_ text: String, to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw ConfigurationError.invalid("cannot write \(path)")
-        }
+        try PrivateFiles.write(text, to: path)
     }
 }

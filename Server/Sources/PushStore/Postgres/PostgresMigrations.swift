@@ -149,6 +149,18 @@ enum PostgresMigrations {
         ALTER TABLE push_tokens ADD COLUMN delivered_at BIGINT;
         ALTER TABLE providers ADD COLUMN last_delivered_at BIGINT;
         """,
+        // 11: each app's default APNs and FCM provider, set to the one tokens registered without
+        // a `providerId` used until now (the app's first provider of the kind by id, byte order);
+        // each user's upper bound of their token count, kept by registrations (NULL: not known).
+        // (`seq` comes from its sequence here: nothing to index for the next number.)
+        """
+        ALTER TABLE apps ADD COLUMN default_apns_provider_id TEXT COLLATE "C";
+        ALTER TABLE apps ADD COLUMN default_fcm_provider_id TEXT COLLATE "C";
+        UPDATE apps SET
+            default_apns_provider_id = (SELECT MIN(id) FROM providers WHERE providers.app_id = apps.id AND kind = 'apns'),
+            default_fcm_provider_id = (SELECT MIN(id) FROM providers WHERE providers.app_id = apps.id AND kind = 'fcm');
+        ALTER TABLE users ADD COLUMN tokens_at_most BIGINT;
+        """,
     ]
 
     /// The queue's lanes: due calls (claimed first), other due jobs, leased jobs (claimable

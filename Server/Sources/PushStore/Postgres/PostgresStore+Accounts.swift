@@ -12,8 +12,14 @@ extension PostgresStore {
     public func createApp(_ app: AppRecord) throws {
         try withConnection {
             try $0.query(
-                "INSERT INTO apps (id, name, webhook_url, webhook_secret, created_at) VALUES ($1, $2, $3, $4, $5)",
-                [.text(app.id), .text(app.name), .text(app.webhookURL), .bytea(app.sealedWebhookSecret), .date(app.createdAt)])
+                """
+                INSERT INTO apps (id, name, webhook_url, webhook_secret, created_at, default_apns_provider_id, default_fcm_provider_id)
+                VALUES ($1, $2, $3, $4, $5, $6, $7)
+                """,
+                [
+                    .text(app.id), .text(app.name), .text(app.webhookURL), .bytea(app.sealedWebhookSecret), .date(app.createdAt),
+                    .text(app.defaultAPNsProviderId), .text(app.defaultFCMProviderId),
+                ])
         }
     }
 
@@ -25,6 +31,24 @@ extension PostgresStore {
             ).affected
         }
         if changed == 0 { throw StoreError.notFound }
+    }
+
+    public func setDefaultProvider(appId: String, kind: ProviderRecord.Kind, providerId: String?) throws -> Bool {
+        let column = SQLiteStore.defaultProviderColumn(kind)
+        return try withConnection { connection in
+            try connection.transaction {
+                guard try connection.query("SELECT 1 FROM apps WHERE id = $1", [.text(appId)]).first(\.row) != nil else {
+                    throw StoreError.notFound
+                }
+                return try connection.query(
+                    """
+                    UPDATE apps SET \(column) = $1 WHERE id = $2 AND ($1::text IS NULL
+                        OR EXISTS (SELECT 1 FROM providers WHERE app_id = $2 AND id = $1 AND kind = $3))
+                    """,
+                    [.text(providerId), .text(appId), .text(kind.rawValue)]
+                ).affected > 0
+            }
+        }
     }
 
     public func app(id: String) throws -> AppRecord? {
@@ -50,10 +74,13 @@ extension PostgresStore {
 
     private func selectApps(_ clause: String, _ values: [PGValue]) throws -> [AppRecord] {
         try withConnection {
-            try $0.query("SELECT id, name, webhook_url, webhook_secret, created_at FROM apps \(clause)", values).map {
+            try $0.query(
+                "SELECT id, name, webhook_url, webhook_secret, created_at, default_apns_provider_id, default_fcm_provider_id FROM apps \(clause)",
+                values
+            ).map {
                 AppRecord(
                     id: $0.text(0), name: $0.text(1), webhookURL: $0.optionalText(2), sealedWebhookSecret: $0.optionalBlob(3),
-                    createdAt: $0.date(4))
+                    createdAt: $0.date(4), defaultAPNsProviderId: $0.optionalText(5), defaultFCMProviderId: $0.optionalText(6))
             }
         }
     }
@@ -131,13 +158,26 @@ extension PostgresStore {
     // MARK: Providers
 
     public func createProvider(_ provider: ProviderRecord) throws {
-        try withConnection {
-            try $0.query(
-                "INSERT INTO providers (app_id, id, kind, settings, secret, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                [
-                    .text(provider.appId), .text(provider.id), .text(provider.kind.rawValue), .bytea(provider.settings),
-                    .bytea(provider.sealedSecret), .date(provider.createdAt), .date(provider.updatedAt),
-                ])
+        let column = SQLiteStore.defaultProviderColumn(provider.kind)
+        try withConnection { connection in
+            try connection.transaction {
+                // The app's row first (two first providers made at once must not both see none;
+                // `NO KEY`: users being added to the app are not held up).
+                try connection.query("SELECT 1 FROM apps WHERE id = $1 FOR NO KEY UPDATE", [.text(provider.appId)])
+                try connection.query(
+                    "INSERT INTO providers (app_id, id, kind, settings, secret, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                    [
+                        .text(provider.appId), .text(provider.id), .text(provider.kind.rawValue), .bytea(provider.settings),
+                        .bytea(provider.sealedSecret), .date(provider.createdAt), .date(provider.updatedAt),
+                    ])
+                // The app's first provider of the kind becomes its default, recorded: a second never changes it.
+                try connection.query(
+                    """
+                    UPDATE apps SET \(column) = $1 WHERE id = $2 AND \(column) IS NULL
+                        AND NOT EXISTS (SELECT 1 FROM providers WHERE app_id = $2 AND kind = $3 AND id <> $1)
+                    """,
+                    [.text(provider.id), .text(provider.appId), .text(provider.kind.rawValue)])
+            }
         }
     }
 
@@ -163,8 +203,19 @@ extension PostgresStore {
     }
 
     public func deleteProvider(appId: String, id: String) throws -> Bool {
-        try withConnection {
-            try $0.query("DELETE FROM providers WHERE app_id = $1 AND id = $2", [.text(appId), .text(id)]).affected > 0
+        try withConnection { connection in
+            try connection.transaction {
+                let deleted = try connection.query("DELETE FROM providers WHERE app_id = $1 AND id = $2", [.text(appId), .text(id)]).affected > 0
+                // The app has no default of the kind then, rather than a default that names nothing.
+                try connection.query(
+                    """
+                    UPDATE apps SET default_apns_provider_id = NULLIF(default_apns_provider_id, $2),
+                        default_fcm_provider_id = NULLIF(default_fcm_provider_id, $2)
+                    WHERE id = $1 AND (default_apns_provider_id = $2 OR default_fcm_provider_id = $2)
+                    """,
+                    [.text(appId), .text(id)])
+                return deleted
+            }
         }
     }
 
@@ -191,6 +242,14 @@ extension PostgresStore {
                         'push-server tokens ' || current_schema() || ' ' || length($1) || ' ' || $1 || ' ' || $2, 0))
                     """,
                     [.text(token.appId), .text(token.uid)])
+                let user: [PGValue] = [.text(token.appId), .text(token.uid)]
+                let previousOwner = try connection.query(
+                    "SELECT uid FROM push_tokens WHERE app_id = $1 AND token = $2", [.text(token.appId), .text(token.token)]
+                ).first { $0.text(0) }
+                let bound = try connection.query("SELECT tokens_at_most FROM users WHERE app_id = $1 AND uid = $2", user).first {
+                    $0.isNull(0) ? nil : $0.int(0)
+                } ?? nil
+                // The number from the sequence: no read of the table.
                 let stored = try connection.query(
                     """
                     INSERT INTO push_tokens (app_id, token, uid, platform, provider_id, timezone, auth_token_hash,
@@ -209,15 +268,32 @@ extension PostgresStore {
                         .date(token.updatedAt), .text(token.environment?.rawValue),
                     ]
                 ).first(Self.tokenRow)
-                // The user's newest `maxPerUser` tokens stay (a negative limit keeps all, as in SQLite).
-                let pruned = try connection.query(
-                    """
-                    DELETE FROM push_tokens WHERE app_id = $1 AND uid = $2 AND token NOT IN (
-                        SELECT token FROM push_tokens WHERE app_id = $1 AND uid = $2 ORDER BY seq DESC LIMIT $3)
-                    RETURNING token
-                    """,
-                    [.text(token.appId), .text(token.uid), .limit(maxPerUser)]
-                ).map { $0.text(0) }
+                // How many tokens the user has now, at most (as in SQLite): the bound kept on the
+                // user, one more when the token is new to them; counted (through the user's index)
+                // only when not known or over the limit.
+                let count = {
+                    try connection.query("SELECT COUNT(*) FROM push_tokens WHERE app_id = $1 AND uid = $2", user).first { $0.int(0) } ?? 0
+                }
+                var tokens = try bound.map { $0 + (previousOwner == token.uid ? 0 : 1) } ?? count()
+                var pruned: [String] = []
+                if maxPerUser >= 0, tokens > maxPerUser {
+                    tokens = try count()
+                    if tokens > maxPerUser {
+                        // The oldest, through the (app_id, uid, seq) index.
+                        pruned = try connection.query(
+                            """
+                            DELETE FROM push_tokens WHERE app_id = $1 AND token IN (
+                                SELECT token FROM push_tokens WHERE app_id = $1 AND uid = $2 ORDER BY seq LIMIT $3)
+                            RETURNING token
+                            """,
+                            user + [.int(tokens - Int64(maxPerUser))]
+                        ).map { $0.text(0) }
+                        tokens = Int64(maxPerUser)
+                    }
+                }
+                if tokens != bound {
+                    try connection.query("UPDATE users SET tokens_at_most = $1 WHERE app_id = $2 AND uid = $3", [.int(tokens)] + user)
+                }
                 guard let stored, !pruned.contains(token.token) else { throw StoreError.notFound }
                 return stored
             }

@@ -120,5 +120,20 @@ enum Migrations {
         ALTER TABLE push_tokens ADD COLUMN delivered_at INTEGER;
         ALTER TABLE providers ADD COLUMN last_delivered_at INTEGER;
         """,
+        // 11: each app's default APNs and FCM provider, for tokens registered without a
+        // `providerId` (the first provider of a kind becomes it, so adding another never moves
+        // where such tokens go), set to the one they used until now: the app's first provider
+        // of the kind by id. Registrations in O(log n): `seq` is indexed (the next number was
+        // MAX(seq) over the whole table), and each user has an upper bound of their token count
+        // that registrations keep (NULL: not known; counted at the user's next registration).
+        """
+        ALTER TABLE apps ADD COLUMN default_apns_provider_id TEXT;
+        ALTER TABLE apps ADD COLUMN default_fcm_provider_id TEXT;
+        UPDATE apps SET
+            default_apns_provider_id = (SELECT MIN(id) FROM providers WHERE providers.app_id = apps.id AND kind = 'apns'),
+            default_fcm_provider_id = (SELECT MIN(id) FROM providers WHERE providers.app_id = apps.id AND kind = 'fcm');
+        CREATE INDEX push_tokens_seq ON push_tokens(seq);
+        ALTER TABLE users ADD COLUMN tokens_at_most INTEGER;
+        """,
     ]
 }

@@ -46,6 +46,11 @@ final class SQLiteStatement {
         connection.recycle(stmt, sql: cacheKey)
     }
 
+    /// The virtual-machine steps this statement took since the last call (`SQLITE_STMTSTATUS_VM_STEP`, reset by the call).
+    func takeVirtualMachineSteps() -> Int {
+        Int(sqlite3_stmt_status(stmt, SQLITE_STMTSTATUS_VM_STEP, 1))
+    }
+
     func bind(_ values: [SQLValue]) throws {
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)

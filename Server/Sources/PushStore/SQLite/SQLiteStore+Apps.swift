@@ -8,10 +8,13 @@ extension SQLiteStore {
     public func createApp(_ app: AppRecord) throws {
         try withConnection {
             try $0.run(
-                "INSERT INTO apps (id, name, webhook_url, webhook_secret, created_at) VALUES (?, ?, ?, ?, ?)",
+                """
+                INSERT INTO apps (id, name, webhook_url, webhook_secret, created_at, default_apns_provider_id, default_fcm_provider_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
                 [
                     .text(app.id), .text(app.name), .optionalText(app.webhookURL), app.sealedWebhookSecret.map(SQLValue.blob) ?? .null,
-                    .date(app.createdAt),
+                    .date(app.createdAt), .optionalText(app.defaultAPNsProviderId), .optionalText(app.defaultFCMProviderId),
                 ])
         }
     }
@@ -23,6 +26,30 @@ extension SQLiteStore {
                 [.text(app.name), .optionalText(app.webhookURL), app.sealedWebhookSecret.map(SQLValue.blob) ?? .null, .text(app.id)])
         }
         if changed == 0 { throw StoreError.notFound }
+    }
+
+    public func setDefaultProvider(appId: String, kind: ProviderRecord.Kind, providerId: String?) throws -> Bool {
+        let column = Self.defaultProviderColumn(kind)
+        return try withConnection { connection in
+            try connection.transaction {
+                let exists = try connection.query("SELECT 1 FROM apps WHERE id = ?", [.text(appId)]) { $0.int(0) }.first != nil
+                guard exists else { throw StoreError.notFound }
+                return try connection.run(
+                    """
+                    UPDATE apps SET \(column) = ? WHERE id = ? AND (? IS NULL
+                        OR EXISTS (SELECT 1 FROM providers WHERE app_id = ? AND id = ? AND kind = ?))
+                    """,
+                    [
+                        .optionalText(providerId), .text(appId), .optionalText(providerId), .text(appId), .optionalText(providerId),
+                        .text(kind.rawValue),
+                    ]) > 0
+            }
+        }
+    }
+
+    /// The `apps` column of the default provider of a kind.
+    static func defaultProviderColumn(_ kind: ProviderRecord.Kind) -> String {
+        kind == .apns ? "default_apns_provider_id" : "default_fcm_provider_id"
     }
 
     public func app(id: String) throws -> AppRecord? {
@@ -47,10 +74,13 @@ extension SQLiteStore {
 
     private func selectApps(_ clause: String, _ values: [SQLValue]) throws -> [AppRecord] {
         try withConnection {
-            try $0.query("SELECT id, name, webhook_url, webhook_secret, created_at FROM apps \(clause)", values) {
+            try $0.query(
+                "SELECT id, name, webhook_url, webhook_secret, created_at, default_apns_provider_id, default_fcm_provider_id FROM apps \(clause)",
+                values
+            ) {
                 AppRecord(
                     id: $0.text(0), name: $0.text(1), webhookURL: $0.optionalText(2), sealedWebhookSecret: $0.optionalBlob(3),
-                    createdAt: $0.date(4))
+                    createdAt: $0.date(4), defaultAPNsProviderId: $0.optionalText(5), defaultFCMProviderId: $0.optionalText(6))
             }
         }
     }

@@ -6,13 +6,23 @@ import Foundation
 
 extension SQLiteStore {
     public func createProvider(_ provider: ProviderRecord) throws {
-        try withConnection {
-            try $0.run(
-                "INSERT INTO providers (app_id, id, kind, settings, secret, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [
-                    .text(provider.appId), .text(provider.id), .text(provider.kind.rawValue), .blob(provider.settings),
-                    .blob(provider.sealedSecret), .date(provider.createdAt), .date(provider.updatedAt),
-                ])
+        let column = Self.defaultProviderColumn(provider.kind)
+        try withConnection { connection in
+            try connection.transaction {
+                try connection.run(
+                    "INSERT INTO providers (app_id, id, kind, settings, secret, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        .text(provider.appId), .text(provider.id), .text(provider.kind.rawValue), .blob(provider.settings),
+                        .blob(provider.sealedSecret), .date(provider.createdAt), .date(provider.updatedAt),
+                    ])
+                // The app's first provider of the kind becomes its default, recorded: a second never changes it.
+                try connection.run(
+                    """
+                    UPDATE apps SET \(column) = ? WHERE id = ? AND \(column) IS NULL
+                        AND NOT EXISTS (SELECT 1 FROM providers WHERE app_id = ? AND kind = ? AND id <> ?)
+                    """,
+                    [.text(provider.id), .text(provider.appId), .text(provider.appId), .text(provider.kind.rawValue), .text(provider.id)])
+            }
         }
     }
 
@@ -37,8 +47,17 @@ extension SQLiteStore {
     }
 
     public func deleteProvider(appId: String, id: String) throws -> Bool {
-        try withConnection {
-            try $0.run("DELETE FROM providers WHERE app_id = ? AND id = ?", [.text(appId), .text(id)]) > 0
+        try withConnection { connection in
+            try connection.transaction {
+                let deleted = try connection.run("DELETE FROM providers WHERE app_id = ? AND id = ?", [.text(appId), .text(id)]) > 0
+                // The app has no default of the kind then (tokens without a provider id are refused
+                // until one is set), rather than a default that names nothing.
+                for kind in [ProviderRecord.Kind.apns, .fcm] {
+                    let column = Self.defaultProviderColumn(kind)
+                    try connection.run("UPDATE apps SET \(column) = NULL WHERE id = ? AND \(column) = ?", [.text(appId), .text(id)])
+                }
+                return deleted
+            }
         }
     }
 

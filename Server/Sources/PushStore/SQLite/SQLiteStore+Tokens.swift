@@ -9,34 +9,95 @@ extension SQLiteStore {
     public func registerToken(_ token: PushTokenRecord, maxPerUser: Int) throws -> PushTokenRecord {
         try withConnection { connection in
             try connection.transaction {
-                let seq = try connection.query("SELECT COALESCE(MAX(seq), 0) + 1 FROM push_tokens") { $0.int(0) }.first ?? 1
+                let seq = try connection.query(Registration.nextSeq) { $0.int(0) }.first ?? 1
+                let user: [SQLValue] = [.text(token.appId), .text(token.uid)]
+                let previousOwner = try connection.query(Registration.owner, [.text(token.appId), .text(token.token)]) {
+                    $0.text(0)
+                }.first
+                let bound = try connection.query(Registration.bound, user) { $0.optionalText(0) == nil ? nil : $0.int(0) }.first ?? nil
                 try connection.run(
-                    """
-                    INSERT INTO push_tokens (app_id, token, uid, platform, provider_id, timezone, auth_token_hash,
-                        auth_token_hint, created_at, updated_at, seq, environment)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (app_id, token) DO UPDATE SET uid = excluded.uid, platform = excluded.platform,
-                        provider_id = excluded.provider_id, timezone = excluded.timezone,
-                        auth_token_hash = excluded.auth_token_hash, auth_token_hint = excluded.auth_token_hint,
-                        updated_at = excluded.updated_at, seq = excluded.seq,
-                        environment = COALESCE(excluded.environment, push_tokens.environment)
-                    """,
+                    Registration.upsert,
                     [
                         .text(token.appId), .text(token.token), .text(token.uid), .text(token.platform.rawValue), .text(token.providerId),
                         .optionalText(token.timezone), .blob(token.authTokenHash), .text(token.authTokenHint),
                         .date(token.createdAt), .date(token.updatedAt), .int(seq), .optionalText(token.environment?.rawValue),
                     ])
-                try connection.run(
-                    """
-                    DELETE FROM push_tokens WHERE app_id = ? AND uid = ? AND token NOT IN (
-                        SELECT token FROM push_tokens WHERE app_id = ? AND uid = ? ORDER BY seq DESC LIMIT ?)
-                    """,
-                    [.text(token.appId), .text(token.uid), .text(token.appId), .text(token.uid), .int(Int64(maxPerUser))])
-                let stored = try connection.query(
-                    Self.tokenColumns + " WHERE app_id = ? AND token = ?", [.text(token.appId), .text(token.token)], Self.tokenRow)
+                // How many tokens the user has now, at most: the bound kept on the user, one more
+                // when the token is new to them; counted (through the user's index) only when not
+                // known or over the limit.
+                let count = { try connection.query(Registration.count, user) { $0.int(0) }.first ?? 0 }
+                var tokens = try bound.map { $0 + (previousOwner == token.uid ? 0 : 1) } ?? count()
+                if maxPerUser >= 0, tokens > maxPerUser {
+                    tokens = try count()
+                    if tokens > maxPerUser {
+                        try connection.run(Registration.trim, user + [.int(tokens - Int64(maxPerUser))])
+                        tokens = Int64(maxPerUser)
+                    }
+                }
+                if tokens != bound { try connection.run(Registration.setBound, [.int(tokens)] + user) }
+                let stored = try connection.query(Registration.stored, [.text(token.appId), .text(token.token)], Self.tokenRow)
                 guard let record = stored.first else { throw StoreError.notFound }
                 return record
             }
+        }
+    }
+
+    /// The statements of a registration, each O(log n) in the number of tokens stored (an index
+    /// lookup or a range of one user's index), except `count` and `trim`, which read the
+    /// user's tokens and run only when the user's bound is unknown or over the limit.
+    public enum Registration {
+        /// The next registration number: the largest, through `push_tokens_seq`, plus one.
+        public static let nextSeq = "SELECT COALESCE(MAX(seq), 0) + 1 FROM push_tokens"
+        /// Who has the token now.
+        public static let owner = "SELECT uid FROM push_tokens WHERE app_id = ? AND token = ?"
+        /// The user's bound of their token count (NULL: not known).
+        public static let bound = "SELECT tokens_at_most FROM users WHERE app_id = ? AND uid = ?"
+        /// The token, inserted or updated (and moved to the user).
+        public static let upsert = """
+            INSERT INTO push_tokens (app_id, token, uid, platform, provider_id, timezone, auth_token_hash,
+                auth_token_hint, created_at, updated_at, seq, environment)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (app_id, token) DO UPDATE SET uid = excluded.uid, platform = excluded.platform,
+                provider_id = excluded.provider_id, timezone = excluded.timezone,
+                auth_token_hash = excluded.auth_token_hash, auth_token_hint = excluded.auth_token_hint,
+                updated_at = excluded.updated_at, seq = excluded.seq,
+                environment = COALESCE(excluded.environment, push_tokens.environment)
+            """
+        /// The user's tokens, counted through `push_tokens_user`.
+        public static let count = "SELECT COUNT(*) FROM push_tokens WHERE app_id = ? AND uid = ?"
+        /// Deletes the user's oldest tokens (the last parameter: how many), found through `push_tokens_user`.
+        public static let trim = """
+            DELETE FROM push_tokens WHERE rowid IN (
+                SELECT rowid FROM push_tokens WHERE app_id = ? AND uid = ? ORDER BY seq LIMIT ?)
+            """
+        /// Stores the user's bound.
+        public static let setBound = "UPDATE users SET tokens_at_most = ? WHERE app_id = ? AND uid = ?"
+        /// The token as stored.
+        public static let stored = tokenColumns + " WHERE app_id = ? AND token = ?"
+        /// Every statement, for ``SQLiteStore/queryPlan(_:)``.
+        public static let all = [nextSeq, owner, bound, upsert, count, trim, setBound, stored]
+    }
+
+    /// The query plan SQLite chooses for `sql` (`EXPLAIN QUERY PLAN`, its parameters unbound):
+    /// one line per step, such as `SEARCH push_tokens USING INDEX push_tokens_user (app_id=? AND uid=?)`
+    /// or, for a read of the whole table, `SCAN push_tokens`.
+    public func queryPlan(_ sql: String) throws -> [String] {
+        try withConnection { try $0.query("EXPLAIN QUERY PLAN " + sql) { $0.text(3) } }
+    }
+
+    /// How many virtual-machine steps SQLite takes to run `sql` with `values`
+    /// (`SQLITE_STMTSTATUS_VM_STEP`), in a transaction that is rolled back: nothing changes. A
+    /// statement that walks a table or an index takes steps in proportion to its rows; one
+    /// that seeks a few rows through an index takes as many steps however large the table is
+    /// (the B-tree descent happens inside a step).
+    public func virtualMachineSteps(_ sql: String, _ values: [StoreValue]) throws -> Int {
+        try withConnection { connection in
+            try connection.execute("BEGIN IMMEDIATE")
+            defer { try? connection.execute("ROLLBACK") }
+            let statement = try connection.prepare(sql, values.map(SQLValue.init))
+            _ = statement.takeVirtualMachineSteps()
+            while try statement.step() {}
+            return statement.takeVirtualMachineSteps()
         }
     }
 
@@ -62,7 +123,8 @@ extension SQLiteStore {
         }
     }
 
-    static let tokenColumns = """
+    /// The columns of a ``PushTokenRecord``, in ``tokenRow(_:)``'s order.
+    public static let tokenColumns = """
         SELECT app_id, uid, token, platform, provider_id, timezone, auth_token_hash, auth_token_hint, created_at, updated_at,
             environment
         FROM push_tokens

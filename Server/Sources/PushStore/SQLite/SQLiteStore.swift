@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -16,8 +21,11 @@ public final class SQLiteStore: ServiceStore, @unchecked Sendable {
     /// The schema version after migrations.
     public let schemaVersion: Int
 
-    /// Opens or creates the database at `path` and migrates it.
+    /// Opens or creates the database at `path` and migrates it. A new database file is created
+    /// with mode 0600 (not SQLite's 0644), and so are its `-wal` and `-shm` files, which SQLite
+    /// creates with the database file's mode.
     public init(path: String, synchronousFull: Bool = true) throws {
+        Self.createPrivateFile(path)
         let connection = try SQLiteConnection(path: path)
         try connection.execute("PRAGMA journal_mode=WAL")
         try connection.execute("PRAGMA synchronous=\(synchronousFull ? "FULL" : "NORMAL")")
@@ -26,17 +34,36 @@ public final class SQLiteStore: ServiceStore, @unchecked Sendable {
         database = Locked(connection)
     }
 
-    private static func migrate(_ connection: SQLiteConnection) throws -> Int {
+    /// Migrates the database at `path` (created when missing) to schema `version` (at most the
+    /// newest) without opening a store, and returns the version it has then. Tests use it to
+    /// build a database of an earlier version and fill it as that version's service did.
+    public static func migrate(path: String, to version: Int) throws -> Int {
+        createPrivateFile(path)
+        let connection = try SQLiteConnection(path: path)
+        try connection.execute("PRAGMA journal_mode=WAL")
+        try connection.execute("PRAGMA foreign_keys=ON")
+        return try migrate(connection, to: version)
+    }
+
+    private static func migrate(_ connection: SQLiteConnection, to target: Int = Migrations.all.count) throws -> Int {
         try connection.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)")
         let current = try connection.query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") { Int($0.int(0)) }.first ?? 0
-        for (index, sql) in Migrations.all.enumerated() where index + 1 > current {
+        for (index, sql) in Migrations.all.enumerated() where index + 1 > current && index + 1 <= target {
             try connection.transaction {
                 try connection.execute(sql)
                 try connection.run(
                     "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)", [.int(Int64(index + 1)), .date(Date())])
             }
         }
-        return Migrations.all.count
+        return max(current, min(target, Migrations.all.count))
+    }
+
+    /// Creates `path` as an empty file of mode 0600 when nothing is there (an empty file is an
+    /// empty database to SQLite). Leaves an existing file, `:memory:` and `file:` URIs alone.
+    static func createPrivateFile(_ path: String) {
+        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return }
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if fd >= 0 { close(fd) }
     }
 
     @discardableResult
