@@ -83,25 +83,25 @@ import Testing
 
     static func oversized(_ name: String) -> (send: [String: Any], field: String) {
         let cases: [String: ([String: Any], String)] = [
-        "custom": (chat(["custom": ["blob": String(repeating: "x", count: 4_000)]]), "message.custom"),
-        "text": (chat(["text": String(repeating: "t", count: 2_100)]), "message.text"),
-        "message object": (chat(["message": ["data": String(repeating: "m", count: 4_000)], "text": "hi"]), "message.message"),
-        "avatars": (
-            [
-                "type": "call", "recipients": [["uid": "bob"]],
-                "call": [
-                    "sessionId": "s1", "callAction": "initiated",
-                    "sender": ["uid": "alice", "avatar": "https://a.example/" + String(repeating: "a", count: 2_000)],
-                    "receiver": ["uid": "bob", "avatar": "https://b.example/" + String(repeating: "b", count: 1_900)],
-                ],
-            ], "call.sender.avatar"
-        ),
-        "campaign": (
-            [
-                "type": "campaign", "recipients": [["uid": "bob"]],
-                "campaign": ["id": "a1", "campaignId": "c1", "title": "Sale", "body": String(repeating: "b", count: 3_000)],
-            ], "campaign.body"
-        ),
+            "custom": (chat(["custom": ["blob": String(repeating: "x", count: 4_000)]]), "message.custom"),
+            "text": (chat(["text": String(repeating: "t", count: 2_100)]), "message.text"),
+            "message object": (chat(["message": ["data": String(repeating: "m", count: 4_000)], "text": "hi"]), "message.message"),
+            "avatars": (
+                [
+                    "type": "call", "recipients": [["uid": "bob"]],
+                    "call": [
+                        "sessionId": "s1", "callAction": "initiated",
+                        "sender": ["uid": "alice", "avatar": "https://a.example/" + String(repeating: "a", count: 2_000)],
+                        "receiver": ["uid": "bob", "avatar": "https://b.example/" + String(repeating: "b", count: 1_900)],
+                    ],
+                ], "call.sender.avatar"
+            ),
+            "campaign": (
+                [
+                    "type": "campaign", "recipients": [["uid": "bob"]],
+                    "campaign": ["id": "a1", "campaignId": "c1", "title": "Sale", "body": String(repeating: "b", count: 3_000)],
+                ], "campaign.body"
+            ),
         ]
         return cases[name]!
     }
@@ -159,7 +159,10 @@ import Testing
 
     /// The bundle id becomes `apns-topic`: one APNs could never take is refused when the provider
     /// is saved (it was stored, and every push failed `BadTopic` later).
-    @Test(arguments: ["com.example chat", "com..example", ".com.example", "com.example.", "com.example/chat", "com.exämple", String(repeating: "a", count: 156)])
+    @Test(arguments: [
+        "com.example chat", "com..example", ".com.example", "com.example.", "com.example/chat", "com.exämple",
+        String(repeating: "a", count: 156),
+    ])
     func aBundleIdThatCannotBeATopicIsRefused(bundleId: String) async throws {
         let harness = try await Harness.start()
         _ = try await harness.admin("POST", "/apps", ["appId": "app1", "name": "App"])
@@ -232,7 +235,8 @@ import Testing
 
         #expect(Self.mode(dataDirectory) == 0o700)
         for name in ["push.sqlite", "push.sqlite-wal", "push.sqlite-shm", "admin.key", "secret.key", "dev-seed.json"] {
-            #expect(Self.mode(dataDirectory + "/" + name) == 0o600, "\(name): \(String(Self.mode(dataDirectory + "/" + name) ?? -1, radix: 8))")
+            #expect(
+                Self.mode(dataDirectory + "/" + name) == 0o600, "\(name): \(String(Self.mode(dataDirectory + "/" + name) ?? -1, radix: 8))")
         }
         harness.app.stop()
 
@@ -308,7 +312,9 @@ import Testing
 
     // MARK: The default provider
 
-    static func registerWithoutProvider(_ harness: Harness, _ session: Harness.TestSession, _ token: String, platform: String) async throws
+    static func registerWithoutProvider(
+        _ harness: Harness, _ session: Harness.TestSession, _ token: String, platform: String
+    ) async throws
         -> RawHTTP.Response
     {
         try await harness.client(
@@ -321,14 +327,18 @@ import Testing
     @Test func aSecondProviderDoesNotMoveTokensRegisteredWithoutAProviderId() async throws {
         let harness = try await Harness.start()
         _ = try await harness.admin("POST", "/apps", ["appId": "app1", "name": "App"])
-        #expect(try await harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", Harness.apnsProvider("m-apns")).status == 200)
+        #expect(
+            try await harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", Harness.apnsProvider("m-apns")).status
+                == 200)
         #expect(try await harness.admin("GET", "/apps/app1").data["defaultApnsProviderId"] as? String == "m-apns")
         let bob = try await harness.makeUser("bob")
         let first = try await Self.registerWithoutProvider(harness, bob, "ab01", platform: "apns_ios_device")
         #expect(first.data["providerId"] as? String == "m-apns")
 
         // When a provider whose id sorts first is added
-        #expect(try await harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", Harness.apnsProvider("a-apns")).status == 200)
+        #expect(
+            try await harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", Harness.apnsProvider("a-apns")).status
+                == 200)
 
         // Then tokens registered without a provider id still go to the default
         let second = try await Self.registerWithoutProvider(harness, bob, "ab02", platform: "apns_ios_voip")
@@ -358,9 +368,13 @@ import Testing
 
         // Two providers; the first is the default until the admin names the other
         for id in ["fcm-1", "fcm-2"] {
-            #expect(try await harness.admin("POST", "/notifications/push/v1/providers/fcm", appId: "app1", Harness.fcmProvider(id)).status == 200)
+            #expect(
+                try await harness.admin("POST", "/notifications/push/v1/providers/fcm", appId: "app1", Harness.fcmProvider(id)).status
+                    == 200)
         }
-        #expect(try await harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", Harness.apnsProvider("apns-1")).status == 200)
+        #expect(
+            try await harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", Harness.apnsProvider("apns-1")).status
+                == 200)
         let set = try await harness.admin("PUT", "/apps/app1", ["defaultFcmProviderId": "fcm-2"])
         #expect(set.status == 200 && set.data["defaultFcmProviderId"] as? String == "fcm-2")
         #expect(try await Self.registerWithoutProvider(harness, bob, "fcm-b", platform: "fcm_ios").data["providerId"] as? String == "fcm-2")
@@ -422,8 +436,9 @@ import Testing
         let schema = try PGTestSchema()
         defer { schema.drop() }
         #expect(try PostgresStore.migrate(url: schema.url, to: 10) == 10)
-        try schema.psql(Self.schema10Rows.replacingOccurrences(of: "'{}', 'x'", with: "'\\x7b7d', '\\x78'")
-            .replacingOccurrences(of: "'h', 'h'", with: "'\\x68', 'h'"))
+        try schema.psql(
+            Self.schema10Rows.replacingOccurrences(of: "'{}', 'x'", with: "'\\x7b7d', '\\x78'")
+                .replacingOccurrences(of: "'h', 'h'", with: "'\\x68', 'h'"))
         let store = try schema.open(poolSize: 1)
         defer { store.close() }
         #expect(store.schemaVersion == 11)
@@ -441,7 +456,9 @@ import Testing
         #expect(try store.tokens(appId: "a1", uid: "bob").map(\.token) == ["new1", "new2"])
         // Providers added later follow the new rule: a2's first becomes its default.
         try store.createProvider(
-            ProviderRecord(appId: "a2", id: "p", kind: .fcm, settings: Data("{}".utf8), sealedSecret: Data("x".utf8), createdAt: Date(), updatedAt: Date()))
+            ProviderRecord(
+                appId: "a2", id: "p", kind: .fcm, settings: Data("{}".utf8), sealedSecret: Data("x".utf8), createdAt: Date(),
+                updatedAt: Date()))
         #expect(try store.app(id: "a2")?.defaultFCMProviderId == "p")
     }
 
@@ -465,7 +482,9 @@ import Testing
         for sql in SQLiteStore.Registration.all {
             let plan = try store.queryPlan(sql)
             let reads = plan.filter { $0.contains(" push_tokens") || $0.contains(" users") }
-            let whole = reads.filter { $0.hasPrefix("SCAN") || ($0.hasPrefix("SEARCH") && !$0.contains("(") && !$0.contains("push_tokens_seq")) }
+            let whole = reads.filter {
+                $0.hasPrefix("SCAN") || ($0.hasPrefix("SEARCH") && !$0.contains("(") && !$0.contains("push_tokens_seq"))
+            }
             #expect(whole.isEmpty, "\(sql)\n\(plan)")
         }
         #expect(try store.queryPlan(SQLiteStore.Registration.nextSeq).contains { $0.contains("push_tokens_seq") })
@@ -515,7 +534,9 @@ import Testing
         let bob = try await harness.makeUser("bob")
         let alice = try await harness.makeUser("alice")
         func tokens(_ uid: String) throws -> [String] { try harness.store.tokens(appId: "app1", uid: uid).map(\.token) }
-        for token in ["b1", "b2", "b3"] { #expect(try await harness.register(token, platform: "apns_ios_device", session: bob).status == 200) }
+        for token in ["b1", "b2", "b3"] {
+            #expect(try await harness.register(token, platform: "apns_ios_device", session: bob).status == 200)
+        }
         for token in ["b1", "b2"] {
             #expect(try await harness.admin("DELETE", "/notifications/push/v1/tokens/\(token)", appId: "app1").status == 200)
         }

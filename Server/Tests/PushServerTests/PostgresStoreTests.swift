@@ -540,7 +540,8 @@ struct PostgresStoreTests {
         let stores = try opened.withLock { $0 }.map { try $0.get() }
         defer { stores.forEach { $0.close() } }
         #expect(stores.allSatisfy { $0.schemaVersion == 11 })
-        #expect(try schema.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations") == "1,2,3,4,5,6,7,8,9,10,11")
+        #expect(
+            try schema.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations") == "1,2,3,4,5,6,7,8,9,10,11")
         let reopened = try schema.open(poolSize: 1)
         defer { reopened.close() }
         #expect(reopened.schemaVersion == 11)

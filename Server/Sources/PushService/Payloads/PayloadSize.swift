@@ -65,7 +65,9 @@ enum PayloadSize {
 
     /// The event without each field a sender controls the size of, by the field's name in the send body.
     private static func candidates(_ event: SendRequest.Event) -> [(String, SendRequest.Event)] {
-        func parties(_ key: String, _ sender: Party, _ receiver: Party, _ rebuild: (Party, Party) -> SendRequest.Event)
+        func parties(
+            _ key: String, _ sender: Party, _ receiver: Party, _ rebuild: (Party, Party) -> SendRequest.Event
+        )
             -> [(String, SendRequest.Event)]
         {
             var cut: [(String, SendRequest.Event)] = []

@@ -205,7 +205,8 @@ extension PostgresStore {
     public func deleteProvider(appId: String, id: String) throws -> Bool {
         try withConnection { connection in
             try connection.transaction {
-                let deleted = try connection.query("DELETE FROM providers WHERE app_id = $1 AND id = $2", [.text(appId), .text(id)]).affected > 0
+                let deleted =
+                    try connection.query("DELETE FROM providers WHERE app_id = $1 AND id = $2", [.text(appId), .text(id)]).affected > 0
                 // The app has no default of the kind then, rather than a default that names nothing.
                 try connection.query(
                     """
@@ -246,9 +247,10 @@ extension PostgresStore {
                 let previousOwner = try connection.query(
                     "SELECT uid FROM push_tokens WHERE app_id = $1 AND token = $2", [.text(token.appId), .text(token.token)]
                 ).first { $0.text(0) }
-                let bound = try connection.query("SELECT tokens_at_most FROM users WHERE app_id = $1 AND uid = $2", user).first {
-                    $0.isNull(0) ? nil : $0.int(0)
-                } ?? nil
+                let bound =
+                    try connection.query("SELECT tokens_at_most FROM users WHERE app_id = $1 AND uid = $2", user).first {
+                        $0.isNull(0) ? nil : $0.int(0)
+                    } ?? nil
                 // The number from the sequence: no read of the table.
                 let stored = try connection.query(
                     """
