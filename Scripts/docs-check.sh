@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
-# Builds every product's DocC catalog with docc (warnings are errors) and checks that every
-# public symbol of the SDK has a /// comment.
+# Checks that every document, Markdown link, anchor and iOS rule number the repository cites is
+# in it (Scripts/check-doc-references.py, then its self-test), builds every product's DocC
+# catalog with docc (warnings are errors) and checks that every public symbol of the SDK has a
+# /// comment. Exits non-zero when any of these fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d /tmp/docs-check.XXXXXX)
 trap 'rm -rf "$work"' EXIT
+
+status=0
+python3 Scripts/check-doc-references.py || status=1
+python3 Scripts/check-doc-references.py --self-test || status=1
 
 modules=(CometChatPushNotificationsSwift CometChatPushNotificationsChat CometChatPushNotificationsCalls CometChatPushNotificationsTesting)
 mkdir -p "$work/graphs"
@@ -14,7 +20,6 @@ for module in "${modules[@]}"; do
         || { cat "$work/build-$module.log"; exit 1; }
 done
 
-status=0
 for module in "${modules[@]}"; do
     catalog="Sources/$module/$module.docc"
     [ -d "$catalog" ] || continue

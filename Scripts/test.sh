@@ -18,7 +18,8 @@
 #              3 more times
 #   Apple      the SDK's modules, the example apps and the docs' Objective-C snippets compiled
 #              against a real iOS SDK (../shared/ios-sdk), with a self-test proving mistakes fail
-#   Docs       every product's DocC catalog builds without warnings; every public symbol documented
+#   Docs       every cited document, link and iOS rule is in the repository; every product's DocC
+#              catalog builds without warnings; every public symbol documented
 #   Format     swift format finds nothing to change
 #   Service    Server/ built and tested in debug and release
 #   Dashboard  the web dashboard driven by headless Chromium (screenshots in .build/dashboard-screenshots)

@@ -3,7 +3,7 @@ import Testing
 @_spi(PNProducts) @testable import CometChatPushNotificationsSwift
 import CometChatPushNotificationsTesting
 
-/// The simulated iPhone enforces iOS's rules against the app (IOS-PLATFORM-RULES.md): each test
+/// The simulated iPhone enforces iOS's rules against the app (docs/IOS-PLATFORM-RULES.md): each test
 /// here drives a deliberately wrong client and checks the simulator catches it, next to the
 /// right client, which it lets pass. Remove a rule's enforcement and its test fails.
 @Suite("The simulator enforces iOS's rules")
