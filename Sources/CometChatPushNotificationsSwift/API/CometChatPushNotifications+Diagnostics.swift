@@ -5,9 +5,6 @@ extension CometChatPushNotifications {
     /// configuration state, login state, cached tokens (as short fingerprints only), background
     /// modes, and the last registration outcome per platform. It never holds a whole token or an
     /// auth token.
-    #if canImport(ObjectiveC)
-    @objc(getDiagnostics)
-    #endif
     public func getDiagnostics() -> [String: Any] {
         let snapshot = state.withLock { $0 }
         var out: [String: Any] = [:]
@@ -81,9 +78,6 @@ extension CometChatPushNotifications {
     }
 
     /// Clears the app icon badge. Does nothing while `enableBadgeCount` is off.
-    #if canImport(ObjectiveC)
-    @objc(clearBadgeCount)
-    #endif
     public func clearBadgeCount() {
         guard configuration?.enableBadgeCount == true else { return }
         let application = platform.application

@@ -7,9 +7,6 @@ extension CometChatPushNotifications {
     /// The auth token is kept in memory and in the keychain (shared with the Notification
     /// Service Extension through the App Group), never in plain storage; the session is
     /// restored on the next launch.
-    #if canImport(ObjectiveC)
-    @objc(setSessionWithUid:authToken:)
-    #endif
     public func setSession(uid: String, authToken: String) {
         let uid = uid.trimmingCharacters(in: .whitespacesAndNewlines)
         let token = authToken.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -28,9 +28,6 @@ extension CometChatPushNotifications {
     /// Reports `application(_:didFailToRegisterForRemoteNotificationsWithError:)`: no APNs
     /// token (missing entitlement, the Simulator). It reaches the delegate's
     /// `onPushTokenRegistrationFailed(platform:error:)` and ``getDiagnostics()``.
-    #if canImport(ObjectiveC)
-    @objc(handleRegistrationFailure:)
-    #endif
     public func handleRegistrationFailure(_ error: Error) {
         let message = "APNs did not issue a device token: \((error as NSError).localizedDescription)"
         platform.logger.log(.error, message)

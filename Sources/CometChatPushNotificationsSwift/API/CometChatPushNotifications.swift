@@ -13,9 +13,6 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
 
     /// The SDK, on the live platform. Not in app extensions: the Notification Service
     /// Extension's base class makes its own instance.
-    #if canImport(ObjectiveC)
-    @objc(shared)
-    #endif
     @available(iOSApplicationExtension, unavailable)
     public static let shared = CometChatPushNotifications(platform: .live)
 
@@ -82,9 +79,6 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
     // MARK: Delegate
 
     /// Receives taps and token outcomes. Held weakly: keep a strong reference to it.
-    #if canImport(ObjectiveC)
-    @objc
-    #endif
     public weak var delegate: CometChatPushNotificationsDelegate? {
         get { state.withLock { $0.delegate } }
         set {
@@ -125,9 +119,6 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
     ///
     /// A blank `appId` or `region` is logged and shown in ``getDiagnostics()``; every later
     /// call then answers ``PNError/Code-swift.enum/notInitialised``.
-    #if canImport(ObjectiveC)
-    @objc(initializeWithConfig:)
-    #endif
     public func initialize(config: PNConfiguration) {
         installNotificationCenter()
         if let problem = config.validationProblem {
