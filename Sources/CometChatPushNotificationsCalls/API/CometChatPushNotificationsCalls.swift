@@ -17,9 +17,6 @@ public final class CometChatPushNotificationsCalls: NSObject, Sendable {
     public let sdk: CometChatPushNotifications
 
     /// The Calls product of `CometChatPushNotifications.shared`.
-    #if canImport(ObjectiveC)
-    @objc(shared)
-    #endif
     @available(iOSApplicationExtension, unavailable)
     public static let shared = CometChatPushNotificationsCalls(sdk: .shared)
 
@@ -36,15 +33,9 @@ public final class CometChatPushNotificationsCalls: NSObject, Sendable {
     /// With `pushKitOwnership: .app`: hand over the token from
     /// `pushRegistry(_:didUpdate:for:)` (`pushCredentials.token`). It is registered as the `.voip`
     /// token for the logged-in user.
-    #if canImport(ObjectiveC)
-    @objc(handleVoIPToken:)
-    #endif
     public func handleVoIPToken(_ token: Data) { engine.voipTokenArrived(token) }
 
     /// With `pushKitOwnership: .app`: call from `pushRegistry(_:didInvalidatePushTokenFor:)`.
-    #if canImport(ObjectiveC)
-    @objc(invalidateVoIPToken)
-    #endif
     public func invalidateVoIPToken() { engine.voipTokenInvalidated() }
 
     /// With `pushKitOwnership: .app`: call from
@@ -52,9 +43,6 @@ public final class CometChatPushNotificationsCalls: NSObject, Sendable {
     /// `payload.dictionaryPayload` and PushKit's completion, and return. The SDK reports the push
     /// to CallKit before this method returns (every push, even one it then ends at once) and
     /// calls `completion` after CallKit has answered.
-    #if canImport(ObjectiveC)
-    @objc(handleIncomingVoIPPush:completion:)
-    #endif
     public func handleIncomingVoIPPush(_ payload: [AnyHashable: Any], completion: @escaping () -> Void) {
         let box = PushKitCompletion(completion)
         engine.handlePush(PNVoIPPush(payload: payload)) { box.call() }
@@ -88,65 +76,31 @@ public final class CometChatPushNotificationsCalls: NSObject, Sendable {
     /// Tells the SDK a call ended outside CallKit's buttons: a call the app hung up in its own UI,
     /// an answered call the other side ended, or an outgoing call the app placed. CallKit is told,
     /// and `callDidEnd(_:reason:)` follows for a call the SDK rang.
-    #if canImport(ObjectiveC)
-    @objc(reportCallEndedWithSessionId:reason:)
-    #endif
     public func reportCallEnded(sessionId: String, reason: CallEndReason) {
         engine.reportCallEnded(sessionId: sessionId, reason: reason)
     }
 
     /// Tells the SDK the app placed a call: incoming calls are turned away as busy until
     /// ``reportCallEnded(sessionId:reason:)-swift.method`` ends it.
-    #if canImport(ObjectiveC)
-    @objc(reportOutgoingCallStartedWithSessionId:)
-    #endif
     public func reportOutgoingCallStarted(sessionId: String) {
         engine.reportOutgoingCallStarted(sessionId: sessionId)
     }
 
     /// Asks for the microphone (an answered call needs it). `completion` gets whether recording is
     /// allowed, on the main queue. `initialize` asks already unless `requestCallPermissions` is off.
-    #if canImport(ObjectiveC)
-    @objc(requestCallPermissionsWithCompletion:)
-    #endif
     public func requestCallPermissions(completion: (@Sendable (Bool) -> Void)? = nil) {
         engine.requestMicrophone(completion)
     }
 
     /// The call ringing or in progress, if any.
-    #if canImport(ObjectiveC)
-    @objc(activeCall)
-    #endif
     public var activeCall: IncomingCall? { engine.state.withLock { $0.current?.call } }
 
     /// Connects the app's media while a call rings. Held weakly: keep a strong reference to it.
-    #if canImport(ObjectiveC)
-    @objc(mediaSession)
-    #endif
     public var mediaSession: PNCallMediaSession? {
         get { engine.state.withLock { $0.mediaSession } }
         set { engine.state.withLock { $0.mediaSession = newValue } }
     }
 }
-
-#if canImport(ObjectiveC)
-/// Objective-C forms of the calls whose Swift completions take a `PNResult`, which Objective-C
-/// cannot represent. They are unavailable in Swift, where the `PNResult` forms are used.
-extension CometChatPushNotificationsCalls {
-    /// `decline(sessionId:completion:)` for Objective-C: the completion gets `nil` when the
-    /// service took the decline, or the error.
-    @available(swift, obsoleted: 1)
-    @objc(declineWithSessionId:completion:)
-    public func objcDecline(sessionId: String, completion: (@Sendable (PNError?) -> Void)?) {
-        decline(sessionId: sessionId) { result in
-            switch result {
-            case .success: completion?(nil)
-            case .failure(let error): completion?(error)
-            }
-        }
-    }
-}
-#endif
 
 /// PushKit's completion, carried to CallKit's report completion.
 private struct PushKitCompletion: @unchecked Sendable {
