@@ -208,13 +208,12 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
 
     /// Completes `completion` with `.notInitialised` when `initialize` has not accepted a configuration.
     func requireInitialised<T>(_ completion: (@Sendable (PNResult<T>) -> Void)?) -> PNConfiguration? {
-        if let config = configuration { return config }
-        let problem = state.withLock { $0.configurationProblem }
-        let error = PNError.notInitialised(
-            problem.map { "initialize(config:) rejected the configuration: \($0)" }
-                ?? "CometChatPushNotifications.initialize(config:) has not run.")
-        if let completion { onCallbackQueue { completion(.failure(error)) } }
-        return nil
+        switch initialisedConfiguration() {
+        case .success(let config): return config
+        case .failure(let error):
+            fail(completion, error)
+            return nil
+        }
     }
 }
 
