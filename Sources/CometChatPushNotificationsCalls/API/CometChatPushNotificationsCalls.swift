@@ -52,25 +52,42 @@ public final class CometChatPushNotificationsCalls: NSObject, Sendable {
 
     /// Declines a ringing call from the app's own UI: CallKit stops ringing and the caller is
     /// told `rejected`. A call that does not ring here is declined on the service all the same.
-    /// `completion` gets the service's answer, on the main queue.
+    /// `completion` gets the service's answer, on the main queue. To await it, use
+    /// ``declineAndWait(sessionId:)-swift.method``.
     ///
     /// Fails with `.notInitialised` before `initialize(config:)`, and with
     /// `.productNotInstalled` when `initialize` did not install the Calls
     /// product (its class was stripped from the app: link the product to the app target).
     public func decline(sessionId: String, completion: (@Sendable (PNResult<Void>) -> Void)? = nil) {
         let engine = self.engine
-        guard engine.state.withLock({ $0.configured }) else {
-            let error =
-                sdk.isInitialised
-                ? PNError(
-                    code: .productNotInstalled,
-                    message:
-                        "initialize(config:) did not install the Calls product: link CometChatPushNotificationsCalls to the app target.")
-                : PNError(code: .notInitialised, message: "CometChatPushNotifications.initialize(config:) has not run.")
+        if let error = declineRefusal(engine) {
             if let completion { engine.callbackQueue.async { completion(.failure(error)) } }
             return
         }
         engine.decline(sessionId: sessionId, completion: completion)
+    }
+
+    /// Declines a ringing call, as ``decline(sessionId:completion:)-swift.method`` does, and
+    /// returns once the service has taken the decline; throws its error,
+    /// ``PNError/Code-swift.enum/notInitialised`` or
+    /// ``PNError/Code-swift.enum/productNotInstalled``. CallKit stops ringing before the call
+    /// suspends.
+    public func declineAndWait(sessionId: String) async throws {
+        let engine = self.engine
+        if let error = declineRefusal(engine) { throw error }
+        try await withCheckedContinuation { continuation in
+            engine.decline(sessionId: sessionId) { continuation.resume(returning: $0) }
+        }.get()
+    }
+
+    /// Why a decline cannot be sent: `initialize` has not run, or did not install the product.
+    private func declineRefusal(_ engine: CallEngine) -> PNError? {
+        guard !engine.state.withLock({ $0.configured }) else { return nil }
+        return sdk.isInitialised
+            ? PNError(
+                code: .productNotInstalled,
+                message: "initialize(config:) did not install the Calls product: link CometChatPushNotificationsCalls to the app target.")
+            : PNError(code: .notInitialised, message: "CometChatPushNotifications.initialize(config:) has not run.")
     }
 
     /// Tells the SDK a call ended outside CallKit's buttons: a call the app hung up in its own UI,
@@ -88,8 +105,19 @@ public final class CometChatPushNotificationsCalls: NSObject, Sendable {
 
     /// Asks for the microphone (an answered call needs it). `completion` gets whether recording is
     /// allowed, on the main queue. `initialize` asks already unless `requestCallPermissions` is off.
+    /// To await the answer, use ``requestCallPermissionsAndWait()``.
     public func requestCallPermissions(completion: (@Sendable (Bool) -> Void)? = nil) {
         engine.requestMicrophone(completion)
+    }
+
+    /// Asks for the microphone, as ``requestCallPermissions(completion:)`` does, and returns
+    /// whether recording is allowed.
+    @discardableResult
+    public func requestCallPermissionsAndWait() async -> Bool {
+        let engine = self.engine
+        return await withCheckedContinuation { continuation in
+            engine.requestMicrophone { continuation.resume(returning: $0) }
+        }
     }
 
     /// The call ringing or in progress, if any.
