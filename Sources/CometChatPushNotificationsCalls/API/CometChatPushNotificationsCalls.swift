@@ -68,10 +68,8 @@ public final class CometChatPushNotificationsCalls: NSObject, Sendable {
     }
 
     /// Declines a ringing call, as ``decline(sessionId:completion:)-swift.method`` does, and
-    /// returns once the service has taken the decline; throws its error,
-    /// ``PNError/Code-swift.enum/notInitialised`` or
-    /// ``PNError/Code-swift.enum/productNotInstalled``. CallKit stops ringing before the call
-    /// suspends.
+    /// returns once the service has taken the decline; throws its error, `.notInitialised` or
+    /// `.productNotInstalled` (a `PNError`). CallKit stops ringing before the call suspends.
     public func declineAndWait(sessionId: String) async throws {
         let engine = self.engine
         if let error = declineRefusal(engine) { throw error }
