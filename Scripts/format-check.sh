@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Fails when any Swift file differs from what `swift format` (with .swift-format) makes of it.
 # To fix: swift format format --configuration .swift-format -r -i Sources Tests Benchmarks Server/Sources Server/Tests Server/Benchmarks
+# Then checks the SDK's layout rule that formatting cannot see: the Objective-C surface stays in
+# API/ObjectiveC/ (Scripts/check-objc-apart.py, with its self-test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+python3 Scripts/check-objc-apart.py
+python3 Scripts/check-objc-apart.py --self-test
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 dirs=()

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Compiles the Apple side against a real iOS SDK (../shared/ios-sdk, see its README), in Swift 6
 # mode with warnings as errors: the SDK's four modules; each example target with only the SDK
-# products its project.yml links (an app extension also with -application-extension); and every
-# Objective-C snippet in docs/Snippets, which the docs show (check-objc-snippets.py). Then it
-# checks the exported Objective-C names (check-objc-names.py) and proves that it can fail: a
-# scratch copy with a wrong argument label in an adapter, a warning in an adapter, a missing
-# member in an example, a wrong selector in a snippet, a misspelled delegate method in a snippet
-# (clang cannot see that one), an unprefixed Objective-C name, and a doc block that differs from
-# its file must each be caught.
+# products its project.yml links (an app extension also with -application-extension); the call
+# forms test (Tests/CometChatPushNotificationsCallsTests/CallForms: every form of every call that
+# completes later, in synchronous and async code); and every Objective-C snippet in
+# docs/Snippets, which the docs show (check-objc-snippets.py). Then it checks the exported
+# Objective-C names (check-objc-names.py) and proves that it can fail: a scratch copy with a wrong
+# argument label in an adapter, a warning in an adapter, a missing member in an example, an
+# async form named like a call the docs make without `await`, a wrong selector in a snippet, a
+# misspelled delegate method in a snippet (clang cannot see that one), an unprefixed Objective-C
+# name, and a doc block that differs from its file must each be caught.
 #
 #   Scripts/ios-compile-check.sh                  check, then the self-test
 #   Scripts/ios-compile-check.sh --no-self-test   check only
@@ -111,6 +113,14 @@ for folder in Examples/*/Sources/*/; do
 done
 [ $examples -gt 0 ] || fail "no example targets under Examples/*/Sources"
 
+echo "ios-compile-check: call forms"
+callforms=Tests/CometChatPushNotificationsCallsTests/CallForms
+compile_callforms() { # SDK_OUT SOURCES OUT: the call forms against Core and Calls as an app sees them
+    module_set "$3" "$1" CometChatPushNotificationsSwift CometChatPushNotificationsCalls || return 1
+    "$tool" swift "$3" "$2=CallForms"
+}
+compile_callforms "$work/sdk" "$callforms" "$work/callforms" || fail "$callforms does not compile cleanly"
+
 echo "ios-compile-check: Objective-C snippets"
 module_set "$work/snippets-app" "$work/sdk" CometChatPushNotificationsSwift CometChatPushNotificationsChat CometChatPushNotificationsCalls
 module_set "$work/snippets-extension" "$work/sdk" CometChatPushNotificationsSwift CometChatPushNotificationsChat
@@ -118,7 +128,7 @@ compile_snippets docs/Snippets || fail "an Objective-C snippet does not compile"
 python3 Scripts/check-objc-snippets.py --headers "$work/sdk/objc" || fail "the docs' Objective-C snippets"
 python3 Scripts/check-objc-names.py "$work/sdk/objc" || fail "Objective-C names"
 snippets=$(find docs/Snippets -name '*.m' | wc -l)
-echo "ios-compile-check: ok (${#modules[@]} SDK modules, $examples example targets, $snippets Objective-C files)"
+echo "ios-compile-check: ok (${#modules[@]} SDK modules, $examples example targets, the call forms, $snippets Objective-C files)"
 
 [ "${1:-}" = --no-self-test ] && exit 0
 
@@ -154,6 +164,16 @@ example=Examples/CallsOnlyApp/Sources/CallsOnlyApp/AppDelegate.swift
 mutate "$example" "CometChatPushNotifications.shared.delegate" "CometChatPushNotifications.shared.delegat"
 caught "a missing member in an example" "has no member 'delegat'" compile_example "$scratch/Examples/CallsOnlyApp/Sources/CallsOnlyApp" "$scratch/example"
 
+cp "$scratch/adapter.orig" "$scratch/$adapter"
+mkdir -p "$scratch/Tests/CometChatPushNotificationsCallsTests"
+cp -r "$callforms" "$scratch/$callforms"
+mutate Sources/CometChatPushNotificationsSwift/API/CometChatPushNotifications+Preferences.swift \
+    "func setConversationMutedAndWait(userId:" "func setConversationMuted(userId:"
+"$tool" swift "$scratch/async-sdk" "$scratch/Sources/CometChatPushNotificationsSwift" "$scratch/Sources/CometChatPushNotificationsCalls" >/dev/null \
+    || fail "self-test: the SDK with a renamed async form does not compile"
+caught "an async form named like a call the docs make without await" "is 'async' but is not marked with 'await'" \
+    compile_callforms "$scratch/async-sdk" "$scratch/$callforms" "$scratch/async-callforms"
+
 mutate docs/Snippets/AppDelegate.m "initializeWithConfig:" "initializeWithConfiguration:"
 caught "a wrong selector in a snippet" "declares the selector 'initializeWithConfiguration:'" "$tool" objc "$work/snippets-app" "$scratch/docs/Snippets/AppDelegate.m"
 
@@ -171,4 +191,4 @@ mutate doc-root/ObjectiveC.md "initializeWithConfig:" "initializeWith:"
 caught "a doc block that differs from its file" "ObjectiveC.md:[0-9]+: the block differs from docs/Snippets/AppDelegate.m" python3 Scripts/check-objc-snippets.py "$scratch/doc-root"
 mutate docs/Snippets/PushDelegate.m "- (void)navigateToChatForUser:" "- (void)navigateToChatWithUser:"
 caught "a misspelled delegate method in a snippet" "implements -navigateToChatWithUser:" python3 Scripts/check-objc-snippets.py --headers "$work/sdk/objc" "$scratch"
-echo "ios-compile-check self-test: ok (7 kinds of mistake caught)"
+echo "ios-compile-check self-test: ok (8 kinds of mistake caught)"

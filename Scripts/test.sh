@@ -16,11 +16,12 @@
 #
 #   SDK        build (warnings are errors) and tests on Linux; the receipt and VoIP-rule suites
 #              3 more times
-#   Apple      the SDK's modules, the example apps and the docs' Objective-C snippets compiled
+#   Apple      the SDK's modules, the example apps, the call forms and the docs' Objective-C snippets compiled
 #              against a real iOS SDK (../shared/ios-sdk), with a self-test proving mistakes fail
 #   Docs       every cited document, link and iOS rule is in the repository; every product's DocC
 #              catalog builds without warnings; every public symbol documented
-#   Format     swift format finds nothing to change
+#   Format     swift format finds nothing to change; Objective-C code only in API/ObjectiveC and
+#              Platform/Apple, or as a type's @objc(Name) (Scripts/check-objc-apart.py, with its self-test)
 #   Service    Server/ built and tested in debug and release
 #   Dashboard  the web dashboard driven by headless Chromium (screenshots in .build/dashboard-screenshots)
 #   API fuzz   schemathesis against the running service, checked against Server/openapi.json

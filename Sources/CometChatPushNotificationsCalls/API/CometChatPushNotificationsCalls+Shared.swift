@@ -10,6 +10,11 @@ extension CometChatPushNotificationsCalls {
         shared.decline(sessionId: sessionId, completion: completion)
     }
 
+    /// ``declineAndWait(sessionId:)-swift.method`` on ``shared``.
+    public static func declineAndWait(sessionId: String) async throws {
+        try await shared.declineAndWait(sessionId: sessionId)
+    }
+
     /// ``reportCallEnded(sessionId:reason:)-swift.method`` on ``shared``.
     public static func reportCallEnded(sessionId: String, reason: CallEndReason) {
         shared.reportCallEnded(sessionId: sessionId, reason: reason)

@@ -17,9 +17,6 @@ public final class CometChatPushNotificationsCalls: NSObject, Sendable {
     public let sdk: CometChatPushNotifications
 
     /// The Calls product of `CometChatPushNotifications.shared`.
-    #if canImport(ObjectiveC)
-    @objc(shared)
-    #endif
     @available(iOSApplicationExtension, unavailable)
     public static let shared = CometChatPushNotificationsCalls(sdk: .shared)
 
@@ -36,15 +33,9 @@ public final class CometChatPushNotificationsCalls: NSObject, Sendable {
     /// With `pushKitOwnership: .app`: hand over the token from
     /// `pushRegistry(_:didUpdate:for:)` (`pushCredentials.token`). It is registered as the `.voip`
     /// token for the logged-in user.
-    #if canImport(ObjectiveC)
-    @objc(handleVoIPToken:)
-    #endif
     public func handleVoIPToken(_ token: Data) { engine.voipTokenArrived(token) }
 
     /// With `pushKitOwnership: .app`: call from `pushRegistry(_:didInvalidatePushTokenFor:)`.
-    #if canImport(ObjectiveC)
-    @objc(invalidateVoIPToken)
-    #endif
     public func invalidateVoIPToken() { engine.voipTokenInvalidated() }
 
     /// With `pushKitOwnership: .app`: call from
@@ -52,9 +43,6 @@ public final class CometChatPushNotificationsCalls: NSObject, Sendable {
     /// `payload.dictionaryPayload` and PushKit's completion, and return. The SDK reports the push
     /// to CallKit before this method returns (every push, even one it then ends at once) and
     /// calls `completion` after CallKit has answered.
-    #if canImport(ObjectiveC)
-    @objc(handleIncomingVoIPPush:completion:)
-    #endif
     public func handleIncomingVoIPPush(_ payload: [AnyHashable: Any], completion: @escaping () -> Void) {
         let box = PushKitCompletion(completion)
         engine.handlePush(PNVoIPPush(payload: payload)) { box.call() }
@@ -64,89 +52,81 @@ public final class CometChatPushNotificationsCalls: NSObject, Sendable {
 
     /// Declines a ringing call from the app's own UI: CallKit stops ringing and the caller is
     /// told `rejected`. A call that does not ring here is declined on the service all the same.
-    /// `completion` gets the service's answer, on the main queue.
+    /// `completion` gets the service's answer, on the main queue. To await it, use
+    /// ``declineAndWait(sessionId:)-swift.method``.
     ///
     /// Fails with `.notInitialised` before `initialize(config:)`, and with
     /// `.productNotInstalled` when `initialize` did not install the Calls
     /// product (its class was stripped from the app: link the product to the app target).
     public func decline(sessionId: String, completion: (@Sendable (PNResult<Void>) -> Void)? = nil) {
         let engine = self.engine
-        guard engine.state.withLock({ $0.configured }) else {
-            let error =
-                sdk.isInitialised
-                ? PNError(
-                    code: .productNotInstalled,
-                    message:
-                        "initialize(config:) did not install the Calls product: link CometChatPushNotificationsCalls to the app target.")
-                : PNError(code: .notInitialised, message: "CometChatPushNotifications.initialize(config:) has not run.")
+        if let error = declineRefusal(engine) {
             if let completion { engine.callbackQueue.async { completion(.failure(error)) } }
             return
         }
         engine.decline(sessionId: sessionId, completion: completion)
     }
 
+    /// Declines a ringing call, as ``decline(sessionId:completion:)-swift.method`` does, and
+    /// returns once the service has taken the decline; throws its error, `.notInitialised` or
+    /// `.productNotInstalled` (a `PNError`). CallKit stops ringing before the call suspends.
+    public func declineAndWait(sessionId: String) async throws {
+        let engine = self.engine
+        if let error = declineRefusal(engine) { throw error }
+        try await withCheckedContinuation { continuation in
+            engine.decline(sessionId: sessionId) { continuation.resume(returning: $0) }
+        }.get()
+    }
+
+    /// Why a decline cannot be sent: `initialize` has not run, or did not install the product.
+    private func declineRefusal(_ engine: CallEngine) -> PNError? {
+        guard !engine.state.withLock({ $0.configured }) else { return nil }
+        return sdk.isInitialised
+            ? PNError(
+                code: .productNotInstalled,
+                message: "initialize(config:) did not install the Calls product: link CometChatPushNotificationsCalls to the app target.")
+            : PNError(code: .notInitialised, message: "CometChatPushNotifications.initialize(config:) has not run.")
+    }
+
     /// Tells the SDK a call ended outside CallKit's buttons: a call the app hung up in its own UI,
     /// an answered call the other side ended, or an outgoing call the app placed. CallKit is told,
     /// and `callDidEnd(_:reason:)` follows for a call the SDK rang.
-    #if canImport(ObjectiveC)
-    @objc(reportCallEndedWithSessionId:reason:)
-    #endif
     public func reportCallEnded(sessionId: String, reason: CallEndReason) {
         engine.reportCallEnded(sessionId: sessionId, reason: reason)
     }
 
     /// Tells the SDK the app placed a call: incoming calls are turned away as busy until
     /// ``reportCallEnded(sessionId:reason:)-swift.method`` ends it.
-    #if canImport(ObjectiveC)
-    @objc(reportOutgoingCallStartedWithSessionId:)
-    #endif
     public func reportOutgoingCallStarted(sessionId: String) {
         engine.reportOutgoingCallStarted(sessionId: sessionId)
     }
 
     /// Asks for the microphone (an answered call needs it). `completion` gets whether recording is
     /// allowed, on the main queue. `initialize` asks already unless `requestCallPermissions` is off.
-    #if canImport(ObjectiveC)
-    @objc(requestCallPermissionsWithCompletion:)
-    #endif
+    /// To await the answer, use ``requestCallPermissionsAndWait()``.
     public func requestCallPermissions(completion: (@Sendable (Bool) -> Void)? = nil) {
         engine.requestMicrophone(completion)
     }
 
+    /// Asks for the microphone, as ``requestCallPermissions(completion:)`` does, and returns
+    /// whether recording is allowed.
+    @discardableResult
+    public func requestCallPermissionsAndWait() async -> Bool {
+        let engine = self.engine
+        return await withCheckedContinuation { continuation in
+            engine.requestMicrophone { continuation.resume(returning: $0) }
+        }
+    }
+
     /// The call ringing or in progress, if any.
-    #if canImport(ObjectiveC)
-    @objc(activeCall)
-    #endif
     public var activeCall: IncomingCall? { engine.state.withLock { $0.current?.call } }
 
     /// Connects the app's media while a call rings. Held weakly: keep a strong reference to it.
-    #if canImport(ObjectiveC)
-    @objc(mediaSession)
-    #endif
     public var mediaSession: PNCallMediaSession? {
         get { engine.state.withLock { $0.mediaSession } }
         set { engine.state.withLock { $0.mediaSession = newValue } }
     }
 }
-
-#if canImport(ObjectiveC)
-/// Objective-C forms of the calls whose Swift completions take a `PNResult`, which Objective-C
-/// cannot represent. They are unavailable in Swift, where the `PNResult` forms are used.
-extension CometChatPushNotificationsCalls {
-    /// `decline(sessionId:completion:)` for Objective-C: the completion gets `nil` when the
-    /// service took the decline, or the error.
-    @available(swift, obsoleted: 1)
-    @objc(declineWithSessionId:completion:)
-    public func objcDecline(sessionId: String, completion: (@Sendable (PNError?) -> Void)?) {
-        decline(sessionId: sessionId) { result in
-            switch result {
-            case .success: completion?(nil)
-            case .failure(let error): completion?(error)
-            }
-        }
-    }
-}
-#endif
 
 /// PushKit's completion, carried to CallKit's report completion.
 private struct PushKitCompletion: @unchecked Sendable {

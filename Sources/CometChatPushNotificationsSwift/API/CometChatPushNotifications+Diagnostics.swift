@@ -5,9 +5,6 @@ extension CometChatPushNotifications {
     /// configuration state, login state, cached tokens (as short fingerprints only), background
     /// modes, and the last registration outcome per platform. It never holds a whole token or an
     /// auth token.
-    #if canImport(ObjectiveC)
-    @objc(getDiagnostics)
-    #endif
     public func getDiagnostics() -> [String: Any] {
         let snapshot = state.withLock { $0 }
         var out: [String: Any] = [:]
@@ -52,38 +49,36 @@ extension CometChatPushNotifications {
     /// Checks what could silence a notification or a ring: a missing provider; with the Calls
     /// product a missing `voip` background mode, VoIP entitlement or microphone permission; and
     /// notifications off (whether or not the SDK asked for them: `requestNotificationPermission`
-    /// only says who asks). Completes on the main queue with the first problem, or `.ready`.
+    /// only says who asks). Returns the first problem, or `.ready`; throws only
+    /// ``PNError/Code-swift.enum/notInitialised``.
+    public func ensureRingReady() async throws -> PNRingReadiness {
+        let check = ringReadinessCheck(try initialisedConfiguration().get())
+        return await tracked { await check() }
+    }
+
+    /// Checks what could silence a notification or a ring, as ``ensureRingReady()`` does, and
+    /// completes on the main queue with the first problem, or `.ready`.
     public func ensureRingReady(_ completion: @escaping @Sendable (PNResult<PNRingReadiness>) -> Void) {
         guard let config = requireInitialised(completion) else { return }
+        let check = ringReadinessCheck(config)
+        tracked({ .success(await check()) }, completion: completion)
+    }
+
+    /// The readiness check for `config`, with the products and permissions of now.
+    private func ringReadinessCheck(_ config: PNConfiguration) -> @Sendable () async -> PNRingReadiness {
         let products = state.withLock { $0.products }
         let permissions = platform.permissions
-        tracker.begin()
-        Task { [weak self, tracker] in
-            defer { tracker.end() }
-            var readiness = PNRingReadiness.ready
-            if config.usableProviderId == nil {
-                readiness = .providerMissing
-            } else {
-                for product in products {
-                    let found = await product.ringReadiness()
-                    if found != .ready {
-                        readiness = found
-                        break
-                    }
-                }
-                if readiness == .ready, !(await permissions.currentPermission()).allowsNotifications {
-                    readiness = .notificationsOff
-                }
+        return {
+            if config.usableProviderId == nil { return .providerMissing }
+            for product in products {
+                let found = await product.ringReadiness()
+                if found != .ready { return found }
             }
-            let answer = readiness
-            self?.onCallbackQueue { completion(.success(answer)) }
+            return await permissions.currentPermission().allowsNotifications ? .ready : .notificationsOff
         }
     }
 
     /// Clears the app icon badge. Does nothing while `enableBadgeCount` is off.
-    #if canImport(ObjectiveC)
-    @objc(clearBadgeCount)
-    #endif
     public func clearBadgeCount() {
         guard configuration?.enableBadgeCount == true else { return }
         let application = platform.application

@@ -3,15 +3,9 @@ import Foundation
 extension CometChatPushNotifications {
     /// The category identifier of chat notifications, with the Reply action. `initialize` sets
     /// the app's categories to this one; apps that have their own add it back with theirs.
-    #if canImport(ObjectiveC)
-    @objc(messageCategoryIdentifier)
-    #endif
     public static let messageCategoryIdentifier = "MessageCategory"
 
     /// The identifier of the text-input Reply action of ``messageCategoryIdentifier``.
-    #if canImport(ObjectiveC)
-    @objc(replyActionIdentifier)
-    #endif
     public static let replyActionIdentifier = "REPLY_ACTION"
 
     /// Reads the sender, receiver, conversation, text, ids and unread count out of a push
@@ -20,18 +14,12 @@ extension CometChatPushNotifications {
     /// Returns `nil` only when `payload` is not dictionary-like at all (a dictionary, or JSON
     /// text or data holding an object). Any dictionary gives an info; fields the payload lacks,
     /// or carries with an unusable type, are `nil`.
-    #if canImport(ObjectiveC)
-    @objc(parseNotificationInfoFrom:)
-    #endif
     public static func parseNotificationInfo(from payload: Any) -> CometChatNotificationInfo? {
         guard let dictionary = PayloadReader.dictionary(payload) else { return nil }
         return CometChatNotificationInfo(rawPayload: dictionary)
     }
 
     /// Whether `userInfo` is a campaign (engagement) push sent from the dashboard.
-    #if canImport(ObjectiveC)
-    @objc(isCampaignNotificationWithUserInfo:)
-    #endif
     public static func isCampaignNotification(userInfo: [AnyHashable: Any]) -> Bool {
         NotificationParser.parse(userInfo).kind == .campaign
     }
@@ -40,26 +28,17 @@ extension CometChatPushNotifications {
     /// shown while the app is in the foreground. Call it in the messages screen's
     /// `viewWillAppear`, and ``clearActiveConversation()`` in `viewWillDisappear`. A blank id
     /// clears it.
-    #if canImport(ObjectiveC)
-    @objc(setActiveConversationWithUserId:)
-    #endif
     public func setActiveConversation(userId: String) {
         setActive(userId.trimmingCharacters(in: .whitespacesAndNewlines), PNActiveConversation.user)
     }
 
     /// Marks the group conversation `groupId` as on screen: its notifications are not shown
     /// while the app is in the foreground. A blank id clears it.
-    #if canImport(ObjectiveC)
-    @objc(setActiveConversationWithGroupId:)
-    #endif
     public func setActiveConversation(groupId: String) {
         setActive(groupId.trimmingCharacters(in: .whitespacesAndNewlines), PNActiveConversation.group)
     }
 
     /// No conversation is on screen any more.
-    #if canImport(ObjectiveC)
-    @objc(clearActiveConversation)
-    #endif
     public func clearActiveConversation() {
         notifications.state.withLock { $0.activeConversation = nil }
     }
@@ -82,9 +61,6 @@ extension CometChatPushNotifications {
     /// Prefer ``handleBackgroundNotification(userInfo:completion:)``: iOS may suspend the app as
     /// soon as the fetch completion handler runs (rule 26), and this form cannot tell you when
     /// the receipt has been sent.
-    #if canImport(ObjectiveC)
-    @objc(handleBackgroundNotificationWithUserInfo:)
-    #endif
     public func handleBackgroundNotification(userInfo: [AnyHashable: Any]) {
         handleBackgroundNotification(userInfo: userInfo) { _ in }
     }
@@ -103,9 +79,6 @@ extension CometChatPushNotifications {
     ///     }
     /// }
     /// ```
-    #if canImport(ObjectiveC)
-    @objc(handleBackgroundNotificationWithUserInfo:completion:)
-    #endif
     public func handleBackgroundNotification(
         userInfo: [AnyHashable: Any], completion: @escaping (PNBackgroundFetchResult) -> Void
     ) {

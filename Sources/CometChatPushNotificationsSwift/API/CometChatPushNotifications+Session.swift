@@ -7,9 +7,6 @@ extension CometChatPushNotifications {
     /// The auth token is kept in memory and in the keychain (shared with the Notification
     /// Service Extension through the App Group), never in plain storage; the session is
     /// restored on the next launch.
-    #if canImport(ObjectiveC)
-    @objc(setSessionWithUid:authToken:)
-    #endif
     public func setSession(uid: String, authToken: String) {
         let uid = uid.trimmingCharacters(in: .whitespacesAndNewlines)
         let token = authToken.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -27,24 +24,34 @@ extension CometChatPushNotifications {
 
     /// Logs the app's user out: with `autoRegisterTokens` on, this session's tokens are
     /// unregistered first (awaited), then the session ends: a ringing or answered call ends and
-    /// the badge is cleared. The tokens stay cached for the next user.
+    /// the badge is cleared. The tokens stay cached for the next user. To await the outcome, use
+    /// ``clearSessionAndWait()``.
     public func clearSession(completion: (@Sendable (PNResult<Void>) -> Void)? = nil) {
-        let lifecycle = self.lifecycle
-        jobs.submit { [weak self] in
-            guard let self else { return }
-            let result: PNResult<Void>
-            if self.configuration != nil, await lifecycle.sessionOrigin == .app {
-                result = await lifecycle.logout()
-            } else {
-                result = .success(())
-            }
-            self.state.withLock {
-                $0.appSession = nil
-                $0.vault.appSession = nil
-            }
-            await self.refreshSessionNow()
-            if let completion { self.onCallbackQueue { completion(result) } }
+        queued({ [weak self] in await self?.endAppSession() }, completion: completion)
+    }
+
+    /// Logs the app's user out, as ``clearSession(completion:)`` does, and returns once the
+    /// session has ended; throws why the tokens could not be unregistered (the session ends all
+    /// the same).
+    public func clearSessionAndWait() async throws {
+        try await queued { await self.endAppSession() }.get()
+    }
+
+    /// Unregisters the app session's tokens (with `autoRegisterTokens` on) and ends it. Runs as
+    /// a queued job.
+    private func endAppSession() async -> PNResult<Void> {
+        let result: PNResult<Void>
+        if configuration != nil, await lifecycle.sessionOrigin == .app {
+            result = await lifecycle.logout()
+        } else {
+            result = .success(())
         }
+        state.withLock {
+            $0.appSession = nil
+            $0.vault.appSession = nil
+        }
+        await refreshSessionNow()
+        return result
     }
 
     /// Looks for a login or logout in the session sources (a linked CometChat SDK, the app's

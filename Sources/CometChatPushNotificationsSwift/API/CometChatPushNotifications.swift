@@ -13,9 +13,6 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
 
     /// The SDK, on the live platform. Not in app extensions: the Notification Service
     /// Extension's base class makes its own instance.
-    #if canImport(ObjectiveC)
-    @objc(shared)
-    #endif
     @available(iOSApplicationExtension, unavailable)
     public static let shared = CometChatPushNotifications(platform: .live)
 
@@ -82,9 +79,6 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
     // MARK: Delegate
 
     /// Receives taps and token outcomes. Held weakly: keep a strong reference to it.
-    #if canImport(ObjectiveC)
-    @objc
-    #endif
     public weak var delegate: CometChatPushNotificationsDelegate? {
         get { state.withLock { $0.delegate } }
         set {
@@ -125,9 +119,6 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
     ///
     /// A blank `appId` or `region` is logged and shown in ``getDiagnostics()``; every later
     /// call then answers ``PNError/Code-swift.enum/notInitialised``.
-    #if canImport(ObjectiveC)
-    @objc(initializeWithConfig:)
-    #endif
     public func initialize(config: PNConfiguration) {
         installNotificationCenter()
         if let problem = config.validationProblem {
@@ -217,13 +208,12 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
 
     /// Completes `completion` with `.notInitialised` when `initialize` has not accepted a configuration.
     func requireInitialised<T>(_ completion: (@Sendable (PNResult<T>) -> Void)?) -> PNConfiguration? {
-        if let config = configuration { return config }
-        let problem = state.withLock { $0.configurationProblem }
-        let error = PNError.notInitialised(
-            problem.map { "initialize(config:) rejected the configuration: \($0)" }
-                ?? "CometChatPushNotifications.initialize(config:) has not run.")
-        if let completion { onCallbackQueue { completion(.failure(error)) } }
-        return nil
+        switch initialisedConfiguration() {
+        case .success(let config): return config
+        case .failure(let error):
+            fail(completion, error)
+            return nil
+        }
     }
 }
 

@@ -80,9 +80,6 @@ public final class PNConfiguration: NSObject, Sendable {
     }
 
     /// Starts a builder with the two required values.
-    #if canImport(ObjectiveC)
-    @objc(builderWithAppId:region:)
-    #endif
     public static func builder(appId: String, region: String) -> PNConfigurationBuilder {
         PNConfigurationBuilder(appId: appId, region: region)
     }

@@ -52,9 +52,6 @@ public final class PNConfigurationBuilder: NSObject {
     }
 
     /// Sets ``PNConfiguration/providerId``.
-    #if canImport(ObjectiveC)
-    @objc(providerId:)
-    #endif
     @discardableResult
     public func providerId(_ providerId: String?) -> PNConfigurationBuilder {
         providerIdValue = providerId
@@ -62,9 +59,6 @@ public final class PNConfigurationBuilder: NSObject {
     }
 
     /// Sets ``PNConfiguration/extensionGroupID``.
-    #if canImport(ObjectiveC)
-    @objc(extensionGroupID:)
-    #endif
     @discardableResult
     public func extensionGroupID(_ groupID: String?) -> PNConfigurationBuilder {
         extensionGroupIDValue = groupID
@@ -72,9 +66,6 @@ public final class PNConfigurationBuilder: NSObject {
     }
 
     /// Sets ``PNConfiguration/enableBadgeCount``.
-    #if canImport(ObjectiveC)
-    @objc(enableBadgeCount:)
-    #endif
     @discardableResult
     public func enableBadgeCount(_ enabled: Bool) -> PNConfigurationBuilder {
         enableBadgeCountValue = enabled
@@ -82,9 +73,6 @@ public final class PNConfigurationBuilder: NSObject {
     }
 
     /// Sets ``PNConfiguration/showInAppNotifications``.
-    #if canImport(ObjectiveC)
-    @objc(showInAppNotifications:)
-    #endif
     @discardableResult
     public func showInAppNotifications(_ show: Bool) -> PNConfigurationBuilder {
         showInAppNotificationsValue = show
@@ -92,9 +80,6 @@ public final class PNConfigurationBuilder: NSObject {
     }
 
     /// Sets ``PNConfiguration/requestNotificationPermission``.
-    #if canImport(ObjectiveC)
-    @objc(requestNotificationPermission:)
-    #endif
     @discardableResult
     public func requestNotificationPermission(_ request: Bool) -> PNConfigurationBuilder {
         requestNotificationPermissionValue = request
@@ -102,9 +87,6 @@ public final class PNConfigurationBuilder: NSObject {
     }
 
     /// Sets ``PNConfiguration/autoRegisterTokens``.
-    #if canImport(ObjectiveC)
-    @objc(autoRegisterTokens:)
-    #endif
     @discardableResult
     public func autoRegisterTokens(_ auto: Bool) -> PNConfigurationBuilder {
         autoRegisterTokensValue = auto
@@ -112,9 +94,6 @@ public final class PNConfigurationBuilder: NSObject {
     }
 
     /// Sets ``PNConfiguration/tokenRegistrar``.
-    #if canImport(ObjectiveC)
-    @objc(tokenRegistrar:)
-    #endif
     @discardableResult
     public func tokenRegistrar(_ registrar: PNTokenRegistrar) -> PNConfigurationBuilder {
         tokenRegistrarValue = registrar
@@ -122,9 +101,6 @@ public final class PNConfigurationBuilder: NSObject {
     }
 
     /// Sets ``PNConfiguration/authToken``.
-    #if canImport(ObjectiveC)
-    @objc(authToken:)
-    #endif
     @discardableResult
     public func authToken(_ token: String?) -> PNConfigurationBuilder {
         authTokenValue = token
@@ -132,9 +108,6 @@ public final class PNConfigurationBuilder: NSObject {
     }
 
     /// Sets ``PNConfiguration/clientHost``.
-    #if canImport(ObjectiveC)
-    @objc(overrideClientHost:)
-    #endif
     @discardableResult
     public func overrideClientHost(_ host: String?) -> PNConfigurationBuilder {
         clientHostValue = host
@@ -142,9 +115,6 @@ public final class PNConfigurationBuilder: NSObject {
     }
 
     /// Sets ``PNConfiguration/callKit``.
-    #if canImport(ObjectiveC)
-    @objc(callKitWithName:iconTemplateImageName:ringtone:includeInRecents:supportsVideo:)
-    #endif
     @discardableResult
     public func callKit(
         name: String? = nil,
@@ -160,9 +130,6 @@ public final class PNConfigurationBuilder: NSObject {
     }
 
     /// Sets ``PNConfiguration/requestCallPermissions``.
-    #if canImport(ObjectiveC)
-    @objc(requestCallPermissions:)
-    #endif
     @discardableResult
     public func requestCallPermissions(_ request: Bool) -> PNConfigurationBuilder {
         requestCallPermissionsValue = request
@@ -170,9 +137,6 @@ public final class PNConfigurationBuilder: NSObject {
     }
 
     /// Sets ``PNConfiguration/pushKitOwnership``.
-    #if canImport(ObjectiveC)
-    @objc(pushKitOwnership:)
-    #endif
     @discardableResult
     public func pushKitOwnership(_ ownership: PNPushKitOwnership) -> PNConfigurationBuilder {
         pushKitOwnershipValue = ownership
@@ -180,9 +144,6 @@ public final class PNConfigurationBuilder: NSObject {
     }
 
     /// Sets ``PNConfiguration/callKitAvailability``.
-    #if canImport(ObjectiveC)
-    @objc(callKitAvailability:)
-    #endif
     @discardableResult
     public func callKitAvailability(_ availability: PNCallKitAvailability) -> PNConfigurationBuilder {
         callKitAvailabilityValue = availability
@@ -190,9 +151,6 @@ public final class PNConfigurationBuilder: NSObject {
     }
 
     /// The configuration. Never fails: a blank `appId` or `region` is reported by `initialize`.
-    #if canImport(ObjectiveC)
-    @objc(build)
-    #endif
     public func build() -> PNConfiguration {
         PNConfiguration(
             appId: appId, region: region, providerId: providerIdValue,

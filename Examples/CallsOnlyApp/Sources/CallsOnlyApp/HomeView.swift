@@ -24,8 +24,10 @@ struct HomeView: View {
         Task {
             // Awaited: the VoIP token is unregistered with this user's session before it ends,
             // so no call for this user rings here after sign-out.
-            if case .failure(let error) = await CometChatPushNotifications.shared.signOut() {
-                print("Sign-out: tokens not unregistered: \(error.code.name) \(error.message)")
+            do {
+                try await CometChatPushNotifications.shared.clearSessionAndWait()
+            } catch {
+                print("Sign-out: tokens not unregistered: \(error)")
             }
             SignedInUser.uid = nil
             signingOut = false

@@ -55,7 +55,7 @@ enum SignIn {
     /// ```
     ///
     /// and with the Calls SDK, `CometChatCalls.login` with the same auth token. At sign-out such
-    /// an app awaits `unregisterTokensAndWait()` and then logs out of that SDK.
+    /// an app awaits `unregisterTokens()` (`try await`) and then logs out of that SDK.
     static func afterCometChatLogin() {
         // Look for the new login now rather than on the SDK's next check: the tokens register at once.
         CometChatPushNotifications.shared.refreshSession()

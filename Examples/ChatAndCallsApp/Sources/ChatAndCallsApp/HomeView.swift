@@ -30,12 +30,14 @@ struct HomeView: View {
             let sdk = CometChatPushNotifications.shared
             // Unregister first, and wait: the request is authenticated with this user's session,
             // so it has to finish before the session ends, or pushes keep arriving after sign-out.
-            if case .failure(let error) = await sdk.unregisterTokensAndWait() {
-                print("Sign-out: tokens not unregistered: \(error.code.name) \(error.message)")
+            do {
+                try await sdk.unregisterTokens()
+            } catch {
+                print("Sign-out: tokens not unregistered: \(error)")
             }
             // Then end the session. An app using the CometChat Chat and Calls SDKs logs out of them
             // here instead (CometChat.logout, CometChatCalls.logout).
-            _ = await sdk.clearSessionAndWait()
+            try? await sdk.clearSessionAndWait()
             SignedInUser.uid = nil
             signingOut = false
             onSignedOut()

@@ -53,7 +53,8 @@ enum SignIn {
     /// })
     /// ```
     ///
-    /// At sign-out such an app awaits `unregisterTokensAndWait()` and then calls `CometChat.logout`.
+    /// At sign-out such an app awaits `unregisterTokens()` (`try await`) and then calls
+    /// `CometChat.logout`.
     static func afterCometChatLogin() {
         // Look for the new login now rather than on the SDK's next check: the tokens register at once.
         CometChatPushNotifications.shared.refreshSession()

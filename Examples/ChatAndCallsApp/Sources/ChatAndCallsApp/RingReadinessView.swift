@@ -16,11 +16,12 @@ struct RingReadinessView: View {
     private func check() {
         status = "checking…"
         Task {
-            switch await CometChatPushNotifications.shared.ringReadiness() {
-            case .success(let readiness):
+            do {
+                let readiness = try await CometChatPushNotifications.shared.ensureRingReady()
                 status = readiness == .ready ? "ready" : "\(readiness.name): \(Self.advice(readiness))"
-            case .failure(let error):
-                status = "unknown (\(error.code.name): \(error.message))"
+            } catch {
+                // A PNError: its description is its code and message.
+                status = "unknown (\(error))"
             }
         }
     }

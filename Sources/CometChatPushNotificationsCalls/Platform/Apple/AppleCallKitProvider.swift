@@ -119,44 +119,32 @@ final class AppleCallKitProvider: NSObject, PNCallKitProvider, CXProviderDelegat
 
     // MARK: CXProviderDelegate
 
-    #if canImport(ObjectiveC)
     @objc(providerDidReset:)
-    #endif
     func providerDidReset(_ provider: CXProvider) { currentActions?.reset() }
 
-    #if canImport(ObjectiveC)
     @objc(provider:performAnswerCallAction:)
-    #endif
     func provider(_ provider: CXProvider, perform action: CXAnswerCallAction) {
         guard let actions = currentActions else { return action.fail() }
         let pending = PendingAction(action)
         actions.answer(action.callUUID) { fulfilled in pending.finish(fulfilled) }
     }
 
-    #if canImport(ObjectiveC)
     @objc(provider:performEndCallAction:)
-    #endif
     func provider(_ provider: CXProvider, perform action: CXEndCallAction) {
         guard let actions = currentActions else { return action.fulfill() }
         let pending = PendingAction(action)
         actions.end(action.callUUID) { fulfilled in pending.finish(fulfilled) }
     }
 
-    #if canImport(ObjectiveC)
     @objc(provider:performSetMutedCallAction:)
-    #endif
     func provider(_ provider: CXProvider, perform action: CXSetMutedCallAction) {
         if currentActions?.setMuted(action.callUUID, action.isMuted) == true { action.fulfill() } else { action.fail() }
     }
 
-    #if canImport(ObjectiveC)
     @objc(provider:didActivateAudioSession:)
-    #endif
     func provider(_ provider: CXProvider, didActivate audioSession: AVAudioSession) { currentActions?.audioActivated() }
 
-    #if canImport(ObjectiveC)
     @objc(provider:didDeactivateAudioSession:)
-    #endif
     func provider(_ provider: CXProvider, didDeactivate audioSession: AVAudioSession) { currentActions?.audioDeactivated() }
 }
 

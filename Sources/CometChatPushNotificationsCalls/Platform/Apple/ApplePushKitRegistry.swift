@@ -30,9 +30,7 @@ final class ApplePushKitRegistry: NSObject, PNPushKitRegistry, PKPushRegistryDel
         events?.tokenInvalidated()
     }
 
-    #if canImport(ObjectiveC)
     @objc(pushRegistry:didReceiveIncomingPushWithPayload:forType:withCompletionHandler:)
-    #endif
     func pushRegistry(
         _ registry: PKPushRegistry, didReceiveIncomingPushWith payload: PKPushPayload, for type: PKPushType,
         completion: @escaping () -> Void

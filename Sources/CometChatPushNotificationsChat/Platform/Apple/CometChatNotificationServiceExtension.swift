@@ -20,37 +20,27 @@ import Foundation
 ///
 /// The App Group comes from the Info.plist key `CometChatExtensionGroupID`, or override
 /// ``extensionGroupID``. It must match `PNConfiguration.extensionGroupID`.
-#if canImport(ObjectiveC)
 @objc(PNNotificationServiceExtension)
-#endif
 open class CometChatNotificationServiceExtension: UNNotificationServiceExtension {
     /// The Info.plist key that names the App Group.
     public static let groupIDInfoPlistKey = "CometChatExtensionGroupID"
 
     /// The App Group shared with the app; by default the Info.plist's `CometChatExtensionGroupID`.
-    #if canImport(ObjectiveC)
     @objc
-    #endif
     open var extensionGroupID: String? {
         Bundle.main.object(forInfoDictionaryKey: Self.groupIDInfoPlistKey) as? String
     }
 
     /// Replace Markdown with plain text. Default `true`.
-    #if canImport(ObjectiveC)
     @objc
-    #endif
     open var stripsMarkdown: Bool { true }
 
     /// Attach the sender's avatar or the campaign image. Default `true`.
-    #if canImport(ObjectiveC)
     @objc
-    #endif
     open var attachesMedia: Bool { true }
 
     /// Changes the content last, after receipts, media and Markdown. Returns `content` by default.
-    #if canImport(ObjectiveC)
     @objc(finalizeContent:)
-    #endif
     open func finalizeContent(_ content: UNMutableNotificationContent) -> UNMutableNotificationContent { content }
 
     private lazy var handler: PNNotificationServiceHandler = {
@@ -82,9 +72,7 @@ open class CometChatNotificationServiceExtension: UNNotificationServiceExtension
 /// `serviceExtensionTimeWillExpire` to it (<doc:NotificationServiceExtension> shows the code).
 ///
 /// Set its properties before `didReceive`; they mean what the base class's overrides mean.
-#if canImport(ObjectiveC)
 @objc(PNNotificationServiceHandler) @objcMembers
-#endif
 public final class PNNotificationServiceHandler: NSObject {
     /// The App Group shared with the app; by default the Info.plist's `CometChatExtensionGroupID`.
     public var extensionGroupID: String? =
@@ -104,9 +92,7 @@ public final class PNNotificationServiceHandler: NSObject {
     public override init() { super.init() }
 
     /// Starts an engine for `request`; `contentHandler` is called once.
-    #if canImport(ObjectiveC)
     @objc(didReceiveNotificationRequest:withContentHandler:)
-    #endif
     public func didReceive(
         _ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
     ) {

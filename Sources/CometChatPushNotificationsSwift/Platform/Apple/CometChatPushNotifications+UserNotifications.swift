@@ -6,9 +6,7 @@ extension CometChatPushNotifications {
     /// For apps that keep their own `UNUserNotificationCenter` delegate: call this from
     /// `userNotificationCenter(_:willPresent:withCompletionHandler:)` and the SDK presents the
     /// notification as it would as the delegate. Pass iOS's completion handler through.
-    #if canImport(ObjectiveC)
     @objc(handleWillPresentNotification:completionHandler:)
-    #endif
     public func handleWillPresentNotification(
         _ notification: UNNotification,
         completionHandler: @escaping @Sendable (UNNotificationPresentationOptions) -> Void
@@ -21,9 +19,7 @@ extension CometChatPushNotifications {
     /// For apps that keep their own `UNUserNotificationCenter` delegate: call this from
     /// `userNotificationCenter(_:didReceive:withCompletionHandler:)` and the SDK routes the tap
     /// or sends the reply as it would as the delegate. Pass iOS's completion handler through.
-    #if canImport(ObjectiveC)
     @objc(handleNotificationResponse:completionHandler:)
-    #endif
     public func handleNotificationResponse(
         _ response: UNNotificationResponse,
         completionHandler: @escaping @Sendable () -> Void
@@ -33,9 +29,7 @@ extension CometChatPushNotifications {
 
     /// The SDK's `MessageCategory` with its Reply action, for apps that set their own categories
     /// after `initialize`: include it, since iOS keeps only the last set.
-    #if canImport(ObjectiveC)
     @objc(messageCategory)
-    #endif
     public static var messageCategory: UNNotificationCategory { UNNotificationCategory(pn: MessageCategory.category) }
 }
 #endif

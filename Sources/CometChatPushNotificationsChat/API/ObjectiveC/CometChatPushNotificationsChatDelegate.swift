@@ -1,7 +1,12 @@
+#if canImport(ObjectiveC)
 import Foundation
 @_spi(PNProducts) import CometChatPushNotificationsSwift
 
-#if canImport(ObjectiveC)
+// The Chat delegate protocol, declared twice because Swift requires it: with Objective-C
+// `optional` requirements where there is Objective-C, and with default implementations
+// elsewhere (`#if` cannot wrap `@objc optional`). Both declare the same requirements, in the
+// same order, and the same `pn…` calls; `ObjectiveCSurfaceTests` fails when they differ.
+
 /// The Chat product's delegate calls. Adopt it on the object you set as
 /// `CometChatPushNotifications.shared.delegate`; every method is optional and called on the
 /// main queue.
@@ -17,7 +22,29 @@ public protocol CometChatPushNotificationsChatDelegate: CometChatPushNotificatio
     @objc(didFailToSendReply:toNotification:error:)
     optional func didFailToSendReply(_ text: String, to info: CometChatNotificationInfo, error: PNError)
 }
+
+/// Calls to the optional methods that answer whether the app implemented them.
+extension CometChatPushNotificationsChatDelegate {
+    /// Calls `navigateToChat(for:)` with a user; `false` when not implemented.
+    func pnNavigateToChat(_ user: PNUser) -> Bool {
+        navigateToChat?(for: user) != nil
+    }
+
+    /// Calls `navigateToChat(for:)` with a group; `false` when not implemented.
+    func pnNavigateToChat(_ group: PNGroup) -> Bool {
+        navigateToChat?(for: group) != nil
+    }
+
+    /// Calls `didFailToSendReply(_:to:error:)`; `false` when not implemented.
+    @discardableResult
+    func pnDidFailToSendReply(_ text: String, _ info: CometChatNotificationInfo, _ error: PNError) -> Bool {
+        didFailToSendReply?(text, to: info, error: error) != nil
+    }
+}
 #else
+import Foundation
+@_spi(PNProducts) import CometChatPushNotificationsSwift
+
 /// The Chat product's delegate calls. Adopt it on the object you set as
 /// `CometChatPushNotifications.shared.delegate`; every method is optional (it has a default)
 /// and called on the main queue.
@@ -42,35 +69,23 @@ extension CometChatPushNotificationsChatDelegate {
         PNDelegateProbe.markUnimplemented()
     }
 }
-#endif
 
 /// Calls to the optional methods that answer whether the app implemented them.
 extension CometChatPushNotificationsChatDelegate {
     /// Calls `navigateToChat(for:)` with a user; `false` when not implemented.
     func pnNavigateToChat(_ user: PNUser) -> Bool {
-        #if canImport(ObjectiveC)
-        return navigateToChat?(for: user) != nil
-        #else
-        return PNDelegateProbe.invoke { navigateToChat(for: user) }
-        #endif
+        PNDelegateProbe.invoke { navigateToChat(for: user) }
     }
 
     /// Calls `navigateToChat(for:)` with a group; `false` when not implemented.
     func pnNavigateToChat(_ group: PNGroup) -> Bool {
-        #if canImport(ObjectiveC)
-        return navigateToChat?(for: group) != nil
-        #else
-        return PNDelegateProbe.invoke { navigateToChat(for: group) }
-        #endif
+        PNDelegateProbe.invoke { navigateToChat(for: group) }
     }
 
     /// Calls `didFailToSendReply(_:to:error:)`; `false` when not implemented.
     @discardableResult
     func pnDidFailToSendReply(_ text: String, _ info: CometChatNotificationInfo, _ error: PNError) -> Bool {
-        #if canImport(ObjectiveC)
-        return didFailToSendReply?(text, to: info, error: error) != nil
-        #else
-        return PNDelegateProbe.invoke { didFailToSendReply(text, to: info, error: error) }
-        #endif
+        PNDelegateProbe.invoke { didFailToSendReply(text, to: info, error: error) }
     }
 }
+#endif

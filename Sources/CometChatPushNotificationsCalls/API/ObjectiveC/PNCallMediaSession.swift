@@ -1,6 +1,11 @@
+#if canImport(ObjectiveC)
 import Foundation
 
-#if canImport(ObjectiveC)
+// The media-session protocol, declared twice: with the Objective-C selectors the app's
+// Objective-C implementation answers to where there is Objective-C, and plainly elsewhere
+// (`#if` cannot wrap the `@objc` of a requirement). Both declare the same requirements, in the
+// same order; `ObjectiveCSurfaceTests` fails when they differ.
+
 /// Lets the app connect its media session while a call rings, so an answered call has audio at
 /// once. Set it on ``CometChatPushNotificationsCalls/mediaSession``; the SDK holds it weakly.
 /// Every method is called on the main queue.
@@ -18,6 +23,8 @@ public protocol PNCallMediaSession: NSObjectProtocol {
     @objc(setMuted:forCall:) func setMuted(_ muted: Bool, for call: IncomingCall)
 }
 #else
+import Foundation
+
 /// Lets the app connect its media session while a call rings, so an answered call has audio at
 /// once. Set it on ``CometChatPushNotificationsCalls/mediaSession``; the SDK holds it weakly.
 /// Every method is called on the main queue.

@@ -1,7 +1,12 @@
+#if canImport(ObjectiveC)
 import Foundation
 @_spi(PNProducts) import CometChatPushNotificationsSwift
 
-#if canImport(ObjectiveC)
+// The Calls delegate protocol, declared twice because Swift requires it: with Objective-C
+// `optional` requirements where there is Objective-C, and with default implementations
+// elsewhere (`#if` cannot wrap `@objc optional`). Both declare the same requirements, in the
+// same order, and the same `pn…` calls; `ObjectiveCSurfaceTests` fails when they differ.
+
 /// Receives calls: adopt it on the object you set as `CometChatPushNotifications.shared.delegate`.
 /// Every method is optional and called on the main queue.
 @objc(CometChatPushNotificationsCallsDelegate)
@@ -14,7 +19,24 @@ public protocol CometChatPushNotificationsCallsDelegate: CometChatPushNotificati
     /// declined elsewhere, hung up, failed or turned away as busy.
     @objc(callDidEnd:reason:) optional func callDidEnd(_ call: IncomingCall, reason: CallEndReason)
 }
+
+/// Calls to the delegate's optional methods that work the same with Objective-C `optional`
+/// requirements and with the default implementations used elsewhere.
+extension CometChatPushNotificationsCallsDelegate {
+    /// Calls `presentCall(_:)`; `false` when it is not implemented.
+    func pnPresentCall(_ call: IncomingCall) -> Bool {
+        presentCall?(call) ?? false
+    }
+
+    /// Calls `callDidEnd(_:reason:)` if it is implemented.
+    func pnCallDidEnd(_ call: IncomingCall, _ reason: CallEndReason) {
+        callDidEnd?(call, reason: reason)
+    }
+}
 #else
+import Foundation
+@_spi(PNProducts) import CometChatPushNotificationsSwift
+
 /// Receives calls: adopt it on the object you set as `CometChatPushNotifications.shared.delegate`.
 /// Every method is optional (it has a default) and called on the main queue.
 public protocol CometChatPushNotificationsCallsDelegate: CometChatPushNotificationsDelegate {
@@ -35,5 +57,21 @@ extension CometChatPushNotificationsCallsDelegate {
     }
     /// Not implemented.
     public func callDidEnd(_ call: IncomingCall, reason: CallEndReason) { PNDelegateProbe.markUnimplemented() }
+}
+
+/// Calls to the delegate's optional methods that work the same with Objective-C `optional`
+/// requirements and with the default implementations used elsewhere.
+extension CometChatPushNotificationsCallsDelegate {
+    /// Calls `presentCall(_:)`; `false` when it is not implemented.
+    func pnPresentCall(_ call: IncomingCall) -> Bool {
+        var answer = false
+        let implemented = PNDelegateProbe.invoke { answer = presentCall(call) }
+        return implemented && answer
+    }
+
+    /// Calls `callDidEnd(_:reason:)` if it is implemented.
+    func pnCallDidEnd(_ call: IncomingCall, _ reason: CallEndReason) {
+        _ = PNDelegateProbe.invoke { callDidEnd(call, reason: reason) }
+    }
 }
 #endif

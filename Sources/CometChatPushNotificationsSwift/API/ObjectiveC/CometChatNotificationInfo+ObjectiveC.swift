@@ -1,6 +1,6 @@
+#if canImport(ObjectiveC)
 import Foundation
 
-#if canImport(ObjectiveC)
 extension CometChatNotificationInfo {
     /// ``unreadMessageCount`` for Objective-C: an `NSNumber`, or `nil`.
     @objc(unreadMessageCount)
