@@ -74,6 +74,40 @@ struct RingingScenarioTests {
         h.expectRulesHeld()
     }
 
+    @Test("A status the service did not answer is sent again 2 s and then 4 s later, three times in all")
+    func statusRetriedWhenUnanswered() async {
+        let h = await CallsHarness()
+        h.device.service.fail(.callStatus, with: [.network, .status(503, code: "ERR_UNAVAILABLE"), .network])
+        await h.deliver(callPush(session: "s1"))
+        h.calls.callKit.decline()
+        await h.settle()
+        #expect(h.statusRequests == ["s1 rejected"])
+        h.device.clock.advance(by: 2)
+        await h.settle()
+        #expect(h.statusRequests == ["s1 rejected", "s1 rejected"])
+        h.device.clock.advance(by: 4)
+        await h.settle()
+        #expect(h.statusRequests.count == 3)
+        h.device.clock.advance(by: 600)
+        await h.settle()
+        #expect(h.statusRequests.count == 3, "three attempts in all")
+        #expect(h.device.clock.sleeps.suffix(2) == [2, 4])
+        #expect(h.delegate.endReasons == [.declined])
+    }
+
+    @Test("A status the service answered with an error (500, 4xx) is not sent again", arguments: [500, 400])
+    func statusNotRetriedWhenRefused(status: Int) async {
+        let h = await CallsHarness()
+        h.device.service.fail(.callStatus, with: [.status(status, code: "ERR_OPERATION_FAILED")])
+        await h.deliver(callPush(session: "s1"))
+        h.calls.callKit.decline()
+        await h.settle()
+        h.device.clock.advance(by: 600)
+        await h.settle()
+        #expect(h.statusRequests == ["s1 rejected"])
+        #expect(h.device.clock.suspendedSleepers == 0)
+    }
+
     @Test("decline(sessionId:) from the app's UI stops the ring and sends rejected")
     func declineFromApp() async {
         let h = await CallsHarness()
