@@ -289,6 +289,21 @@ import CometChatPushNotificationsTesting
         #expect(names.allSatisfy { $0.hasPrefix("campaignClicked_") && $0.utf8.count < 200 }, "\(names)")
     }
 
+    @Test("File names stay as earlier versions wrote them: bytes outside [A-Za-z0-9-] as %XX, a long id as its hash")
+    func fileNamesAreStable() {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let app = ledger()
+        let ids = ["m-1", "a.b", "a/b", "ä", "", String(repeating: "x", count: 301)]
+        for id in ids { #expect(app.claim(.messageDelivered, id: id) == .granted(generation: 0), "\(id)") }
+        #expect(
+            Set(files().filter { !$0.hasPrefix(".") })
+                == [
+                    "messageDelivered_m-1.claim.0", "messageDelivered_a%2Eb.claim.0", "messageDelivered_a%2Fb.claim.0",
+                    "messageDelivered_%C3%A4.claim.0", "messageDelivered_.claim.0",
+                    "messageDelivered_h1e68285bff08bb77-301.claim.0",
+                ])
+    }
+
     @Test func sixtyFourThreadsClaimingOneReceiptGrantItOnce() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         // concurrentPerform blocks its caller: run it off the pool (see `offThePool`)
