@@ -99,7 +99,7 @@ public final class PNChatProduct: NSObject, PNProductModule {
         let clock = platform.clock
         let sender = ReceiptSender(
             ledger: PNReceiptLedger(directory: directory, now: { clock.now() }), client: AppSessionClient(sdk: sdk),
-            retrying: Retrying(clock: clock), logger: platform.logger)
+            clock: clock, logger: platform.logger)
         sdk.beginWork()
         Task {
             await body(sender, clock.now().addingTimeInterval(25))

@@ -1,5 +1,5 @@
 import Foundation
-import CometChatPushNotificationsSwift
+@_spi(PNProducts) import CometChatPushNotificationsSwift
 
 /// One client call the Chat product makes.
 struct ChatRequest: @unchecked Sendable, Equatable {
@@ -79,6 +79,12 @@ enum ChatRequests {
         allowed.insert(charactersIn: "-._~@")
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
+}
+
+extension PNRetryPolicy {
+    /// A Chat product call (a receipt, a quick reply) after no answer or a 5xx: 1 s, doubling up
+    /// to 8 s, for as long as the next attempt can start before the call's deadline.
+    static let chatRequest = PNRetryPolicy(firstDelay: 1, maxDelay: 8)
 }
 
 /// Where a quick reply goes.

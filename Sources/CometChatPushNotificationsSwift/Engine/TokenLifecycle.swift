@@ -31,7 +31,6 @@ actor TokenLifecycle {
     private let timeZone: @Sendable () -> String
     private let apnsEnvironment: @Sendable () -> String?
     private let events: TokenLifecycleEvents
-    var retryPolicy = RetryPolicy()
 
     private var config: PNConfiguration?
     private var api: ClientAPI?
@@ -290,9 +289,13 @@ actor TokenLifecycle {
         _ platform: CometChatPushTokenPlatform, token: String, providerId: String, session: PNSession, userKey: String,
         generation myGeneration: Int, api: ClientAPI
     ) async {
-        var attempt = 0
         var reportedFailure = false
-        while !Task.isCancelled {
+        var isRetry = false
+        _ = await PNRetryPolicy.tokenRegistration.run(isolation: self, on: clock) { () async -> PNRetryStep<Void> in
+            // A retry is for the user it started for: a logout or another login in the wait ends it.
+            if isRetry, generation != myGeneration || self.session != session { return .finished(()) }
+            isRetry = true
+            guard !Task.isCancelled else { return .finished(()) }
             var body: [String: Any] = [
                 "fcmToken": token, "platform": platform.wireValue, "providerId": providerId, "timezone": timeZone(),
             ]
@@ -300,7 +303,7 @@ actor TokenLifecycle {
             // other from deleting it as BadDeviceToken (the service may ignore it).
             if platform != .fcm, let environment = apnsEnvironment() { body["environment"] = environment }
             let result = await api.call("POST", "/notifications/push/v1/tokens", json: body, authToken: session.authToken)
-            guard !Task.isCancelled, generation == myGeneration, self.session == session else { return }
+            guard !Task.isCancelled, generation == myGeneration, self.session == session else { return .finished(()) }
             switch result {
             case .success:
                 var records = tokenStore.records
@@ -310,7 +313,7 @@ actor TokenLifecycle {
                 logger.log(.info, "Registered the \(platform.rawName) token \(Fingerprint.of(token)).")
                 events.registered(platform)
                 complete(platform, .success(token), finished: true)
-                return
+                return .finished(())
             case .failure(let error):
                 logger.log(.warning, "Registering the \(platform.rawName) token failed: \(error.description)")
                 record(platform, .failure(error))
@@ -324,13 +327,9 @@ actor TokenLifecycle {
                     tokenStore.records = [:]
                     rejectedAuthTokens.insert(Fingerprint.of(session.authToken))
                     await endSession(session, reason: "the service rejected the auth token")
-                    return
+                    return .finished(())
                 }
-                guard willRetry else { return }
-                let delay = retryPolicy.delay(attempt: attempt)
-                attempt += 1
-                do { try await clock.sleep(seconds: delay) } catch { return }
-                guard generation == myGeneration, self.session == session else { return }
+                return willRetry ? .retry(()) : .finished(())
             }
         }
     }
@@ -355,29 +354,31 @@ actor TokenLifecycle {
         guard config != nil, let api else { return .failure(.notInitialised()) }
         guard let session else { return .failure(.notLoggedIn()) }
         cancelRunning()
-        var attempt = 0
-        while true {
+        let outcome = await PNRetryPolicy.tokenUnregistration.run(isolation: self, on: clock) {
             let result = await api.call("DELETE", "/notifications/push/v1/tokens", json: nil, authToken: session.authToken)
-            switch result {
-            case .success:
-                tokenStore.records = [:]
-                logger.log(.info, "Unregistered this session's push tokens.")
-                return .success(())
-            case .failure(let error):
+            if case .failure(let error) = result {
                 logger.log(.warning, "Unregistering push tokens failed: \(error.description)")
-                if error.endsSession {
-                    // The service no longer knows the session, so it has no tokens under it.
-                    tokenStore.records = [:]
-                    return .failure(error)
-                }
-                attempt += 1
-                guard error.isRetryable, attempt < 3 else { return .failure(error) }
-                do {
-                    try await clock.sleep(seconds: retryPolicy.delay(attempt: attempt - 1))
-                } catch {
-                    return .failure(PNError(code: .networkError, message: "Unregistering was cancelled."))
-                }
             }
+            return result
+        }
+        if outcome.interrupted { return .failure(PNError(code: .networkError, message: "Unregistering was cancelled.")) }
+        switch outcome.value {
+        case .success:
+            tokenStore.records = [:]
+            logger.log(.info, "Unregistered this session's push tokens.")
+            return .success(())
+        case .failure(let error):
+            // The service no longer knows the session, so it has no tokens under it.
+            if error.endsSession { tokenStore.records = [:] }
+            return .failure(error)
         }
     }
+}
+
+extension PNRetryPolicy {
+    /// Token registration: 2 s, doubling up to 300 s, each scaled by 0.5–1, for as long as the
+    /// same user stays logged in.
+    static let tokenRegistration = PNRetryPolicy(firstDelay: 2, maxDelay: 300, jitter: 0.5...1)
+    /// Token unregistration: the same delays, three attempts in all.
+    static let tokenUnregistration = PNRetryPolicy(firstDelay: 2, maxDelay: 300, jitter: 0.5...1, maxAttempts: 3)
 }
