@@ -74,6 +74,16 @@ struct RingingScenarioTests {
         h.expectRulesHeld()
     }
 
+    @Test("A session id with reserved and non-ASCII characters reaches the service as it is")
+    func statusPathEncodesTheSessionId() async {
+        let h = await CallsHarness()
+        await h.deliver(callPush(session: "v1.us:grp+1 é@x"))
+        h.calls.callKit.decline()
+        await h.settle()
+        #expect(h.statusRequests == ["v1.us:grp+1 é@x rejected"])
+        h.expectRulesHeld()
+    }
+
     @Test("A status the service did not answer is sent again 2 s and then 4 s later, three times in all")
     func statusRetriedWhenUnanswered() async {
         let h = await CallsHarness()

@@ -9,9 +9,7 @@ extension CallEngine {
             completion?(.failure(PNError(code: .notInitialised, message: "The SDK instance is gone.")))
             return
         }
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove("/")
-        let path = "/calls/" + (sessionId.addingPercentEncoding(withAllowedCharacters: allowed) ?? sessionId)
+        let path = "/calls/" + PNPercentEncoding.pathSegment(sessionId)
         let clock = self.clock
         let logger = self.logger
         let queue = callbackQueue

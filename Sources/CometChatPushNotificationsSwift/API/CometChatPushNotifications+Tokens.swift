@@ -8,7 +8,7 @@ extension CometChatPushNotifications {
     /// registered once someone is logged in. `completion` gets the token as lowercase hex once
     /// registered, or the reason it was not (yet): `.notLoggedIn` while nobody is logged in.
     public func registerDeviceToken(_ deviceToken: Data, completion: (@Sendable (PNResult<String>) -> Void)? = nil) {
-        submitToken(deviceToken.lowercaseHex, platform: .apns, completion: completion)
+        submitToken(PNHex.string(deviceToken), platform: .apns, completion: completion)
     }
 
     /// Hands over a Firebase registration token (FCM mode). Registered under the same
