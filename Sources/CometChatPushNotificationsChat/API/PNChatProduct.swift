@@ -13,7 +13,7 @@ import Foundation
 public final class PNChatProduct: NSObject, PNProductModule {
 
     /// `CometChatPushNotificationsChat`.
-    public static let moduleName = PNChatPorts.moduleName
+    public static let moduleName = "CometChatPushNotificationsChat"
 
     private struct State {
         weak var sdk: CometChatPushNotifications?

@@ -195,7 +195,7 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
 
     private func installProducts(_ config: PNConfiguration) {
         let already = Set(state.withLock { $0.products.map { ObjectIdentifier(type(of: $0)) } })
-        let unlinked = platform.productPorts[PNPlatform.unlinkedProductsKey] as? Set<String> ?? []
+        let unlinked = platform.productPorts.unlinkedProducts
         for type in ProductDiscovery.linkedProducts()
         where !already.contains(ObjectIdentifier(type)) && !unlinked.contains(type.moduleName) {
             let product = type.init()

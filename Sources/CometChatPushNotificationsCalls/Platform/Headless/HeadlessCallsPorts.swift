@@ -32,12 +32,6 @@ extension PNCallsPorts {
             pushKit: HeadlessPushKit(), callKit: HeadlessCallKit(), microphone: HeadlessMicrophone(),
             audioSession: HeadlessMicrophone(), ringsCalls: false)
     }
-
-    /// The ports of a platform: the ones in `productPorts`, else the live ones.
-    static func resolve(_ productPorts: [String: any Sendable]) -> PNCallsPorts {
-        if let ports = productPorts[key] as? PNCallsPorts { return ports }
-        return .live
-    }
 }
 
 #if !(canImport(PushKit) && canImport(CallKit) && canImport(AVFAudio) && !os(macOS))
