@@ -165,14 +165,7 @@ import CometChatPushNotificationsTesting
                     group.addTask { act() }
                 } else {
                     // Half of them from threads outside the cooperative pool.
-                    group.addTask {
-                        await withCheckedContinuation { done in
-                            DispatchQueue.global().async {
-                                act()
-                                done.resume()
-                            }
-                        }
-                    }
+                    group.addTask { await onAGlobalQueue(act) }
                 }
             }
         }
@@ -363,21 +356,6 @@ import CometChatPushNotificationsTesting
     }
 }
 
-/// Runs `body` on a thread of its own and waits for it without blocking a thread of Swift
-/// concurrency's pool (one thread per core: a test that blocks one for seconds starves the
-/// others, whose waits then time out). `body` must not use `#expect`: it runs outside the test's
-/// task, so it returns what it found instead.
-func offThePool<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
-    try await withCheckedThrowingContinuation { (done: CheckedContinuation<Result, Error>) in
-        Thread.detachNewThread {
-            do {
-                done.resume(returning: try body())
-            } catch {
-                done.resume(throwing: error)
-            }
-        }
-    }
-}
 /// Starts `ReceiptRaceHelper` processes and collects what they sent.
 enum RaceHelper {
     /// The helper, built by `swift build --build-tests` into the directory of the test binary.
