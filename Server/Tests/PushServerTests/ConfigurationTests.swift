@@ -37,7 +37,9 @@ import Testing
         #expect(set.connectionLimit == 5_000 && set.connectionsPerAddress == 0 && set.requestTimeoutSeconds == 2.5)
         #expect(set.trustedProxies == [try CIDRBlock(parsing: "10.0.0.0/8"), try CIDRBlock(parsing: "127.0.0.1")])
         for bad in ["10.0.0.0/33", "example.com", "10.0.0.0/8,,x"] {
-            #expect(throws: ConfigurationError.self) { try ServiceConfiguration.parse(arguments: ["--trusted-proxy", bad], environment: [:]) }
+            #expect(throws: ConfigurationError.self) {
+                try ServiceConfiguration.parse(arguments: ["--trusted-proxy", bad], environment: [:])
+            }
         }
         // A socket is an open file: the total is capped below the process's limit.
         #expect(HTTPServer.connectionLimit(16_384, openFiles: 1_024) == 768)

@@ -178,7 +178,8 @@ final class KeptAlive {
         while true {
             if let end = received.firstRange(of: Array("\r\n\r\n".utf8)) {
                 let headText = String(decoding: received[..<end.lowerBound], as: UTF8.self)
-                let length = headText.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                let length =
+                    headText.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
                     .flatMap { Int($0.split(separator: ":")[1].filter { $0 != " " }) } ?? 0
                 if received.count - end.upperBound >= length {
                     return Int(headText.split(separator: " ")[1]) ?? 0

@@ -34,7 +34,8 @@ final class APIHandler: Sendable {
         let started = Date()
         let response = route(request)
         service.logger.info(
-            "\(request.method) \(Self.redactedPath(request.path)) \(response.status) \(Int(Date().timeIntervalSince(started) * 1000))ms client=\(request.clientAddress)")
+            "\(request.method) \(Self.redactedPath(request.path)) \(response.status) \(Int(Date().timeIntervalSince(started) * 1000))ms client=\(request.clientAddress)"
+        )
         return response
     }
 

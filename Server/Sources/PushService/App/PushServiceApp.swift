@@ -70,7 +70,8 @@ public final class PushServiceApp: Sendable {
         if let (before, after) = OpenFiles.raiseToHardLimit(), after > before {
             logger.info("open-file limit raised from \(before) to \(after)")
         }
-        server = try HTTPServer(configuration: configuration.httpServer, tooLarge: APIError.tooLarge.response, handler: { handler.handle($0) })
+        server = try HTTPServer(
+            configuration: configuration.httpServer, tooLarge: APIError.tooLarge.response, handler: { handler.handle($0) })
         let server = self.server
         context.httpServer.withLock { $0 = server }
         if server.effectiveConnectionLimit < configuration.maxConnections {
