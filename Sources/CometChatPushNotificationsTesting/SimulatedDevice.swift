@@ -36,8 +36,10 @@ public final class SimulatedDevice: @unchecked Sendable {
     public let logger = RecordingLogger()
     /// The notification center: categories, its delegate, Notification Center's list.
     public let notificationCenter = SimulatedNotificationCenter()
-    /// Ports of the Chat and Calls products' simulators, keyed by module name.
-    let productPorts: PNLocked<[String: any Sendable]> = PNLocked([:])
+    /// Ports of the Chat and Calls products' simulators, for the processes launched from now on.
+    let productPorts = PNLocked(PNProductPorts())
+    /// The calling side of the device, once ``calls`` was used.
+    let callsSimulator = PNLocked<SimulatedCalls?>(nil)
 
     struct State {
         var app: SimulatedApp?

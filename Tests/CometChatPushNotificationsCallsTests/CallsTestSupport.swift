@@ -73,6 +73,19 @@ struct CallsHarness {
         return delivery
     }
 
+    /// Rings `payload` and declines it on the call screen, then settles.
+    func ringAndDecline(_ payload: [AnyHashable: Any]) async {
+        await deliver(payload)
+        calls.callKit.decline()
+        await settle()
+    }
+
+    /// Moves the device's clock (which does not move by itself here) and settles.
+    func advance(by seconds: TimeInterval) async {
+        device.clock.advance(by: seconds)
+        await settle()
+    }
+
     /// The status requests the service received, as (sessionId, status).
     var statusRequests: [String] {
         device.service.requests(.callStatus).map { "\($0.match?.parameter ?? "?") \($0.json["status"] ?? "?")" }

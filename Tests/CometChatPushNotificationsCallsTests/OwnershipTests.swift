@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import CometChatPushNotificationsSwift
+@_spi(PNProducts) import CometChatPushNotificationsSwift
 import CometChatPushNotificationsCalls
 import CometChatPushNotificationsTesting
 
@@ -23,7 +23,7 @@ struct OwnershipTests {
         // Then
         #expect(createdDuringLaunch == 1)
         let voip = device.service.registrations(authToken: "alice-token").filter { $0.platform == "apns_ios_voip" }
-        #expect(voip.map(\.token) == [SimulatedDevice.token(0xB0).map { String(format: "%02x", $0) }.joined()])
+        #expect(voip.map(\.token) == [PNHex.string(SimulatedDevice.token(0xB0))])
         #expect(device.service.contractViolations == [])
     }
 
@@ -32,7 +32,7 @@ struct OwnershipTests {
         let h = await CallsHarness()
         h.calls.pushKit.issueToken(SimulatedDevice.token(0xC0))
         await h.settle()
-        let hex = SimulatedDevice.token(0xC0).map { String(format: "%02x", $0) }.joined()
+        let hex = PNHex.string(SimulatedDevice.token(0xC0))
         #expect(h.device.service.registrations(authToken: "alice-token").contains { $0.platform == "apns_ios_voip" && $0.token == hex })
         h.calls.pushKit.invalidateToken()
         await h.settle()

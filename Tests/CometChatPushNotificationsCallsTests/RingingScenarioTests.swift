@@ -63,15 +63,47 @@ struct RingingScenarioTests {
     @Test("Decline on the call screen sends rejected and ends the call as declined")
     func declineOnCallKit() async {
         let h = await CallsHarness()
-        await h.deliver(callPush(session: "s1"))
-        h.calls.callKit.decline()
-        await h.settle()
+        await h.ringAndDecline(callPush(session: "s1"))
         #expect(h.statusRequests == ["s1 rejected"])
         #expect(h.device.service.requests(.callStatus).first?.headers["authToken"] == "alice-token")
         #expect(h.delegate.endReasons == [.declined])
         #expect(h.calls.callKit.ringingCalls.isEmpty)
         #expect(h.calls.callKit.recents.map(\.missed) == [false])
         h.expectRulesHeld()
+    }
+
+    @Test("A session id with reserved and non-ASCII characters reaches the service as it is")
+    func statusPathEncodesTheSessionId() async {
+        let h = await CallsHarness()
+        await h.ringAndDecline(callPush(session: "v1.us:grp+1 é@x"))
+        #expect(h.statusRequests == ["v1.us:grp+1 é@x rejected"])
+        h.expectRulesHeld()
+    }
+
+    @Test("A status the service did not answer is sent again 2 s and then 4 s later, three times in all")
+    func statusRetriedWhenUnanswered() async {
+        let h = await CallsHarness()
+        h.device.service.fail(.callStatus, with: [.network, .status(503, code: "ERR_UNAVAILABLE"), .network])
+        await h.ringAndDecline(callPush(session: "s1"))
+        #expect(h.statusRequests == ["s1 rejected"])
+        await h.advance(by: 2)
+        #expect(h.statusRequests == ["s1 rejected", "s1 rejected"])
+        await h.advance(by: 4)
+        #expect(h.statusRequests.count == 3)
+        await h.advance(by: 600)
+        #expect(h.statusRequests.count == 3, "three attempts in all")
+        #expect(h.device.clock.sleeps.suffix(2) == [2, 4])
+        #expect(h.delegate.endReasons == [.declined])
+    }
+
+    @Test("A status the service answered with an error (500, 4xx) is not sent again", arguments: [500, 400])
+    func statusNotRetriedWhenRefused(status: Int) async {
+        let h = await CallsHarness()
+        h.device.service.fail(.callStatus, with: [.status(status, code: "ERR_OPERATION_FAILED")])
+        await h.ringAndDecline(callPush(session: "s1"))
+        await h.advance(by: 600)
+        #expect(h.statusRequests == ["s1 rejected"])
+        #expect(h.device.clock.suspendedSleepers == 0)
     }
 
     @Test("decline(sessionId:) from the app's UI stops the ring and sends rejected")

@@ -78,3 +78,28 @@ extension RecordingDelegate.Event {
         }
     }
 }
+
+/// Runs `body` on a thread of its own and waits for it without blocking a thread of Swift
+/// concurrency's pool (one thread per core: a test that blocks one for seconds starves the
+/// others, whose waits then time out). `body` must not use `#expect`: it runs outside the test's
+/// task, so it returns what it found instead.
+func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: body()) }
+    }
+}
+
+/// ``offThePool(_:)`` for a `body` that throws.
+func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await offThePool { Result { try body() } }.get()
+}
+
+/// Runs `act` on a GCD thread, outside Swift concurrency's pool, and waits for it.
+func onAGlobalQueue(_ act: @escaping @Sendable () -> Void) async {
+    await withCheckedContinuation { done in
+        DispatchQueue.global().async {
+            act()
+            done.resume()
+        }
+    }
+}

@@ -138,14 +138,7 @@ private func notification(_ payload: [String: Any], id: String = "n1") -> PNNoti
                     if index % 4 < 2 {
                         group.addTask { act() }
                     } else {
-                        group.addTask {
-                            await withCheckedContinuation { done in
-                                DispatchQueue.global().async {
-                                    act()
-                                    done.resume()
-                                }
-                            }
-                        }
+                        group.addTask { await onAGlobalQueue(act) }
                     }
                 }
             }

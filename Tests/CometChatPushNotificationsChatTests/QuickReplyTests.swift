@@ -92,6 +92,17 @@ import CometChatPushNotificationsTesting
         #expect(device.app?.application.openBackgroundTasks.isEmpty == true)
     }
 
+    @Test("A failing reply is tried again 1, 2, 4, 8 and 8 s later: a sixth wait would end past its 25 s")
+    func replyRetryScheduleFitsItsBudget() async throws {
+        let (device, notification) = await killedAppWithNotification(chatPayload())
+        device.service.fail(.sendMessage, with: Array(repeating: .network, count: 50))
+        try device.reply(to: notification, text: "schedule", launching: relaunch(RecordingChatDelegate()))
+        #expect(await device.settle())
+        let attempts = device.service.requests(.sendMessage)
+        let first = try #require(attempts.first?.at)
+        #expect(attempts.map { $0.at.timeIntervalSince(first) } == [0, 1, 3, 7, 15, 23])
+    }
+
     @Test func aRejectedReplyIsNotRetried() async throws {
         let (device, notification) = await killedAppWithNotification(chatPayload())
         device.service.fail(.sendMessage, with: [.status(400, code: "ERR_BAD_REQUEST")])

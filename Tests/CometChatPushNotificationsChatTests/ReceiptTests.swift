@@ -165,14 +165,7 @@ import CometChatPushNotificationsTesting
                     group.addTask { act() }
                 } else {
                     // Half of them from threads outside the cooperative pool.
-                    group.addTask {
-                        await withCheckedContinuation { done in
-                            DispatchQueue.global().async {
-                                act()
-                                done.resume()
-                            }
-                        }
-                    }
+                    group.addTask { await onAGlobalQueue(act) }
                 }
             }
         }
@@ -289,6 +282,21 @@ import CometChatPushNotificationsTesting
         #expect(names.allSatisfy { $0.hasPrefix("campaignClicked_") && $0.utf8.count < 200 }, "\(names)")
     }
 
+    @Test("File names stay as earlier versions wrote them: bytes outside [A-Za-z0-9-] as %XX, a long id as its hash")
+    func fileNamesAreStable() {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let app = ledger()
+        let ids = ["m-1", "a.b", "a/b", "ä", "", String(repeating: "x", count: 301)]
+        for id in ids { #expect(app.claim(.messageDelivered, id: id) == .granted(generation: 0), "\(id)") }
+        #expect(
+            Set(files().filter { !$0.hasPrefix(".") })
+                == [
+                    "messageDelivered_m-1.claim.0", "messageDelivered_a%2Eb.claim.0", "messageDelivered_a%2Fb.claim.0",
+                    "messageDelivered_%C3%A4.claim.0", "messageDelivered_.claim.0",
+                    "messageDelivered_h1e68285bff08bb77-301.claim.0",
+                ])
+    }
+
     @Test func sixtyFourThreadsClaimingOneReceiptGrantItOnce() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         // concurrentPerform blocks its caller: run it off the pool (see `offThePool`)
@@ -348,21 +356,6 @@ import CometChatPushNotificationsTesting
     }
 }
 
-/// Runs `body` on a thread of its own and waits for it without blocking a thread of Swift
-/// concurrency's pool (one thread per core: a test that blocks one for seconds starves the
-/// others, whose waits then time out). `body` must not use `#expect`: it runs outside the test's
-/// task, so it returns what it found instead.
-func offThePool<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
-    try await withCheckedThrowingContinuation { (done: CheckedContinuation<Result, Error>) in
-        Thread.detachNewThread {
-            do {
-                done.resume(returning: try body())
-            } catch {
-                done.resume(throwing: error)
-            }
-        }
-    }
-}
 /// Starts `ReceiptRaceHelper` processes and collects what they sent.
 enum RaceHelper {
     /// The helper, built by `swift build --build-tests` into the directory of the test binary.

@@ -236,10 +236,8 @@ final class Household: @unchecked Sendable {
         #expect(await device.settle(timeout: 20), "\(name): the SDK did not settle after login")
         let nse = device.installNotificationServiceExtension(appGroupID: appGroup)
         return UserDevice(
-            name: name, device: device, app: app, nse: nse, apnsToken: Self.hex(apns), voipToken: calls ? Self.hex(voip) : nil)
+            name: name, device: device, app: app, nse: nse, apnsToken: PNHex.string(apns), voipToken: calls ? PNHex.string(voip) : nil)
     }
-
-    static func hex(_ data: Data) -> String { data.map { String(format: "%02x", $0) }.joined() }
 
     // MARK: Sending, as the app's back end does
 

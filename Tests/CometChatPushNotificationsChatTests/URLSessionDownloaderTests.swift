@@ -316,11 +316,3 @@ final class OutcomeBox: @unchecked Sendable {
         }
     }
 }
-
-/// Runs a blocking wait on a thread of its own, so it never holds a thread of Swift's
-/// cooperative pool that the code under test needs.
-func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        Thread { continuation.resume(returning: body()) }.start()
-    }
-}

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import CometChatPushNotificationsSwift
+@_spi(PNProducts) @testable import CometChatPushNotificationsSwift
 import CometChatPushNotificationsTesting
 
 @Suite("Configuration and initialize")
@@ -125,6 +125,40 @@ struct ConfigurationTests {
         let saved = try #require(TokenStore(store: device.defaults.store(suite: SimulatedDefaults.standardSuite)).savedConfiguration)
         #expect(saved.appId == "app1" && saved.providerId == "apns-provider")
         #expect(!device.defaults.contains("secret-config-token"))
+    }
+
+    @Test("With an App Group, the extension's copy of the configuration is the app's")
+    func savedConfigurationInTheAppGroup() async throws {
+        let device = SimulatedDevice()
+        let app = await device.launchAndSettle(testConfig(extensionGroupID: "group.example", enableBadgeCount: false))
+        let own = try #require(TokenStore(store: device.defaults.store(suite: SimulatedDefaults.standardSuite)).savedConfiguration)
+        let shared = try #require(TokenStore(store: device.defaults.store(suite: "group.example")).savedConfiguration)
+        #expect(shared == own)
+        #expect(shared.extensionGroupID == "group.example")
+        #expect(app.sdk.sharedBadgeSetting(appGroupID: "group.example") == false)
+    }
+
+    @Test("Diagnostics and the products see the session the lifecycle applied, not the one it refused")
+    func diagnosticsFollowTheLifecycle() async {
+        let device = SimulatedDevice()
+        device.service.fail(.registerToken, with: [.status(401, code: "AUTH_ERR_AUTH_TOKEN_NOT_FOUND")])
+        let app = await device.launchAndSettle(testConfig(authToken: "stale-config-token"))
+        #expect(app.sdk.getDiagnostics()["loggedIn"] as? Bool == false, "the service rejected the auth token")
+        // The configuration still names the refused auth token: looking again adopts nothing
+        app.sdk.refreshSession()
+        #expect(await device.settle())
+        let diagnostics = app.sdk.getDiagnostics()
+        #expect(diagnostics["loggedIn"] as? Bool == false)
+        #expect(diagnostics["sessionSource"] == nil)
+        #expect(app.sdk.currentUID == nil)
+        let request = await app.sdk.sendClientRequest("GET", "/notifications/push/v1/preferences", json: nil)
+        if case .failure(let error) = request { #expect(error.code == .notLoggedIn) } else { Issue.record("sent") }
+        // A real login shows at once
+        app.sdk.setSession(uid: "alice", authToken: "alice-token")
+        #expect(await device.settle())
+        #expect(app.sdk.getDiagnostics()["sessionSource"] as? String == "app")
+        #expect(app.sdk.getDiagnostics()["uid"] as? String == "alice")
+        #expect(app.sdk.currentUID == "alice")
     }
 }
 

@@ -82,7 +82,7 @@ struct EndToEndTests {
         #expect(delegate.registrationErrors.map(\.serverCode) == ["ERR_BAD_REQUEST"])
 
         let tokens = try await EndToEnd.serviceTokens(seed, uid: seed.uid)
-        let apnsHex = SimulatedDevice.token(0x42).map { String(format: "%02x", $0) }.joined()
+        let apnsHex = SimulatedDevice.token(0x42).hex
         #expect(tokens.contains { $0["pushToken"] as? String == apnsHex && $0["platform"] as? String == "apns_ios_device" })
         #expect(!tokens.contains { $0["platform"] as? String == "fcm_ios" })
         #expect(tokens.allSatisfy { ($0["providerId"] as? String) == seed.providerId })

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import CometChatPushNotificationsSwift
+@_spi(PNProducts) @testable import CometChatPushNotificationsSwift
 import CometChatPushNotificationsTesting
 
 /// The repository's root, found from this file's path.
@@ -52,5 +52,6 @@ extension SimulatedDevice {
 }
 
 extension Data {
-    var hex: String { map { String(format: "%02x", $0) }.joined() }
+    /// The bytes as the SDK sends a token.
+    var hex: String { PNHex.string(self) }
 }

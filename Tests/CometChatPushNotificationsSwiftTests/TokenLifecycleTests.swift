@@ -191,6 +191,41 @@ struct TokenLifecycleTests {
         #expect(device.registerRequests.count == 13)
     }
 
+    @Test("Unregistration is tried three times in all, 1–2 s then 2–4 s apart, then fails")
+    func unregistrationRetriedThreeTimes() async {
+        // Given a registered user and a service that does not answer
+        device.logInToChatSDK(uid: "alice", authToken: "alice-token")
+        let app = await device.launchAndSettle(delegate: delegate)
+        device.service.fail(.unregisterTokens, with: [.network, .status(503, code: "ERR_UNAVAILABLE"), .network])
+        let earlierSleeps = device.clock.sleeps.count
+
+        // When the app unregisters
+        let result: PNResult<Void> = await awaitResult { app.sdk.unregisterTokens(completion: $0) }
+
+        // Then three attempts with back-off, and the last failure
+        #expect(device.service.requests(.unregisterTokens).count == 3)
+        if case .failure(let error) = result { #expect(error.code == .networkError) } else { Issue.record("succeeded") }
+        let sleeps = Array(device.clock.sleeps.dropFirst(earlierSleeps))
+        #expect(sleeps.count == 2)
+        #expect(sleeps.first.map { $0 >= 1 && $0 <= 2 } == true)
+        #expect(sleeps.last.map { $0 >= 2 && $0 <= 4 } == true)
+    }
+
+    @Test("Unregistration succeeds on its last attempt; a 4xx is not retried")
+    func unregistrationRetryThenSuccess() async {
+        device.logInToChatSDK(uid: "alice", authToken: "alice-token")
+        let app = await device.launchAndSettle(delegate: delegate)
+        device.service.fail(.unregisterTokens, with: [.network, .network])
+        let retried: PNResult<Void> = await awaitResult { app.sdk.unregisterTokens(completion: $0) }
+        #expect((try? retried.get()) != nil)
+        #expect(device.service.requests(.unregisterTokens).count == 3)
+
+        device.service.fail(.unregisterTokens, with: [.status(400, code: "ERR_BAD_REQUEST")])
+        let rejected: PNResult<Void> = await awaitResult { app.sdk.unregisterTokens(completion: $0) }
+        if case .failure(let error) = rejected { #expect(error.code == .serverError) } else { Issue.record("succeeded") }
+        #expect(device.service.requests(.unregisterTokens).count == 4)
+    }
+
     @Test("4xx answers are not retried", arguments: ["ERR_BAD_REQUEST", "ERR_PROVIDER_NOT_FOUND"])
     func clientErrorsNotRetried(code: String) async {
         device.service.fail(.registerToken, with: [.status(400, code: code)])

@@ -10,7 +10,7 @@ public final class PNCallsProduct: NSObject, PNProductModule {
     private let engine = PNLocked<CallEngine?>(nil)
 
     /// `"CometChatPushNotificationsCalls"`.
-    public static let moduleName = PNCallsPorts.key
+    public static let moduleName = "CometChatPushNotificationsCalls"
 
     /// Creates the product; Core calls this once per SDK instance.
     public required override init() { super.init() }

@@ -70,7 +70,7 @@ extension CallEngine {
     func voipTokenArrived(_ token: Data) {
         guard !token.isEmpty else { return }
         state.withLock { $0.voipTokenSeen = true }
-        sdk?.submitProductToken(token.map { String(format: "%02x", $0) }.joined(), platform: .voip)
+        sdk?.submitProductToken(PNHex.string(token), platform: .voip)
     }
 
     /// PushKit invalidated the VoIP token: Core stops using it.

@@ -47,7 +47,7 @@ final class CallEngine: Sendable {
 
     init(sdk: CometChatPushNotifications) {
         let platform = sdk.runtimePlatform
-        ports = PNCallsPorts.resolve(platform.productPorts)
+        ports = platform.productPorts[PNCallsPorts.self] ?? .live
         clock = platform.clock
         logger = platform.logger
         application = platform.application

@@ -2,28 +2,25 @@ import Foundation
 @_spi(PNProducts) import CometChatPushNotificationsSwift
 
 extension CallEngine {
-    /// `PUT /calls/{sessionId}` with `{"status": …}` (Contract/WIRE-CONTRACT.md §2), retried twice when the
-    /// service did not answer.
+    /// `PUT /calls/{sessionId}` with `{"status": …}` (Contract/WIRE-CONTRACT.md §2), sent twice more when
+    /// the service did not answer (``PNRetryPolicy/callStatus``).
     func sendStatus(_ status: String, sessionId: String, completion: (@Sendable (PNResult<Void>) -> Void)?) {
         guard let sdk else {
             completion?(.failure(PNError(code: .notInitialised, message: "The SDK instance is gone.")))
             return
         }
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove("/")
-        let path = "/calls/" + (sessionId.addingPercentEncoding(withAllowedCharacters: allowed) ?? sessionId)
+        let path = "/calls/" + PNPercentEncoding.pathSegment(sessionId)
         let clock = self.clock
         let logger = self.logger
         let queue = callbackQueue
         sdk.beginWork()
         Task { [weak sdk] in
-            var result: PNResult<Data> = .failure(PNError(code: .notInitialised, message: "The SDK instance is gone."))
-            for attempt in 0..<3 {
-                guard let sdk else { break }
-                result = await sdk.sendClientRequest("PUT", path, json: ["status": status])
-                guard case .failure(let error) = result, error.code == .networkError, attempt < 2 else { break }
-                do { try await clock.sleep(seconds: Double(2 << attempt)) } catch { break }
+            let sent = await PNRetryPolicy.callStatus.run(on: clock, retryingIf: { $0.code == .networkError }) {
+                () async -> PNResult<Data> in
+                guard let sdk else { return .failure(PNError(code: .notInitialised, message: "The SDK instance is gone.")) }
+                return await sdk.sendClientRequest("PUT", path, json: ["status": status])
             }
+            let result = sent.value
             if case .failure(let error) = result {
                 logger.log(.warning, "Could not send call status \(status) for \(sessionId): \(error.description)")
             }
@@ -39,4 +36,10 @@ extension CallEngine {
             owner?.endWork()
         }
     }
+}
+
+extension PNRetryPolicy {
+    /// A call status the service did not answer (no answer, 502, 503, 504; not a 500 or a 4xx):
+    /// sent again 2 s and then 4 s later, three attempts in all.
+    static let callStatus = PNRetryPolicy(firstDelay: 2, maxDelay: 4, maxAttempts: 3)
 }

@@ -2,11 +2,8 @@ import Foundation
 
 /// Everything the Calls product needs from the world. The live value uses PushKit, CallKit and
 /// AVFAudio; `CometChatPushNotificationsTesting` passes simulated ones through
-/// `PNPlatform.productPorts[PNCallsPorts.key]`.
+/// `PNPlatform.productPorts[PNCallsPorts.self]`.
 public struct PNCallsPorts: Sendable {
-    /// The key of these ports in `PNPlatform.productPorts`: the module name.
-    public static let key = "CometChatPushNotificationsCalls"
-
     /// PushKit, when the SDK owns the registry.
     public var pushKit: PNPushKitRegistry
     /// CallKit.

@@ -13,7 +13,7 @@ import Foundation
 public final class PNChatProduct: NSObject, PNProductModule {
 
     /// `CometChatPushNotificationsChat`.
-    public static let moduleName = PNChatPorts.moduleName
+    public static let moduleName = "CometChatPushNotificationsChat"
 
     private struct State {
         weak var sdk: CometChatPushNotifications?
@@ -99,7 +99,7 @@ public final class PNChatProduct: NSObject, PNProductModule {
         let clock = platform.clock
         let sender = ReceiptSender(
             ledger: PNReceiptLedger(directory: directory, now: { clock.now() }), client: AppSessionClient(sdk: sdk),
-            retrying: Retrying(clock: clock), logger: platform.logger)
+            clock: clock, logger: platform.logger)
         sdk.beginWork()
         Task {
             await body(sender, clock.now().addingTimeInterval(25))

@@ -12,7 +12,7 @@ struct QuickReply: Sendable {
     func start() {
         let platform = sdk.runtimePlatform
         let sender = ReplySender(
-            client: AppSessionClient(sdk: sdk), retrying: Retrying(clock: platform.clock),
+            client: AppSessionClient(sdk: sdk), clock: platform.clock,
             logger: platform.logger)
         let done = PNLocked(false)
         let work = PNLocked<Task<Void, Never>?>(nil)

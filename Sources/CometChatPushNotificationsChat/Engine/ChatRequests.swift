@@ -1,5 +1,5 @@
 import Foundation
-import CometChatPushNotificationsSwift
+@_spi(PNProducts) import CometChatPushNotificationsSwift
 
 /// One client call the Chat product makes.
 struct ChatRequest: @unchecked Sendable, Equatable {
@@ -26,10 +26,10 @@ enum ChatRequests {
         switch info.receiverType {
         case .group:
             guard let guid = info.receiverId else { return nil }
-            path = "/groups/\(segment(guid))/conversation/delivered"
+            path = "/groups/\(PNPercentEncoding.pathSegment(guid))/conversation/delivered"
         case .user, .unknown:
             guard let uid = info.senderUid else { return nil }
-            path = "/users/\(segment(uid))/conversation/delivered"
+            path = "/users/\(PNPercentEncoding.pathSegment(uid))/conversation/delivered"
         }
         var body: [String: Any] = ["messageId": messageId]
         if let deliveredBy, let pushId = info.pushId {
@@ -43,7 +43,8 @@ enum ChatRequests {
     /// when the push has no push id.
     static func opened(_ info: CometChatNotificationInfo) -> ChatRequest? {
         guard let pushId = info.pushId else { return nil }
-        return ChatRequest(method: "POST", path: "/notifications/push/v1/pushes/\(segment(pushId))/opened", json: nil)
+        let path = "/notifications/push/v1/pushes/\(PNPercentEncoding.pathSegment(pushId))/opened"
+        return ChatRequest(method: "POST", path: path, json: nil)
     }
 
     /// The quick reply: a text message to the push's sender (one-to-one) or group, in the
@@ -56,29 +57,27 @@ enum ChatRequests {
             "category": "message", "type": "text", "data": ["text": text],
         ]
         if echoPushId, let pushId = info.pushId { body["pushId"] = pushId }
-        let path = target.parentId.map { "/messages/\(segment($0))/thread" } ?? "/messages"
+        let path = target.parentId.map { "/messages/\(PNPercentEncoding.pathSegment($0))/thread" } ?? "/messages"
         return ChatRequest(method: "POST", path: path, json: body)
     }
 
     /// `PUT /campaigns/push-notifications/{id}/delivered` or `…/clicked`.
     static func campaign(_ info: CometChatNotificationInfo, clicked: Bool) -> ChatRequest? {
         guard info.kind == .campaign, let id = campaignReceiptId(info) else { return nil }
-        return ChatRequest(
-            method: "PUT", path: "/campaigns/push-notifications/\(segment(id))/\(clicked ? "clicked" : "delivered")",
-            json: nil)
+        let path = "/campaigns/push-notifications/\(PNPercentEncoding.pathSegment(id))/\(clicked ? "clicked" : "delivered")"
+        return ChatRequest(method: "PUT", path: path, json: nil)
     }
 
     /// The id a campaign receipt names: the announcement (push) id, else the campaign id.
     static func campaignReceiptId(_ info: CometChatNotificationInfo) -> String? {
         info.announcementId ?? info.campaignId
     }
+}
 
-    /// A path segment with everything but unreserved characters percent-encoded.
-    static func segment(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~@")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
-    }
+extension PNRetryPolicy {
+    /// A Chat product call (a receipt, a quick reply) after no answer or a 5xx: 1 s, doubling up
+    /// to 8 s, for as long as the next attempt can start before the call's deadline.
+    static let chatRequest = PNRetryPolicy(firstDelay: 1, maxDelay: 8)
 }
 
 /// Where a quick reply goes.

@@ -116,7 +116,7 @@ public final class PNNotificationServiceEngine: Sendable {
         let clock = environment.clock
         let sender = ReceiptSender(
             ledger: PNReceiptLedger(directory: directory, now: { clock.now() }), client: client,
-            retrying: Retrying(clock: clock), logger: environment.logger, deliveredBy: "extension")
+            clock: clock, logger: environment.logger, deliveredBy: "extension")
         let outcome = await sender.delivered(info, deadline: deadline)
         update { $0.receipt = outcome }
     }

@@ -1,5 +1,5 @@
 import Foundation
-import CometChatPushNotificationsSwift
+@_spi(PNProducts) import CometChatPushNotificationsSwift
 
 /// Records which receipts were sent, in a directory the app and its Notification Service
 /// Extension share (in the App Group's container; the app's own container without one), so
@@ -181,23 +181,11 @@ public struct PNReceiptLedger: Sendable {
 
     /// `<kind>_<id>` with every byte outside `[A-Za-z0-9-]` as `%XX`; a long id as its hash.
     static func baseName(_ kind: Kind, _ id: String) -> String {
-        var encoded = ""
-        for byte in id.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
-                encoded.append(Character(UnicodeScalar(byte)))
-            default:
-                encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
+        var encoded = PNPercentEncoding.encode(id) {
+            PNPercentEncoding.isASCIILetterOrDigit($0) || $0 == UInt8(ascii: "-")
         }
         if encoded.utf8.count > 160 {
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a 64
-            for byte in id.utf8 {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x100_0000_01b3
-            }
-            encoded = "h" + String(hash, radix: 16) + "-" + String(id.utf8.count)
+            encoded = "h" + String(PNFNV1a.hash64(id.utf8), radix: 16) + "-" + String(id.utf8.count)
         }
         return kind.rawValue + "_" + encoded
     }
@@ -238,10 +226,4 @@ public struct PNReceiptLedger: Sendable {
     }
 
     private func remove(_ name: String) { unlink(path(name)) }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
 }

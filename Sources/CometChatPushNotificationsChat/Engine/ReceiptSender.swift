@@ -1,5 +1,5 @@
 import Foundation
-import CometChatPushNotificationsSwift
+@_spi(PNProducts) import CometChatPushNotificationsSwift
 
 /// What happened to one receipt.
 public enum PNReceiptOutcome: Sendable, Equatable {
@@ -20,7 +20,7 @@ public enum PNReceiptOutcome: Sendable, Equatable {
 struct ReceiptSender: Sendable {
     let ledger: PNReceiptLedger
     let client: PNChatClient
-    let retrying: Retrying
+    let clock: PNClock
     let logger: PNLogger
     /// Who sees the push, as delivered receipts to a self-hosted service say: `app` or
     /// `extension`.
@@ -67,10 +67,11 @@ struct ReceiptSender: Sendable {
         case .heldElsewhere: return .heldElsewhere
         case .granted(let granted): generation = granted
         }
-        let (result, attempts) = await retrying.run(until: deadline) {
+        let outcome = await PNRetryPolicy.chatRequest.run(on: clock, until: deadline) {
             await client.send(request.method, request.path, json: request.json)
         }
-        switch result {
+        let attempts = outcome.attempts
+        switch outcome.value {
         case .success:
             ledger.markSent(kind, id: id, generation: generation)
             logger.log(.debug, "Sent the \(kind.rawValue) receipt (\(attempts) attempt(s)).")

@@ -1,11 +1,11 @@
 import Foundation
-import CometChatPushNotificationsSwift
+@_spi(PNProducts) import CometChatPushNotificationsSwift
 
 /// Sends a quick reply as a text message (Contract/WIRE-CONTRACT.md §2), retrying transport failures and
 /// 5xx answers with doubling delays inside the background time iOS grants (rule 22).
 struct ReplySender: Sendable {
     let client: PNChatClient
-    let retrying: Retrying
+    let clock: PNClock
     let logger: PNLogger
     /// How long the reply may take, from the moment it arrives. iOS grants about 30 s of
     /// background time; the rest is left for reporting a failure.
@@ -21,11 +21,12 @@ struct ReplySender: Sendable {
         guard let request = ChatRequests.reply(text, to: info, echoPushId: client.isSelfHosted) else {
             return .failure(PNError(code: .serverError, message: "The notification names no conversation to reply to."))
         }
-        let deadline = retrying.clock.now().addingTimeInterval(budget)
-        let (result, attempts) = await retrying.run(until: deadline) {
+        let deadline = clock.now().addingTimeInterval(budget)
+        let outcome = await PNRetryPolicy.chatRequest.run(on: clock, until: deadline) {
             await client.send(request.method, request.path, json: request.json)
         }
-        switch result {
+        let attempts = outcome.attempts
+        switch outcome.value {
         case .success:
             logger.log(.info, "Sent a quick reply (\(attempts) attempt(s)).")
             return .success(())

@@ -1,13 +1,10 @@
 import Foundation
 @_spi(PNProducts) import CometChatPushNotificationsSwift
 
-/// The Chat product's own ports, carried in `PNPlatform.productPorts` under
-/// ``moduleName``. The live platform uses `URLSession`, the temporary directory and the
-/// app's containers; the simulator passes its own.
+/// The Chat product's own ports, carried in `PNPlatform.productPorts`
+/// (`productPorts[PNChatPorts.self]`). The live platform uses `URLSession`, the temporary
+/// directory and the app's containers; the simulator passes its own.
 public struct PNChatPorts: Sendable {
-    /// The key of these ports in `PNPlatform.productPorts`.
-    public static let moduleName = "CometChatPushNotificationsChat"
-
     /// Downloads attachments to disk.
     public var downloader: PNMediaDownloading
     /// Where attachments are written before iOS takes them over.
@@ -44,6 +41,6 @@ public struct PNChatPorts: Sendable {
 
     /// The ports carried by `platform`, or the live ones.
     public static func from(_ platform: PNPlatform) -> PNChatPorts {
-        (platform.productPorts[moduleName] as? PNChatPorts) ?? .live
+        platform.productPorts[PNChatPorts.self] ?? .live
     }
 }

@@ -7,6 +7,7 @@ extension CometChatPushNotifications {
     /// auth token.
     public func getDiagnostics() -> [String: Any] {
         let snapshot = state.withLock { $0 }
+        let applied = lifecycle.state
         var out: [String: Any] = [:]
         out["sdkVersion"] = CometChatPushNotifications.version
         out["initialised"] = snapshot.config != nil
@@ -17,16 +18,18 @@ extension CometChatPushNotifications {
             out["appId"] = config.appId
             out["region"] = config.region
             out["providerId"] = config.usableProviderId ?? "missing"
-            out["clientHost"] = snapshot.api?.baseURL.absoluteString
+            out["clientHost"] =
+                ClientAPI.baseURL(appId: config.appId, region: config.region, clientHost: config.clientHost)?
+                .absoluteString
             out["autoRegisterTokens"] = config.autoRegisterTokens
             out["tokenRegistrar"] = config.tokenRegistrar.name
             out["enableBadgeCount"] = config.enableBadgeCount
             out["showInAppNotifications"] = config.showInAppNotifications
             out["extensionGroupID"] = config.extensionGroupID ?? "none"
         }
-        out["loggedIn"] = snapshot.sessionOrigin != nil
-        if let origin = snapshot.sessionOrigin { out["sessionSource"] = origin.rawValue }
-        if let uid = snapshot.sessionUID { out["uid"] = uid }
+        out["loggedIn"] = applied.session != nil
+        if let origin = applied.origin { out["sessionSource"] = origin.rawValue }
+        if let uid = applied.session?.uid { out["uid"] = uid }
         var tokens: [String: String] = [:]
         for (platform, token) in tokenStore.tokens { tokens[platform.rawName] = Fingerprint.of(token) }
         out["tokens"] = tokens

@@ -41,11 +41,3 @@ extension CometChatPushNotifications {
         }
     }
 }
-
-extension PNPlatform {
-    /// The `productPorts` key of a `Set<String>` of product module names that `initialize`
-    /// does not install even though they are linked: tests of "an app without the Chat
-    /// product" in a test binary that links every product.
-    @_spi(PNProducts)
-    public static let unlinkedProductsKey = "CometChatPushNotifications.unlinkedProducts"
-}

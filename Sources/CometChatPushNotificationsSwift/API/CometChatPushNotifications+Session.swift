@@ -65,7 +65,6 @@ extension CometChatPushNotifications {
     func refreshSessionNow() async {
         guard let config = configuration else { return }
         let resolved = resolveSession(config)
-        state.withLock { $0.sessionOrigin = resolved?.1 }
         await lifecycle.sessionChanged(resolved?.0, origin: resolved?.1)
     }
 
@@ -77,8 +76,6 @@ extension CometChatPushNotifications {
                 state.appSession = nil
                 state.vault.appSession = nil
             }
-            state.sessionUID = nil
-            state.sessionOrigin = nil
             return (state.config, state.products)
         }
         if config?.enableBadgeCount == true {
@@ -90,14 +87,16 @@ extension CometChatPushNotifications {
 
     /// The uid of the logged-in user, when known.
     @_spi(PNProducts)
-    public var currentUID: String? { state.withLock { $0.sessionUID } }
+    public var currentUID: String? { lifecycle.state.session?.uid }
 
     /// Sends a client API call with the current session, for products (receipts, replies,
     /// call status).
     @_spi(PNProducts)
     public func sendClientRequest(_ method: String, _ path: String, json body: [String: Any]?) async -> PNResult<Data> {
-        guard let api = state.withLock({ $0.api }) else { return .failure(.notInitialised()) }
-        guard let session = await lifecycle.session else { return .failure(.notLoggedIn()) }
+        let applied = lifecycle.state
+        guard let api = applied.api, let session = applied.session else {
+            return .failure(configuration == nil ? .notInitialised() : .notLoggedIn())
+        }
         return await api.call(method, path, json: body, authToken: session.authToken)
     }
 }

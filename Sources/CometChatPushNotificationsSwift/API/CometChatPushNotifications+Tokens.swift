@@ -9,7 +9,7 @@ extension CometChatPushNotifications {
     /// registered, or the reason it was not (yet): `.notLoggedIn` while nobody is logged in.
     /// To await that answer, use ``registerDeviceTokenAndWait(_:)``.
     public func registerDeviceToken(_ deviceToken: Data, completion: (@Sendable (PNResult<String>) -> Void)? = nil) {
-        submitToken(deviceToken.lowercaseHex, platform: .apns, answer: deliveredOnCallbackQueue(completion))
+        submitToken(PNHex.string(deviceToken), platform: .apns, answer: deliveredOnCallbackQueue(completion))
     }
 
     /// Hands over the APNs device token, as ``registerDeviceToken(_:completion:)`` does, and
@@ -18,7 +18,7 @@ extension CometChatPushNotifications {
     /// cached and is registered at login).
     @discardableResult
     public func registerDeviceTokenAndWait(_ deviceToken: Data) async throws -> String {
-        let hex = deviceToken.lowercaseHex
+        let hex = PNHex.string(deviceToken)
         return try await withCheckedContinuation { continuation in
             submitToken(hex, platform: .apns) { continuation.resume(returning: $0) }
         }.get()

@@ -20,18 +20,21 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
     let tracker = WorkTracker()
     let jobs: OrderedJobs
     let lifecycle: TokenLifecycle
-    let tokenStore: TokenStore
     let notifications = NotificationHandling()
 
+    /// What the facade alone knows. The client API, the session that registers tokens and its
+    /// origin, the active session's keychain items and the saved configuration belong to
+    /// `lifecycle`, which applies `initialize` and logins in order; the facade reads them there.
     struct State {
         weak var delegate: CometChatPushNotificationsDelegate?
+        /// The configuration `initialize` accepted (answers calls at once; `lifecycle` applies it
+        /// in order).
         var config: PNConfiguration?
         var configurationProblem: String?
-        var api: ClientAPI?
+        /// The keychain item of the app's own login (`setSession`), restored on the next launch.
         var vault: SessionVault
+        /// The app's own login.
         var appSession: PNSession?
-        var sessionOrigin: PNSession.Origin?
-        var sessionUID: String?
         var products: [PNProductModule] = []
         var delegateObservers: [@Sendable () -> Void] = []
         var apnsRegistrationFailure: String?
@@ -45,24 +48,25 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
         self.platform = platform
         let tracker = self.tracker
         jobs = OrderedJobs(tracker: tracker)
-        tokenStore = TokenStore(store: platform.store)
         let box = WeakBox()
         let vault = SessionVault(secure: platform.secureStore(nil)) { box.sdk?.keychainRefused($0) }
         state = PNLocked(State(vault: vault, appSession: vault.appSession))
         lifecycle = TokenLifecycle(
-            tokenStore: tokenStore, vault: vault, clock: platform.clock, logger: platform.logger, tracker: tracker,
-            timeZone: platform.timeZoneIdentifier, apnsEnvironment: platform.apnsEnvironment,
+            platform: platform, tracker: tracker,
             events: TokenLifecycleEvents(
                 registered: { platform in box.sdk?.notifyDelegate { $0.pnOnPushTokenRegistered(platform) } },
                 registrationFailed: { platform, error in
                     box.sdk?.notifyDelegate { $0.pnOnPushTokenRegistrationFailed(platform, error) }
                 },
                 sessionEnded: { previous in await box.sdk?.sessionDidEnd(previous) },
-                sessionStarted: { session in box.sdk?.state.withLock { $0.sessionUID = session.uid } }
+                keychainRefused: { box.sdk?.keychainRefused($0) }
             ))
         super.init()
         box.sdk = self
     }
+
+    /// Cached tokens and registration outcomes, as the lifecycle keeps them.
+    var tokenStore: TokenStore { lifecycle.tokenStore }
 
     /// The keychain refused to save the session: log it and keep it for the diagnostics.
     func keychainRefused(_ error: PNSecureStoreError) {
@@ -149,14 +153,10 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
             let first = state.config == nil
             state.config = config
             state.configurationProblem = nil
-            state.api = api
             if state.vault.appSession != nil, vault.appSession == nil { vault.appSession = state.vault.appSession }
             state.vault = vault
             if state.appSession == nil { state.appSession = vault.appSession }
             return first
-        }
-        if let group = config.extensionGroupID {
-            TokenStore(store: platform.sharedStore(group)).savedConfiguration = SavedConfiguration(config)
         }
         if isFirstInitialize {
             installProducts(config)
@@ -164,14 +164,8 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
         }
 
         let resolved = resolveSession(config)
-        state.withLock { $0.sessionOrigin = resolved?.1 }
         let lifecycle = self.lifecycle
-        let extensionVault = config.extensionGroupID == nil ? nil : vault
-        jobs.submit {
-            await lifecycle.configure(
-                config, api: api, session: resolved?.0, origin: resolved?.1,
-                extensionVault: extensionVault)
-        }
+        jobs.submit { await lifecycle.configure(config, api: api, session: resolved?.0, origin: resolved?.1) }
 
         if config.requestNotificationPermission {
             let platform = self.platform
@@ -186,7 +180,7 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
 
     private func installProducts(_ config: PNConfiguration) {
         let already = Set(state.withLock { $0.products.map { ObjectIdentifier(type(of: $0)) } })
-        let unlinked = platform.productPorts[PNPlatform.unlinkedProductsKey] as? Set<String> ?? []
+        let unlinked = platform.productPorts.unlinkedProducts
         for type in ProductDiscovery.linkedProducts()
         where !already.contains(ObjectIdentifier(type)) && !unlinked.contains(type.moduleName) {
             let product = type.init()

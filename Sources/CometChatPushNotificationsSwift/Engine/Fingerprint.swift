@@ -4,26 +4,22 @@ import Foundation
 /// FNV-1a over the UTF-8 bytes, 8 hex digits, and the length. Never the value itself.
 enum Fingerprint {
     static func of(_ value: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in value.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash & 0xffff_ffff, radix: 16)
+        let hex = String(PNFNV1a.hash64(value.utf8) & 0xffff_ffff, radix: 16)
         return String(repeating: "0", count: 8 - hex.count) + hex + "/\(value.utf8.count)"
     }
 }
 
-extension Data {
-    /// The bytes as lowercase hex, as the client API expects APNs and VoIP tokens.
-    var lowercaseHex: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(count * 2)
-        for byte in self {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
+/// FNV-1a, 64 bits: a fast, stable, non-cryptographic hash, for labels and file names (never
+/// for secrecy).
+@_spi(PNProducts)
+public enum PNFNV1a {
+    /// The hash of `bytes`.
+    public static func hash64(_ bytes: some Sequence<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
         }
-        return String(decoding: out, as: UTF8.self)
+        return hash
     }
 }

@@ -13,12 +13,12 @@ enum PreferencesWire {
 
     /// `DELETE …/preferences/mutes/{receiverType}/{receiver}`.
     static func unmute(_ type: CometChatReceiverType, _ receiver: String) -> (String, String, [String: Any]?) {
-        ("DELETE", base + "/mutes/\(type.wireName)/\(segment(receiver))", nil)
+        ("DELETE", base + "/mutes/\(type.wireName)/\(PNPercentEncoding.pathSegment(receiver))", nil)
     }
 
     /// `PUT …/preferences/groups/{guid}` `{"level"}`.
     static func groupLevel(_ level: PNGroupNotificationLevel, _ guid: String) -> (String, String, [String: Any]) {
-        ("PUT", base + "/groups/\(segment(guid))", ["level": level.wireValue])
+        ("PUT", base + "/groups/\(PNPercentEncoding.pathSegment(guid))", ["level": level.wireValue])
     }
 
     /// `PUT …/preferences/quiet-hours` `{"start","end","includeCalls"}`; `nil` when a time is
@@ -93,13 +93,6 @@ enum PreferencesWire {
             let data = object["data"] as? [String: Any]
         else { return nil }
         return PayloadReader.string(data["conversationId"])
-    }
-
-    /// A path segment with everything but unreserved characters percent-encoded.
-    static func segment(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~@")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 }
 

@@ -7,8 +7,19 @@ struct TokenLifecycleEvents: Sendable {
     var registrationFailed: @Sendable (CometChatPushTokenPlatform, PNError) -> Void
     /// The user is gone (logout, or the service rejected the auth token).
     var sessionEnded: @Sendable (_ previous: PNSession) async -> Void
-    /// A new user is logged in.
-    var sessionStarted: @Sendable (PNSession) -> Void
+    /// The keychain refused to save the active session.
+    var keychainRefused: @Sendable (PNSecureStoreError) -> Void
+}
+
+/// What the token lifecycle has applied, readable at once from any thread (diagnostics, the
+/// products' requests). Only the lifecycle writes it.
+struct TokenLifecycleState: Sendable {
+    /// The client API of the applied configuration.
+    var api: ClientAPI?
+    /// The session that registers tokens now.
+    var session: PNSession?
+    /// Where ``session`` came from; `nil` exactly when there is no session.
+    var origin: PNSession.Origin?
 }
 
 /// The token lifecycle: the one serial owner of tokens, the session and registrations
@@ -22,21 +33,36 @@ struct TokenLifecycleEvents: Sendable {
 ///   at logout; a token delivered or rotated while a user is logged in is still registered.
 /// - Network failures and 5xx are retried with capped exponential back-off and jitter while the
 ///   same user stays logged in; other 4xx are not; `AUTH_ERR_AUTH_TOKEN_NOT_FOUND` ends the session.
+///
+/// It owns the client API, the session and its origin (``state``), the keychain items of the
+/// active session, and the saved configuration; the facade reads them from here.
 actor TokenLifecycle {
-    private let tokenStore: TokenStore
-    private let vault: SessionVault
+    /// Cached tokens, registration records and outcomes, the saved configuration.
+    nonisolated let tokenStore: TokenStore
     private let clock: PNClock
     private let logger: PNLogger
     private let tracker: WorkTracker
     private let timeZone: @Sendable () -> String
     private let apnsEnvironment: @Sendable () -> String?
+    private let secureStore: @Sendable (_ accessGroup: String?) -> PNSecureStore
+    private let sharedStore: @Sendable (_ appGroupID: String) -> PNKeyValueStore
     private let events: TokenLifecycleEvents
-    var retryPolicy = RetryPolicy()
+
+    /// The one copy of the applied API and session: written here only, read by the facade
+    /// without waiting.
+    private let applied = PNLocked(TokenLifecycleState())
+    /// What the lifecycle has applied, now.
+    nonisolated var state: TokenLifecycleState { applied.current }
 
     private var config: PNConfiguration?
-    private var api: ClientAPI?
-    private(set) var session: PNSession?
-    private(set) var sessionOrigin: PNSession.Origin?
+    private var api: ClientAPI? { applied.withLock { $0.api } }
+    var session: PNSession? { applied.withLock { $0.session } }
+    var sessionOrigin: PNSession.Origin? { applied.withLock { $0.origin } }
+    /// The app's keychain item of the active session.
+    private let vault: SessionVault
+    /// Where the Notification Service Extension finds the session: the App Group's access group
+    /// of `extensionGroupID`.
+    private var extensionVault: SessionVault?
     private var generation = 0
     private struct Running {
         var task: Task<Void, Never>
@@ -51,40 +77,39 @@ actor TokenLifecycle {
     /// A day: an older registration of the same token is sent again.
     static let refreshInterval: TimeInterval = 24 * 60 * 60
 
-    init(
-        tokenStore: TokenStore, vault: SessionVault, clock: PNClock, logger: PNLogger, tracker: WorkTracker,
-        timeZone: @escaping @Sendable () -> String, apnsEnvironment: @escaping @Sendable () -> String? = { nil },
-        events: TokenLifecycleEvents
-    ) {
-        self.tokenStore = tokenStore
-        self.vault = vault
-        self.clock = clock
-        self.logger = logger
+    /// A lifecycle on `platform`'s storage, keychain, clock and logger.
+    init(platform: PNPlatform, tracker: WorkTracker, events: TokenLifecycleEvents) {
+        tokenStore = TokenStore(store: platform.store)
+        clock = platform.clock
+        logger = platform.logger
         self.tracker = tracker
-        self.timeZone = timeZone
-        self.apnsEnvironment = apnsEnvironment
+        timeZone = platform.timeZoneIdentifier
+        apnsEnvironment = platform.apnsEnvironment
+        secureStore = platform.secureStore
+        sharedStore = platform.sharedStore
         self.events = events
+        vault = SessionVault(secure: platform.secureStore(nil), onFailure: events.keychainRefused)
     }
 
     // MARK: Configuration and session
 
-    /// Called by `initialize` with a valid configuration. `extensionVault` is the keychain
-    /// access group of `extensionGroupID`, where the extension reads the active session.
-    func configure(
-        _ config: PNConfiguration, api: ClientAPI, session: PNSession?, origin: PNSession.Origin?,
-        extensionVault: SessionVault? = nil
-    ) {
+    /// Called by `initialize` with a valid configuration: applies it, saves it (without the
+    /// auth token) for a launch started by a push and, in the App Group, for the Notification
+    /// Service Extension, and adopts the session.
+    func configure(_ config: PNConfiguration, api: ClientAPI, session: PNSession?, origin: PNSession.Origin?) {
         self.config = config
-        self.api = api
-        self.extensionVault = extensionVault
-        tokenStore.savedConfiguration = SavedConfiguration(config)
+        applied.withLock { $0.api = api }
+        let saved = SavedConfiguration(config)
+        tokenStore.savedConfiguration = saved
+        extensionVault = nil
+        if let group = config.extensionGroupID {
+            extensionVault = SessionVault(secure: secureStore(group), onFailure: events.keychainRefused)
+            TokenStore(store: sharedStore(group)).savedConfiguration = saved
+        }
         adopt(session, origin: origin, isInitialize: true)
     }
 
     var isConfigured: Bool { config != nil }
-
-    /// Where the Notification Service Extension finds the session (the App Group's access group).
-    private var extensionVault: SessionVault?
 
     /// Saves the active session for the extension, in the app's keychain and the App Group's.
     private func saveActive(_ session: PNSession?, _ config: PNConfiguration, _ api: ClientAPI) {
@@ -98,7 +123,7 @@ actor TokenLifecycle {
         var new = new
         if let candidate = new, rejectedAuthTokens.contains(Fingerprint.of(candidate.authToken)) { new = nil }
         if new == session {
-            sessionOrigin = origin
+            applied.withLock { $0.origin = new == nil ? nil : origin }
             return
         }
         if let previous = session {
@@ -119,12 +144,13 @@ actor TokenLifecycle {
         guard let config, let api else { return }
         var new = new
         if let candidate = new, rejectedAuthTokens.contains(Fingerprint.of(candidate.authToken)) { new = nil }
-        session = new
-        sessionOrigin = new == nil ? nil : origin
+        applied.withLock {
+            $0.session = new
+            $0.origin = new == nil ? nil : origin
+        }
         saveActive(new, config, api)
-        guard let new else { return }
+        guard new != nil else { return }
         generation += 1
-        events.sessionStarted(new)
         if config.autoRegisterTokens {
             for platform in tokenStore.tokens.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
                 startRegistration(platform, force: false, completion: nil)
@@ -148,8 +174,10 @@ actor TokenLifecycle {
     private func endSession(_ previous: PNSession, reason: String) async {
         cancelRunning()
         generation += 1
-        session = nil
-        sessionOrigin = nil
+        applied.withLock {
+            $0.session = nil
+            $0.origin = nil
+        }
         if let config, let api { saveActive(nil, config, api) }
         logger.log(.info, "Session ended: \(reason).")
         await events.sessionEnded(previous)
@@ -179,8 +207,7 @@ actor TokenLifecycle {
         cancelRunning()
         generation += 1
         config = nil
-        api = nil
-        session = nil
+        applied.withLock { $0 = TokenLifecycleState() }
     }
 
     // MARK: Tokens
@@ -290,9 +317,13 @@ actor TokenLifecycle {
         _ platform: CometChatPushTokenPlatform, token: String, providerId: String, session: PNSession, userKey: String,
         generation myGeneration: Int, api: ClientAPI
     ) async {
-        var attempt = 0
         var reportedFailure = false
-        while !Task.isCancelled {
+        var isRetry = false
+        _ = await PNRetryPolicy.tokenRegistration.run(isolation: self, on: clock) { () async -> PNRetryStep<Void> in
+            // A retry is for the user it started for: a logout or another login in the wait ends it.
+            if isRetry, generation != myGeneration || self.session != session { return .finished(()) }
+            isRetry = true
+            guard !Task.isCancelled else { return .finished(()) }
             var body: [String: Any] = [
                 "fcmToken": token, "platform": platform.wireValue, "providerId": providerId, "timezone": timeZone(),
             ]
@@ -300,7 +331,7 @@ actor TokenLifecycle {
             // other from deleting it as BadDeviceToken (the service may ignore it).
             if platform != .fcm, let environment = apnsEnvironment() { body["environment"] = environment }
             let result = await api.call("POST", "/notifications/push/v1/tokens", json: body, authToken: session.authToken)
-            guard !Task.isCancelled, generation == myGeneration, self.session == session else { return }
+            guard !Task.isCancelled, generation == myGeneration, self.session == session else { return .finished(()) }
             switch result {
             case .success:
                 var records = tokenStore.records
@@ -310,7 +341,7 @@ actor TokenLifecycle {
                 logger.log(.info, "Registered the \(platform.rawName) token \(Fingerprint.of(token)).")
                 events.registered(platform)
                 complete(platform, .success(token), finished: true)
-                return
+                return .finished(())
             case .failure(let error):
                 logger.log(.warning, "Registering the \(platform.rawName) token failed: \(error.description)")
                 record(platform, .failure(error))
@@ -324,13 +355,9 @@ actor TokenLifecycle {
                     tokenStore.records = [:]
                     rejectedAuthTokens.insert(Fingerprint.of(session.authToken))
                     await endSession(session, reason: "the service rejected the auth token")
-                    return
+                    return .finished(())
                 }
-                guard willRetry else { return }
-                let delay = retryPolicy.delay(attempt: attempt)
-                attempt += 1
-                do { try await clock.sleep(seconds: delay) } catch { return }
-                guard generation == myGeneration, self.session == session else { return }
+                return willRetry ? .retry(()) : .finished(())
             }
         }
     }
@@ -355,29 +382,31 @@ actor TokenLifecycle {
         guard config != nil, let api else { return .failure(.notInitialised()) }
         guard let session else { return .failure(.notLoggedIn()) }
         cancelRunning()
-        var attempt = 0
-        while true {
+        let outcome = await PNRetryPolicy.tokenUnregistration.run(isolation: self, on: clock) {
             let result = await api.call("DELETE", "/notifications/push/v1/tokens", json: nil, authToken: session.authToken)
-            switch result {
-            case .success:
-                tokenStore.records = [:]
-                logger.log(.info, "Unregistered this session's push tokens.")
-                return .success(())
-            case .failure(let error):
+            if case .failure(let error) = result {
                 logger.log(.warning, "Unregistering push tokens failed: \(error.description)")
-                if error.endsSession {
-                    // The service no longer knows the session, so it has no tokens under it.
-                    tokenStore.records = [:]
-                    return .failure(error)
-                }
-                attempt += 1
-                guard error.isRetryable, attempt < 3 else { return .failure(error) }
-                do {
-                    try await clock.sleep(seconds: retryPolicy.delay(attempt: attempt - 1))
-                } catch {
-                    return .failure(PNError(code: .networkError, message: "Unregistering was cancelled."))
-                }
             }
+            return result
+        }
+        if outcome.interrupted { return .failure(PNError(code: .networkError, message: "Unregistering was cancelled.")) }
+        switch outcome.value {
+        case .success:
+            tokenStore.records = [:]
+            logger.log(.info, "Unregistered this session's push tokens.")
+            return .success(())
+        case .failure(let error):
+            // The service no longer knows the session, so it has no tokens under it.
+            if error.endsSession { tokenStore.records = [:] }
+            return .failure(error)
         }
     }
+}
+
+extension PNRetryPolicy {
+    /// Token registration: 2 s, doubling up to 300 s, each scaled by 0.5–1, for as long as the
+    /// same user stays logged in.
+    static let tokenRegistration = PNRetryPolicy(firstDelay: 2, maxDelay: 300, jitter: 0.5...1)
+    /// Token unregistration: the same delays, three attempts in all.
+    static let tokenUnregistration = PNRetryPolicy(firstDelay: 2, maxDelay: 300, jitter: 0.5...1, maxAttempts: 3)
 }

@@ -27,8 +27,8 @@ public struct PNPlatform: Sendable {
     /// The device's IANA time zone id, sent with token registrations.
     public var timeZoneIdentifier: @Sendable () -> String
     /// Ports of the Chat and Calls products (PushKit, CallKit, the extension's downloads),
-    /// keyed by the product's module name. Core only carries them.
-    public var productPorts: [String: any Sendable]
+    /// keyed by their type. Core only carries them.
+    public var productPorts: PNProductPorts
     /// The notification center: categories, foreground presentation, taps, local notifications.
     public var notificationCenter: PNNotificationCenter
     /// The APNs environment this build's tokens belong to (`"sandbox"` or `"production"`), sent
@@ -49,7 +49,7 @@ public struct PNPlatform: Sendable {
         logger: PNLogger,
         callbackQueue: DispatchQueue = .main,
         timeZoneIdentifier: @escaping @Sendable () -> String = { TimeZone.current.identifier },
-        productPorts: [String: any Sendable] = [:],
+        productPorts: PNProductPorts = PNProductPorts(),
         notificationCenter: PNNotificationCenter = PNNoNotificationCenter(),
         apnsEnvironment: @escaping @Sendable () -> String? = { nil }
     ) {

@@ -21,9 +21,6 @@ import CometChatPushNotificationsCalls
 public final class SimulatedCalls: @unchecked Sendable {
     // @unchecked: all mutable state is inside `killLog`; the rest are immutable references.
 
-    /// Where the simulator lives in the device's product ports.
-    static let storageKey = "CometChatPushNotificationsTesting.SimulatedCalls"
-
     /// PushKit.
     public private(set) var pushKit: SimulatedPushKit!
     /// CallKit (and the audio session).

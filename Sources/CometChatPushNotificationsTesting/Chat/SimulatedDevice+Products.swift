@@ -7,7 +7,7 @@ extension SimulatedDevice {
     /// `"CometChatPushNotificationsChat"`), although the test binary links them: processes
     /// launched from now on do not install them.
     public func simulateUnlinked(_ moduleNames: Set<String>) {
-        productPorts.withLock { $0[PNPlatform.unlinkedProductsKey] = moduleNames }
+        productPorts.withLock { $0.unlinkedProducts = moduleNames }
     }
 
     /// The app's Chat ports: its own container and the App Groups' shared containers.
@@ -16,6 +16,6 @@ extension SimulatedDevice {
         let ports = PNChatPorts(
             downloader: PNURLSessionDownloader(),
             containerDirectory: { [weak self] group in self?.containerDirectory(group, own: own) })
-        productPorts.withLock { $0[PNChatPorts.moduleName] = ports }
+        productPorts.withLock { $0[PNChatPorts.self] = ports }
     }
 }

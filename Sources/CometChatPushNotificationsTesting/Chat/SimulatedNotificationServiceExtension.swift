@@ -67,7 +67,7 @@ public final class SimulatedNotificationServiceExtension: @unchecked Sendable {
         platform.store = device.defaults.store(suite: "extension.standard")
         platform.notificationCenter = PNNoNotificationCenter()
         let own = device.containers.appExtension
-        platform.productPorts[PNChatPorts.moduleName] = PNChatPorts(
+        platform.productPorts[PNChatPorts.self] = PNChatPorts(
             downloader: media, temporaryDirectory: directory,
             containerDirectory: { [weak device] group in device?.containerDirectory(group, own: own) })
         let sdk = CometChatPushNotifications(platform: platform)

@@ -13,8 +13,8 @@ extension PNPlatform {
             secureStore: { _ in secrets },
             transport: URLSessionTransport(),
             clock: PNSystemClock(),
-            application: HeadlessApplication(),
-            permissions: HeadlessPermissions(),
+            application: NoApplication(),
+            permissions: NoNotificationPermissions(),
             sessionBridge: PNNoSessionBridge(),
             logger: PNStandardErrorLogger())
     }
@@ -31,7 +31,7 @@ final class MemorySecureStore: PNSecureStore {
 }
 
 /// No app object: always active, no badge, no remote notifications.
-struct HeadlessApplication: PNApplication {
+struct NoApplication: PNApplication {
     func applicationState() -> PNApplicationState { .active }
     func registerForRemoteNotifications() {}
     func setBadgeCount(_ count: Int) {}
@@ -41,7 +41,7 @@ struct HeadlessApplication: PNApplication {
 }
 
 /// No notification center: permission is never granted.
-struct HeadlessPermissions: PNNotificationPermissions {
+struct NoNotificationPermissions: PNNotificationPermissions {
     func currentPermission() async -> PNNotificationPermission { .notDetermined }
     func requestPermission() async -> PNNotificationPermission { .notDetermined }
 }

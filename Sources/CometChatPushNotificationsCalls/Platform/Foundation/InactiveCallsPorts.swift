@@ -1,12 +1,15 @@
 import Foundation
 
-/// Ports of a platform where calls do not ring: no registry, no CallKit, no microphone.
-/// Forwarded pushes are still completed, so the caller of a completion is never left waiting.
-struct HeadlessPushKit: PNPushKitRegistry {
+// Ports of a platform where calls do not ring: no registry, no CallKit, no microphone.
+// Forwarded pushes are still completed, so the caller of a completion is never left waiting.
+
+/// No PushKit: no VoIP token, no VoIP push.
+struct NoPushKitRegistry: PNPushKitRegistry {
     func start(_ events: PNPushKitEvents) {}
 }
 
-struct HeadlessCallKit: PNCallKitProvider {
+/// No CallKit: every report fails, so the product never waits for a call screen.
+struct NoCallKitProvider: PNCallKitProvider {
     var isAvailable: Bool { false }
     func configure(_ configuration: PNCallKitConfiguration, actions: PNCallKitActions) {}
     func reportNewIncomingCall(_ report: PNIncomingCallReport, completion: @escaping @Sendable (PNCallReportError?) -> Void) {
@@ -18,7 +21,8 @@ struct HeadlessCallKit: PNCallKitProvider {
     func removeFallbackNotification(_ uuid: UUID) {}
 }
 
-struct HeadlessMicrophone: PNMicrophone, PNCallAudioSession {
+/// No microphone: permission is never granted; there is no audio session to configure.
+struct NoMicrophone: PNMicrophone, PNCallAudioSession {
     func permission() -> PNMicrophonePermission { .undetermined }
     func requestPermission(_ completion: @escaping @Sendable (Bool) -> Void) { completion(false) }
     func configureForCall(video: Bool) {}
@@ -29,14 +33,8 @@ extension PNCallsPorts {
     /// devices whose calls are not enabled.
     public static var inactive: PNCallsPorts {
         PNCallsPorts(
-            pushKit: HeadlessPushKit(), callKit: HeadlessCallKit(), microphone: HeadlessMicrophone(),
-            audioSession: HeadlessMicrophone(), ringsCalls: false)
-    }
-
-    /// The ports of a platform: the ones in `productPorts`, else the live ones.
-    static func resolve(_ productPorts: [String: any Sendable]) -> PNCallsPorts {
-        if let ports = productPorts[key] as? PNCallsPorts { return ports }
-        return .live
+            pushKit: NoPushKitRegistry(), callKit: NoCallKitProvider(), microphone: NoMicrophone(),
+            audioSession: NoMicrophone(), ringsCalls: false)
     }
 }
 
