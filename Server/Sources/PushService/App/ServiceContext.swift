@@ -21,7 +21,7 @@ final class ServiceContext: Sendable {
     let store: any ServiceStore
     let secrets: SecretBox
     let adminKey: String
-    let logger: ServiceLogger
+    let logger: Logger
     let rateLimiter: RateLimiter
     let clock: @Sendable () -> Date
     /// The delivery engine's view of providers (tests may attach another).
@@ -34,7 +34,7 @@ final class ServiceContext: Sendable {
     let httpServer = Locked<HTTPServer?>(nil)
 
     init(
-        configuration: ServiceConfiguration, store: any ServiceStore, secrets: SecretBox, adminKey: String, logger: ServiceLogger,
+        configuration: ServiceConfiguration, store: any ServiceStore, secrets: SecretBox, adminKey: String, logger: Logger,
         clock: @escaping @Sendable () -> Date = Date.init
     ) {
         self.configuration = configuration
