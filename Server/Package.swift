@@ -67,7 +67,7 @@ let package = Package(
         /// An HTTP/2 client on libcurl's multi interface (connection pool, multiplexing).
         .target(name: "CurlHTTP", dependencies: ["CCurl", "ServerSupport"]),
         /// The APNs provider API client (token auth, push types, payload limits).
-        .target(name: "APNs", dependencies: ["CurlHTTP", "PushCrypto", "ServerSupport"]),
+        .target(name: "APNs", dependencies: ["PushCore", "CurlHTTP", "PushCrypto", "ServerSupport"]),
         /// The FCM HTTP v1 client (service-account OAuth exchange, messages:send).
         .target(name: "FCM", dependencies: ["CurlHTTP", "PushCrypto", "ServerSupport"]),
         /// The delivery engine: outbox workers, APNs/FCM senders, outcome mapping, metrics.
@@ -88,7 +88,7 @@ let package = Package(
         /// Test doubles (a recording sender, a recording log handler) shared by the test targets;
         /// never linked into the service.
         .target(name: "PushTestSupport", dependencies: ["PushCore", "PushStore", "ServerSupport", "CLibPQ", "CSQLite"]),
-        .testTarget(name: "APNsTests", dependencies: ["APNs", "CurlHTTP", "PushCrypto", "PushMocks", "ServerSupport"]),
+        .testTarget(name: "APNsTests", dependencies: ["APNs", "PushCore", "CurlHTTP", "PushCrypto", "PushMocks", "ServerSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

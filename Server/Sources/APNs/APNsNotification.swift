@@ -1,15 +1,7 @@
+import PushCore
+
 /// One push to one device token, with the APNs headers of Contract/WIRE-CONTRACT.md §5.
 public struct APNsNotification: Sendable {
-    /// `apns-push-type` values this service sends.
-    public enum PushType: String, Sendable {
-        /// A visible notification.
-        case alert
-        /// A silent `content-available` push (priority 5 only).
-        case background
-        /// A PushKit VoIP push (topic `<bundle id>.voip`).
-        case voip
-    }
-
     /// The device token, lowercase hex.
     public var deviceToken: String
     /// The app's bundle id; `.voip` is appended for VoIP pushes.

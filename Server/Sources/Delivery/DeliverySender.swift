@@ -186,7 +186,7 @@ public final class DeliverySender: PushSender {
         }
         let notification = APNsNotification(
             deviceToken: job.token, bundleID: credentials.bundleId + job.headers.topicSuffix,
-            pushType: APNsNotification.PushType(rawValue: job.headers.pushType.rawValue) ?? .alert,
+            pushType: job.headers.pushType,
             priority: job.headers.priority, expiration: job.headers.expiration,
             collapseID: job.headers.collapseId, apnsID: Self.apnsID(forJob: job.id),
             payload: Array(job.payload))

@@ -47,6 +47,9 @@ public enum ProviderCheck {
         case alert
         /// `content-available: 1`, priority 5: wakes the app, shows nothing.
         case background
+
+        /// Its `apns-push-type`.
+        public var pushType: PushType { self == .alert ? .alert : .background }
     }
 
     // MARK: Without a device token
@@ -152,7 +155,7 @@ public enum ProviderCheck {
                 timeoutMilliseconds: configuration.requestTimeoutMilliseconds)
             defer { client.shutdown() }
             let notification = APNsNotification(
-                deviceToken: deviceToken, bundleID: apns.bundleId, pushType: push == .alert ? .alert : .background,
+                deviceToken: deviceToken, bundleID: apns.bundleId, pushType: push.pushType,
                 priority: push == .alert ? 10 : 5, payload: Array(body.utf8))
             report.info(
                 "sending \(push == .alert ? "an alert" : "a background") push to token \(hint(deviceToken)), topic \(notification.topic), "
@@ -177,7 +180,7 @@ public enum ProviderCheck {
             guard
                 let message = FCMMessage.make(
                     token: deviceToken, payload: Data(body.utf8),
-                    apnsHeaders: ["apns-push-type": push == .alert ? "alert" : "background", "apns-priority": push == .alert ? "10" : "5"],
+                    apnsHeaders: ["apns-push-type": push.pushType.rawValue, "apns-priority": push == .alert ? "10" : "5"],
                     includeNotification: push == .alert)
             else {
                 report.fail("could not build the test message")
