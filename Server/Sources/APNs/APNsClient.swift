@@ -71,7 +71,7 @@ public final class APNsClient: Sendable {
     public func send(_ notification: APNsNotification, completion: @escaping @Sendable (APNsResponse) -> Void) {
         if let problem = notification.localProblem { return completion(.rejectedLocally(reason: problem)) }
         attempt(notification) { [self] first, token in
-            guard case .answered(let answer) = first, answer.status == 403, answer.reason == "ExpiredProviderToken",
+            guard case .answered(let answer) = first, answer.status == 403, answer.reason == .expiredProviderToken,
                 let token
             else {
                 return completion(first)
@@ -94,7 +94,7 @@ public final class APNsClient: Sendable {
         do {
             token = try tokens.token()
         } catch {
-            return completion(.rejectedLocally(reason: "InvalidProviderToken"), nil)
+            return completion(.rejectedLocally(reason: .invalidProviderToken), nil)
         }
         let index = next.add(1, ordering: .relaxed).newValue % connections.count
         connections[index].send(request(for: notification, token: token)) { result in

@@ -27,11 +27,11 @@ public enum APNsLimits {
 
     /// The reason APNs would give for refusing a push with these headers and this many payload
     /// bytes (`PayloadEmpty`, `PayloadTooLarge`, `BadCollapseId`, `BadPriority`), or nil.
-    public static func problem(payloadBytes: Int, voip: Bool, background: Bool, priority: Int, collapseID: String?) -> String? {
-        if payloadBytes == 0 { return "PayloadEmpty" }
-        if payloadBytes > payloadLimit(voip: voip) { return "PayloadTooLarge" }
-        if let collapseID, collapseID.utf8.count > maxCollapseIDBytes { return "BadCollapseId" }
-        if !priorities.contains(priority) || background && priority != 5 { return "BadPriority" }
+    public static func problem(payloadBytes: Int, voip: Bool, background: Bool, priority: Int, collapseID: String?) -> APNsReason? {
+        if payloadBytes == 0 { return .payloadEmpty }
+        if payloadBytes > payloadLimit(voip: voip) { return .payloadTooLarge }
+        if let collapseID, collapseID.utf8.count > maxCollapseIDBytes { return .badCollapseId }
+        if !priorities.contains(priority) || background && priority != 5 { return .badPriority }
         return nil
     }
 

@@ -45,14 +45,14 @@ public struct APNsNotification: Sendable {
 
     /// Why APNs would refuse this notification, checked before sending; nil if it is valid.
     /// The limits are ``APNsLimits``'s, which the service also checks when it accepts a send.
-    public var localProblem: String? {
+    public var localProblem: APNsReason? {
         if let problem = APNsLimits.problem(
             payloadBytes: payload.count, voip: pushType == .voip, background: pushType == .background, priority: priority,
             collapseID: collapseID)
         {
             return problem
         }
-        if deviceToken.isEmpty || !deviceToken.utf8.allSatisfy(\.isHexDigit) { return "BadDeviceToken" }
+        if deviceToken.isEmpty || !deviceToken.utf8.allSatisfy(\.isHexDigit) { return .badDeviceToken }
         return nil
     }
 }

@@ -159,7 +159,7 @@ public final class DeliverySender: PushSender {
             // A token of unknown environment refused as BadDeviceToken is tried once on the
             // other one; where it works, that environment is stored for it.
             guard job.environment == nil, case .answered(let answer) = response, answer.status == 400,
-                answer.reason == "BadDeviceToken"
+                answer.reason == .badDeviceToken
             else {
                 return finishAPNs(job, response: response, completion: completion)
             }
@@ -182,7 +182,7 @@ public final class DeliverySender: PushSender {
         do {
             client = try clients.apnsClient(for: credentials)
         } catch {
-            return completion(.answered(APNsAnswer(status: 403, reason: "InvalidProviderToken")))
+            return completion(.answered(APNsAnswer(status: 403, reason: .invalidProviderToken)))
         }
         let notification = APNsNotification(
             deviceToken: job.token, bundleID: credentials.bundleId + job.headers.topicSuffix,

@@ -205,54 +205,54 @@ public enum ProviderCheck {
                 "no answer from \(url): \(message). Check that this machine reaches it on port 443 (firewall, proxy) "
                     + "and trusts its certificate (--ca-file for a test server).")
         case .rejectedLocally(let reason):
-            report.reason = reason
-            if reason == "BadDeviceToken" {
+            report.reason = reason.rawValue
+            if reason == .badDeviceToken {
                 report.fail("not sent: the token is not hexadecimal. An APNs device token is 64 hex digits, as the SDK registers it.")
-            } else if reason == "InvalidProviderToken" {
+            } else if reason == .invalidProviderToken {
                 report.fail("not sent: the key cannot sign a provider token.")
             } else {
                 report.fail("not sent: \(reason).")
             }
         case .answered(let answer):
-            let reason = answer.reason ?? "HTTP \(answer.status)"
+            let reason = answer.reason?.rawValue ?? "HTTP \(answer.status)"
             report.reason = answer.status == 200 ? nil : reason
-            let heading = "APNs answered \(answer.status)\(answer.reason.map { " " + $0 } ?? ""): "
-            switch (answer.status, answer.reason ?? "") {
+            let heading = "APNs answered \(answer.status)\(answer.reason.map { " " + $0.rawValue } ?? ""): "
+            switch (answer.status, answer.reason) {
             case (200, _):
                 report.ok(
                     "APNs answered 200: it accepted the push\(answer.apnsID.map { " (apns-id \($0))" } ?? ""). The team, key, topic and "
                         + "environment are right; the device shows the push if the app may show notifications.")
-            case (_, "InvalidProviderToken"):
+            case (_, .invalidProviderToken?):
                 report.fail(
                     heading + "APNs does not accept the provider token. The key id (\(apns.keyId)) and the team id (\(apns.teamId)) "
                         + "do not belong together, or the key was revoked. Compare both with the Apple developer account "
                         + "(Membership for the team id; Certificates, Identifiers & Profiles → Keys for the key id) and update the provider."
                 )
-            case (_, "ExpiredProviderToken"):
+            case (_, .expiredProviderToken?):
                 report.fail(
                     heading + "APNs says the provider token is too old: this machine's clock is probably off by more than an hour "
                         + "(it says \(Date().formatted(.iso8601))). Fix the clock (NTP).")
-            case (_, "DeviceTokenNotForTopic"):
+            case (_, .deviceTokenNotForTopic?):
                 report.fail(
                     heading + "the device token belongs to another app than \(topic). The provider's bundleId must be the bundle id "
                         + "of the app that registered the token (VoIP tokens use the bundle id + .voip). Fix bundleId, or use a token of that app."
                 )
-            case (_, "TopicDisallowed"), (_, "BadTopic"):
+            case (_, .topicDisallowed?), (_, .badTopic?):
                 report.fail(
                     heading + "this key may not push to the topic \(topic): the app \(topic) is not of team \(apns.teamId), or the "
                         + "bundle id is misspelt. Use a key of the team that owns the app, and its exact bundle id.")
-            case (_, "BadDeviceToken"):
+            case (_, .badDeviceToken?):
                 report.fail(
                     heading + "APNs does not know this token in the \(environment) environment. Builds run from Xcode get sandbox "
                         + "tokens; TestFlight and App Store builds get production tokens. The provider is set to \(environment): if "
                         + "the token comes from a \(other) build, set production to \(!production) (try it: --environment \(other)). "
                         + "Otherwise the token was copied wrong.")
-            case (410, _), (_, "Unregistered"), (_, "ExpiredToken"):
+            case (410, _), (_, .unregistered?), (_, .expiredToken?):
                 let since = answer.unregisteredAt.map { " (APNs last saw it valid at \($0.formatted(.iso8601)))" } ?? ""
                 report.fail(
                     heading + "the token is no longer valid\(since): the app was removed from the device, or the token changed. "
                         + "The app must register its new token.")
-            case (_, "MissingTopic"):
+            case (_, .missingTopic?):
                 report.fail(heading + "the provider has no bundleId: set it to the app's bundle id.")
             case (429, _):
                 report.fail(heading + "APNs throttles pushes to this device: wait a while and try again.")

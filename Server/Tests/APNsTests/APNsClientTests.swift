@@ -65,12 +65,12 @@ import Testing
     }
 
     @Test(arguments: [
-        (410, "Unregistered"), (400, "BadDeviceToken"), (400, "DeviceTokenNotForTopic"),
-        (413, "PayloadTooLarge"), (429, "TooManyRequests"), (500, "InternalServerError"),
-        (503, "ServiceUnavailable"),
+        (410, APNsReason.unregistered), (400, .badDeviceToken), (400, .deviceTokenNotForTopic),
+        (413, .payloadTooLarge), (429, .tooManyRequests), (500, .internalServerError),
+        (503, .serviceUnavailable), (400, .unknown("ReasonFromTheFuture")),
     ])
-    func errorAnswersAreReportedWithTheirReason(status: Int, reason: String) async throws {
-        try mock.script(["cc03": [["status": status, "reason": reason, "timestamp": 1_700_000_000_000, "retry_after": 7]]])
+    func errorAnswersAreReportedWithTheirReason(status: Int, reason: APNsReason) async throws {
+        try mock.script(["cc03": [["status": status, "reason": reason.rawValue, "timestamp": 1_700_000_000_000, "retry_after": 7]]])
         guard case .answered(let answer) = await client.send(alert("cc03")) else {
             Issue.record("no answer")
             return
@@ -100,13 +100,13 @@ import Testing
     @Test func anExpiredTokenTwiceIsReportedNotRetriedForever() async throws {
         try mock.script(["ee05": [["status": 403, "reason": "ExpiredProviderToken"]]])
         guard case .answered(let answer) = await client.send(alert("ee05")) else { Issue.record("no answer"); return }
-        #expect(answer.reason == "ExpiredProviderToken")
+        #expect(answer.reason == .expiredProviderToken)
         #expect(mock.log(kind: "apns").count == 2)
     }
 
     @Test func oversizedPayloadsAreRefusedBeforeSending() async {
         let big = #"{"aps":{"alert":""# + String(repeating: "x", count: 4100) + #""}}"#
-        #expect(await client.send(alert("ff06", payload: big)) == .rejectedLocally(reason: "PayloadTooLarge"))
+        #expect(await client.send(alert("ff06", payload: big)) == .rejectedLocally(reason: .payloadTooLarge))
         // VoIP allows 5,120 bytes
         let voip = APNsNotification(deviceToken: "ff06", bundleID: "b", pushType: .voip, payload: Array(big.utf8))
         #expect(voip.localProblem == nil)

@@ -89,7 +89,7 @@ struct JobFactory {
     /// Why APNs would refuse a job (``APNsLimits/problem(payloadBytes:voip:background:priority:collapseID:)``,
     /// the check the APNs client makes before sending), or nil. The send API refuses a send
     /// with such a job instead of storing it.
-    static func apnsProblem(_ job: PushJob) -> String? {
+    static func apnsProblem(_ job: PushJob) -> APNsReason? {
         APNsLimits.problem(
             payloadBytes: job.payload.count, voip: job.headers.pushType == .voip, background: job.headers.pushType == .background,
             priority: job.headers.priority, collapseID: job.headers.collapseId)
