@@ -44,7 +44,7 @@ public final class APNsClient: Sendable {
         // streams it refused must be sent again on a new one at once.
         http.singleStreamUntilAuthenticated = true
         http.maxConnectionsPerHost = 2
-        self.connections = (0..<max(connections, 1)).map { _ in HTTP2Client(configuration: http, name: "apns-\(tokens.keyID)") }
+        self.connections = (0..<max(connections, 1)).map { _ in HTTP2Client(configuration: http, name: "apns-\(tokens.keyId)") }
         self.timeoutMilliseconds = timeoutMilliseconds
     }
 
@@ -115,8 +115,8 @@ public final class APNsClient: Sendable {
             ("apns-priority", String(notification.priority)),
             ("apns-expiration", String(notification.expiration)),
         ]
-        if let collapse = notification.collapseID { headers.append(("apns-collapse-id", collapse)) }
-        if let id = notification.apnsID { headers.append(("apns-id", id)) }
+        if let collapse = notification.collapseId { headers.append(("apns-collapse-id", collapse)) }
+        if let id = notification.apnsId { headers.append(("apns-id", id)) }
         return HTTPRequest(
             url: environment.baseURL + "/3/device/" + notification.deviceToken, headers: headers,
             body: notification.payload, timeoutMilliseconds: timeoutMilliseconds)

@@ -26,18 +26,18 @@ public struct APNsAnswer: Sendable, Equatable {
     /// The `retry-after` header, in seconds, if any.
     public var retryAfter: TimeInterval?
     /// The `apns-id` header.
-    public var apnsID: String?
+    public var apnsId: String?
 
     /// Creates an answer.
     public init(
         status: Int, reason: APNsReason? = nil, unregisteredAt: Date? = nil,
-        retryAfter: TimeInterval? = nil, apnsID: String? = nil
+        retryAfter: TimeInterval? = nil, apnsId: String? = nil
     ) {
         self.status = status
         self.reason = reason
         self.unregisteredAt = unregisteredAt
         self.retryAfter = retryAfter
-        self.apnsID = apnsID
+        self.apnsId = apnsId
     }
 
     struct ErrorBody: Decodable {
@@ -55,7 +55,7 @@ public struct APNsAnswer: Sendable, Equatable {
         }
         self.init(
             status: status, reason: reason, unregisteredAt: timestamp,
-            retryAfter: headers["retry-after"].flatMap { RetryAfter.parse($0) }, apnsID: headers["apns-id"])
+            retryAfter: headers["retry-after"].flatMap { RetryAfter.parse($0) }, apnsId: headers["apns-id"])
     }
 }
 

@@ -85,7 +85,7 @@ public final class DeliverySender: PushSender {
     public func providerTokenCounts() -> [ProviderTokenCounts] {
         clients.providerTokenCounts().map {
             ProviderTokenCounts(
-                teamID: $0.teamID, keyID: $0.keyID, signed: $0.counts.signed, adopted: $0.counts.adopted,
+                teamId: $0.teamId, keyId: $0.keyId, signed: $0.counts.signed, adopted: $0.counts.adopted,
                 sharingFailures: $0.counts.sharingFailures)
         }
     }
@@ -185,10 +185,10 @@ public final class DeliverySender: PushSender {
             return completion(.answered(APNsAnswer(status: 403, reason: .invalidProviderToken)))
         }
         let notification = APNsNotification(
-            deviceToken: job.token, bundleID: credentials.bundleId + job.headers.topicSuffix,
+            deviceToken: job.token, bundleId: credentials.bundleId + job.headers.topicSuffix,
             pushType: job.headers.pushType,
             priority: job.headers.priority, expiration: job.headers.expiration,
-            collapseID: job.headers.collapseId, apnsID: Self.apnsID(forJob: job.id),
+            collapseId: job.headers.collapseId, apnsId: Self.apnsId(forJob: job.id),
             payload: Array(job.payload))
         client.send(notification, completion: completion)
     }
@@ -239,7 +239,7 @@ public final class DeliverySender: PushSender {
     /// The `apns-id` of a job: the job id when it is a UUID (the service's ids are), else a
     /// UUID made from the SHA-256 of the id. Every attempt of a job carries the same one, so
     /// duplicates after a crash are identifiable at the receiver.
-    public static func apnsID(forJob id: String) -> String {
+    public static func apnsId(forJob id: String) -> String {
         if let uuid = UUID(uuidString: id) { return uuid.uuidString.lowercased() }
         var bytes = Array(Crypto.sha256(Data(id.utf8)).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x50  // version 5 style: name-based (SHA)

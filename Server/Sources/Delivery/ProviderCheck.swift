@@ -78,7 +78,7 @@ public enum ProviderCheck {
             }
             report.ok("the .p8 key unseals and parses (EC P-256)")
             do {
-                let tokens = try APNsTokenProvider(key: key, keyID: apns.keyId, teamID: apns.teamId, now: { now })
+                let tokens = try APNsTokenProvider(key: key, keyId: apns.keyId, teamId: apns.teamId, now: { now })
                 let token = try tokens.token()
                 report.ok(
                     "signed a provider token (JWT ES256) with kid \(apns.keyId), iss \(apns.teamId), iat \(token.issuedAt.formatted(.iso8601))"
@@ -89,7 +89,7 @@ public enum ProviderCheck {
         case .fcm(let fcm):
             do {
                 let account = try FCMServiceAccount(
-                    projectID: fcm.projectId, clientEmail: fcm.clientEmail, privateKeyID: fcm.privateKeyId, tokenURI: fcm.tokenURI,
+                    projectId: fcm.projectId, clientEmail: fcm.clientEmail, privateKeyId: fcm.privateKeyId, tokenURI: fcm.tokenURI,
                     privateKeyPEM: fcm.privateKeyPEM)
                 report.ok("the service account's private key unseals and parses (\(account.privateKey.kind == .rsa ? "RSA" : "EC"))")
                 struct Assertion: Encodable {
@@ -102,7 +102,7 @@ public enum ProviderCheck {
                 let iat = Int64(now.timeIntervalSince1970)
                 _ = try JWT.sign(
                     Assertion(iss: fcm.clientEmail, scope: FCMAccessTokens.scope, aud: fcm.tokenURI, iat: iat, exp: iat + 3600),
-                    with: account.privateKey, keyID: fcm.privateKeyId, type: "JWT")
+                    with: account.privateKey, keyId: fcm.privateKeyId, type: "JWT")
                 report.ok("signed an OAuth assertion (JWT RS256) for \(fcm.clientEmail), kid \(fcm.privateKeyId)")
                 if !FCMServiceAccount.googleTokenURIs.contains(fcm.tokenURI) {
                     report.note(
@@ -144,7 +144,7 @@ public enum ProviderCheck {
             let tokens: APNsTokenProvider
             do {
                 tokens = try APNsTokenProvider(
-                    key: PrivateKey(pem: apns.privateKeyPEM), keyID: apns.keyId, teamID: apns.teamId,
+                    key: PrivateKey(pem: apns.privateKeyPEM), keyId: apns.keyId, teamId: apns.teamId,
                     sharing: configuration.providerTokenSharing)
             } catch {
                 report.fail("the key cannot sign a provider token: \(error)")
@@ -155,7 +155,7 @@ public enum ProviderCheck {
                 timeoutMilliseconds: configuration.requestTimeoutMilliseconds)
             defer { client.shutdown() }
             let notification = APNsNotification(
-                deviceToken: deviceToken, bundleID: apns.bundleId, pushType: push.pushType,
+                deviceToken: deviceToken, bundleId: apns.bundleId, pushType: push.pushType,
                 priority: push == .alert ? 10 : 5, payload: Array(body.utf8))
             report.info(
                 "sending \(push == .alert ? "an alert" : "a background") push to token \(hint(deviceToken)), topic \(notification.topic), "
@@ -169,7 +169,7 @@ public enum ProviderCheck {
             let client: FCMClient
             do {
                 let account = try FCMServiceAccount(
-                    projectID: fcm.projectId, clientEmail: fcm.clientEmail, privateKeyID: fcm.privateKeyId, tokenURI: fcm.tokenURI,
+                    projectId: fcm.projectId, clientEmail: fcm.clientEmail, privateKeyId: fcm.privateKeyId, tokenURI: fcm.tokenURI,
                     privateKeyPEM: fcm.privateKeyPEM)
                 client = FCMClient(
                     account: account, baseURL: configuration.fcmBaseURL, http: http, tokenDestinations: configuration.tokenDestinations)
@@ -220,7 +220,7 @@ public enum ProviderCheck {
             switch (answer.status, answer.reason) {
             case (200, _):
                 report.ok(
-                    "APNs answered 200: it accepted the push\(answer.apnsID.map { " (apns-id \($0))" } ?? ""). The team, key, topic and "
+                    "APNs answered 200: it accepted the push\(answer.apnsId.map { " (apns-id \($0))" } ?? ""). The team, key, topic and "
                         + "environment are right; the device shows the push if the app may show notifications.")
             case (_, .invalidProviderToken?):
                 report.fail(

@@ -28,16 +28,16 @@ public struct StoredProviderTokens: ProviderTokenSharing {
 
     /// The authenticated context a token is sealed under: a sealed token cannot be moved to
     /// another key's row.
-    static func context(teamID: String, keyID: String) -> String { "provider-token:\(teamID):\(keyID)" }
+    static func context(teamId: String, keyId: String) -> String { "provider-token:\(teamId):\(keyId)" }
 
     public func withSharedToken(
-        teamID: String, keyID: String, _ decide: (APNsTokenProvider.Token?) throws -> APNsTokenProvider.Token?
+        teamId: String, keyId: String, _ decide: (APNsTokenProvider.Token?) throws -> APNsTokenProvider.Token?
     ) throws -> APNsTokenProvider.Token? {
-        let context = Self.context(teamID: teamID, keyID: keyID)
+        let context = Self.context(teamId: teamId, keyId: keyId)
         var inEffect: APNsTokenProvider.Token?
         var deciding = false
         do {
-            _ = try store.withSharedProviderToken(teamId: teamID, keyId: keyID) { stored in
+            _ = try store.withSharedProviderToken(teamId: teamId, keyId: keyId) { stored in
                 var opened: APNsTokenProvider.Token?
                 if let stored {
                     do {
@@ -45,7 +45,7 @@ public struct StoredProviderTokens: ProviderTokenSharing {
                         opened = APNsTokenProvider.Token(value: value, issuedAt: stored.issuedAt)
                     } catch {
                         logger.warning(
-                            "delivery: the shared provider token of \(teamID)/\(keyID) cannot be opened with this instance's "
+                            "delivery: the shared provider token of \(teamId)/\(keyId) cannot be opened with this instance's "
                                 + "secret key (do all instances use the same one?); signing a new one")
                     }
                 }
@@ -63,7 +63,7 @@ public struct StoredProviderTokens: ProviderTokenSharing {
         } catch {
             if deciding { throw error }  // signing failed: not the store's fault
             logger.warning(
-                "delivery: the provider token of \(teamID)/\(keyID) cannot be shared through the store (\(error)); going on alone")
+                "delivery: the provider token of \(teamId)/\(keyId) cannot be shared through the store (\(error)); going on alone")
             throw error
         }
         return inEffect

@@ -53,7 +53,7 @@ final class DeliveryHarness: Sendable {
         let directory = StaticDirectory(providers: [
             "apns-1": .apns(
                 APNsCredentials(
-                    keyId: MockPushServer.keyID, teamId: MockPushServer.teamID, bundleId: "com.example.app",
+                    keyId: MockPushServer.keyId, teamId: MockPushServer.teamId, bundleId: "com.example.app",
                     privateKeyPEM: credentials.apnsPrivateKeyPEM, production: false)),
             "fcm-1": .fcm(
                 FCMCredentials(

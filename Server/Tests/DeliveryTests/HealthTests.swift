@@ -26,7 +26,7 @@ import Testing
         let directory = StaticDirectory(providers: [
             "apns-1": .apns(
                 APNsCredentials(
-                    keyId: MockPushServer.keyID, teamId: MockPushServer.teamID, bundleId: "com.example.app",
+                    keyId: MockPushServer.keyId, teamId: MockPushServer.teamId, bundleId: "com.example.app",
                     privateKeyPEM: harness.mock.credentials.apnsPrivateKeyPEM, production: false))
         ])
         let service = DeliveryService(

@@ -33,7 +33,7 @@ import Testing
         let directory = StaticDirectory(providers: [
             "apns-1": .apns(
                 APNsCredentials(
-                    keyId: MockPushServer.keyID, teamId: MockPushServer.teamID, bundleId: "com.example.app",
+                    keyId: MockPushServer.keyId, teamId: MockPushServer.teamId, bundleId: "com.example.app",
                     privateKeyPEM: mock.credentials.apnsPrivateKeyPEM, production: false))
         ])
         return (DeliverySender(directory: directory, configuration: configuration, logger: .silent), store)
@@ -90,7 +90,7 @@ import Testing
         // And /metrics shows who signed and who took it from the store
         let metricsA = DeliveryService(store: storeA, sender: a, logger: .silent).metricsText()
         let metricsB = DeliveryService(store: storeB, sender: b, logger: .silent).metricsText()
-        let labels = "{team=\"\(MockPushServer.teamID)\",key=\"\(MockPushServer.keyID)\"}"
+        let labels = "{team=\"\(MockPushServer.teamId)\",key=\"\(MockPushServer.keyId)\"}"
         #expect(metricsA.contains("push_apns_provider_tokens_signed_total\(labels) 2"))
         #expect(metricsA.contains("push_apns_provider_tokens_adopted_total\(labels) 0"))
         #expect(metricsB.contains("push_apns_provider_tokens_signed_total\(labels) 0"))
@@ -111,7 +111,7 @@ import Testing
         #expect(Set(jwts()).count == 2)
         #expect(a.providerTokenCounts().map(\.signed) == [1])
         let metrics = DeliveryService(store: try SQLiteStore(path: path, synchronousFull: false), sender: a, logger: .silent).metricsText()
-        let labels = "{team=\"\(MockPushServer.teamID)\",key=\"\(MockPushServer.keyID)\"}"
+        let labels = "{team=\"\(MockPushServer.teamId)\",key=\"\(MockPushServer.keyId)\"}"
         #expect(metrics.contains("push_apns_provider_tokens_signed_total\(labels) 1"))
         #expect(metrics.contains("push_apns_provider_tokens_adopted_total\(labels) 0"))
     }

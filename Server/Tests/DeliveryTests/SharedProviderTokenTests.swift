@@ -38,7 +38,7 @@ import Testing
         let clock = self.clock
         let sharing = StoredProviderTokens(store: store, secrets: secrets ?? self.secrets, logger: logs.logger())
         let tokens = try APNsTokenProvider(
-            key: key, keyID: "KEY1234567", teamID: "TEAM123456", sharing: shared ? sharing : nil, now: { clock.now })
+            key: key, keyId: "KEY1234567", teamId: "TEAM123456", sharing: shared ? sharing : nil, now: { clock.now })
         return Instance(store: store, tokens: tokens)
     }
 

@@ -50,14 +50,14 @@ final class ServiceContext: Sendable {
 
     /// A new random id for jobs, requests and messages: a lowercase version-4 UUID.
     func newId() -> String {
-        RandomIDs.shared.next()
+        RandomIds.shared.next()
     }
 }
 
 /// Version-4 UUID strings from kernel randomness fetched 4 KB at a time (`UUID()` opens,
 /// reads and closes `/dev/urandom` for each id, which dominated creating a large send's jobs).
-final class RandomIDs: Sendable {
-    static let shared = RandomIDs()
+final class RandomIds: Sendable {
+    static let shared = RandomIds()
 
     struct Pool {
         var bytes = [UInt8](repeating: 0, count: 4096)

@@ -75,7 +75,7 @@ struct PushTrace {
         ]
         var stopped: [String: Any]?
         var sent: [String: Any] = [:]
-        if entry.platform.isAPNs { sent["apns-id"] = DeliverySender.apnsID(forJob: entry.id) }
+        if entry.platform.isAPNs { sent["apns-id"] = DeliverySender.apnsId(forJob: entry.id) }
         switch entry.state {
         case "delivered":
             sent["status"] = 200
