@@ -70,9 +70,9 @@ final class APIHandler: Sendable {
             } catch let error as APIError {
                 return error.response
             } catch StoreError.conflict {
-                return APIError(409, "ERR_ALREADY_EXISTS", "It already exists.").response
+                return APIError.alreadyExists.response
             } catch StoreError.notFound {
-                return APIError(404, "ERR_NOT_FOUND", "It does not exist.").response
+                return APIError.doesNotExist.response
             } catch {
                 service.logger.error("request failed: \(type(of: error))")
                 return APIError.operationFailed.response

@@ -138,7 +138,7 @@ extension AdminAPI {
             do {
                 try service.store.createProvider(record)
             } catch StoreError.conflict {
-                throw APIError(409, "ERR_PROVIDER_ALREADY_EXISTS", "A provider with this id exists.")
+                throw APIError.providerAlreadyExists
             }
         } else {
             guard let existing = try service.store.provider(appId: call.appId, id: id) else { throw APIError.providerNotFound }
