@@ -1,9 +1,9 @@
-@testable import APNs
+import APNs
 import Foundation
 import Testing
 
 /// APNs' error reasons as values: every documented reason is a case, any other text is kept,
-/// and the text is what APNs sent.
+/// and the text is what APNs sent. (Parsing an answer's body into one: `APNsClientTests`.)
 struct APNsReasonTests {
     @Test func everyDocumentedReasonIsACaseAndReadsAsAPNsSpellsIt() {
         #expect(APNsReason.documented.count == 32)
@@ -42,16 +42,6 @@ struct APNsReasonTests {
         for name in named.sorted() {
             #expect(!Self.isUnknown(APNsReason(rawValue: name)), "\(name) is not a case of APNsReason")
         }
-    }
-
-    /// The body's `reason` is parsed once into a case; a body without one has none.
-    @Test func anAnswersReasonIsParsedFromItsBody() {
-        let body = Array(#"{"reason":"Unregistered","timestamp":1700000000000}"#.utf8)
-        let answer = APNsAnswer(status: 410, headers: ["apns-id": "x"], body: body)
-        #expect(answer.reason == .unregistered)
-        #expect(answer.unregisteredAt == Date(timeIntervalSince1970: 1_700_000_000))
-        #expect(APNsAnswer(status: 200, headers: [:], body: []).reason == nil)
-        #expect(APNsAnswer(status: 400, headers: [:], body: Array(#"{"reason":"Novel"}"#.utf8)).reason == .unknown("Novel"))
     }
 
     static func isUnknown(_ reason: APNsReason) -> Bool {
