@@ -31,7 +31,7 @@ let package = Package(
         /// The seam between the service and the delivery engine: jobs, outcomes, the
         /// sender protocol and the outbox API of the store.
         .target(name: "ServerSupport", dependencies: ["CSystem"]),
-        .testTarget(name: "ServerSupportTests", dependencies: ["ServerSupport"]),
+        .testTarget(name: "ServerSupportTests", dependencies: ["ServerSupport", "PushTestSupport"]),
         .target(name: "PushCore", dependencies: ["ServerSupport"]),
         /// The store protocol and its SQLite (WAL) and PostgreSQL (libpq) implementations.
         .target(name: "PushStore", dependencies: ["PushCore", "CSQLite", "CLibPQ", "ServerSupport"]),
@@ -67,7 +67,7 @@ let package = Package(
         /// An HTTP/2 client on libcurl's multi interface (connection pool, multiplexing).
         .target(name: "CurlHTTP", dependencies: ["CCurl", "ServerSupport"]),
         /// The APNs provider API client (token auth, push types, payload limits).
-        .target(name: "APNs", dependencies: ["CurlHTTP", "PushCrypto", "ServerSupport"]),
+        .target(name: "APNs", dependencies: ["PushCore", "CurlHTTP", "PushCrypto", "ServerSupport"]),
         /// The FCM HTTP v1 client (service-account OAuth exchange, messages:send).
         .target(name: "FCM", dependencies: ["CurlHTTP", "PushCrypto", "ServerSupport"]),
         /// The delivery engine: outbox workers, APNs/FCM senders, outcome mapping, metrics.
@@ -85,9 +85,10 @@ let package = Package(
             linkerSettings: [.linkedLibrary("nghttp2"), .linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         /// Test support: starts the protocol-speaking mocks of `Mocks/` with a test CA.
         .target(name: "PushMocks", dependencies: ["CSystem"]),
-        /// Test doubles (a recording sender) shared by the test targets; never linked into the service.
-        .target(name: "PushTestSupport", dependencies: ["PushCore", "PushStore", "CLibPQ", "CSQLite"]),
-        .testTarget(name: "APNsTests", dependencies: ["APNs", "CurlHTTP", "PushCrypto", "PushMocks", "ServerSupport"]),
+        /// Test doubles (a recording sender, a recording log handler) shared by the test targets;
+        /// never linked into the service.
+        .target(name: "PushTestSupport", dependencies: ["PushCore", "PushStore", "ServerSupport", "CLibPQ", "CSQLite"]),
+        .testTarget(name: "APNsTests", dependencies: ["APNs", "PushCore", "CurlHTTP", "PushCrypto", "PushMocks", "ServerSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

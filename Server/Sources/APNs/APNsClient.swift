@@ -44,7 +44,7 @@ public final class APNsClient: Sendable {
         // streams it refused must be sent again on a new one at once.
         http.singleStreamUntilAuthenticated = true
         http.maxConnectionsPerHost = 2
-        self.connections = (0..<max(connections, 1)).map { _ in HTTP2Client(configuration: http, name: "apns-\(tokens.keyID)") }
+        self.connections = (0..<max(connections, 1)).map { _ in HTTP2Client(configuration: http, name: "apns-\(tokens.keyId)") }
         self.timeoutMilliseconds = timeoutMilliseconds
     }
 
@@ -71,7 +71,7 @@ public final class APNsClient: Sendable {
     public func send(_ notification: APNsNotification, completion: @escaping @Sendable (APNsResponse) -> Void) {
         if let problem = notification.localProblem { return completion(.rejectedLocally(reason: problem)) }
         attempt(notification) { [self] first, token in
-            guard case .answered(let answer) = first, answer.status == 403, answer.reason == "ExpiredProviderToken",
+            guard case .answered(let answer) = first, answer.status == 403, answer.reason == .expiredProviderToken,
                 let token
             else {
                 return completion(first)
@@ -94,7 +94,7 @@ public final class APNsClient: Sendable {
         do {
             token = try tokens.token()
         } catch {
-            return completion(.rejectedLocally(reason: "InvalidProviderToken"), nil)
+            return completion(.rejectedLocally(reason: .invalidProviderToken), nil)
         }
         let index = next.add(1, ordering: .relaxed).newValue % connections.count
         connections[index].send(request(for: notification, token: token)) { result in
@@ -115,8 +115,8 @@ public final class APNsClient: Sendable {
             ("apns-priority", String(notification.priority)),
             ("apns-expiration", String(notification.expiration)),
         ]
-        if let collapse = notification.collapseID { headers.append(("apns-collapse-id", collapse)) }
-        if let id = notification.apnsID { headers.append(("apns-id", id)) }
+        if let collapse = notification.collapseId { headers.append(("apns-collapse-id", collapse)) }
+        if let id = notification.apnsId { headers.append(("apns-id", id)) }
         return HTTPRequest(
             url: environment.baseURL + "/3/device/" + notification.deviceToken, headers: headers,
             body: notification.payload, timeoutMilliseconds: timeoutMilliseconds)

@@ -4,14 +4,14 @@
 /// never be delivered is refused at the door (400) instead of failing later.
 public enum APNsLimits {
     /// The longest `apns-collapse-id`, in bytes.
-    public static let maxCollapseIDBytes = 64
+    public static let maxCollapseIdBytes = 64
     /// The largest payload of an alert or background push, in bytes.
     public static let maxPayloadBytes = 4_096
     /// The largest payload of a VoIP push, in bytes.
     public static let maxVoIPPayloadBytes = 5_120
     /// The longest bundle id a provider may have, in bytes: with `.voip` appended (the VoIP
     /// topic) it stays within ``maxTopicBytes``.
-    public static let maxBundleIDBytes = maxTopicBytes - voipTopicSuffix.utf8.count
+    public static let maxBundleIdBytes = maxTopicBytes - voipTopicSuffix.utf8.count
     /// The longest `apns-topic` the service sends, in bytes. APNs documents no limit; bundle ids
     /// are far shorter than this (a bound against nonsense, not APNs' number).
     public static let maxTopicBytes = 160
@@ -27,26 +27,26 @@ public enum APNsLimits {
 
     /// The reason APNs would give for refusing a push with these headers and this many payload
     /// bytes (`PayloadEmpty`, `PayloadTooLarge`, `BadCollapseId`, `BadPriority`), or nil.
-    public static func problem(payloadBytes: Int, voip: Bool, background: Bool, priority: Int, collapseID: String?) -> String? {
-        if payloadBytes == 0 { return "PayloadEmpty" }
-        if payloadBytes > payloadLimit(voip: voip) { return "PayloadTooLarge" }
-        if let collapseID, collapseID.utf8.count > maxCollapseIDBytes { return "BadCollapseId" }
-        if !priorities.contains(priority) || background && priority != 5 { return "BadPriority" }
+    public static func problem(payloadBytes: Int, voip: Bool, background: Bool, priority: Int, collapseId: String?) -> APNsReason? {
+        if payloadBytes == 0 { return .payloadEmpty }
+        if payloadBytes > payloadLimit(voip: voip) { return .payloadTooLarge }
+        if let collapseId, collapseId.utf8.count > maxCollapseIdBytes { return .badCollapseId }
+        if !priorities.contains(priority) || background && priority != 5 { return .badPriority }
         return nil
     }
 
-    /// Why `bundleID` cannot be an APNs topic, in words, or nil when it can: 1 to
-    /// ``maxBundleIDBytes`` letters, digits, `-` and `.`, in dot-separated parts none of which
+    /// Why `bundleId` cannot be an APNs topic, in words, or nil when it can: 1 to
+    /// ``maxBundleIdBytes`` letters, digits, `-` and `.`, in dot-separated parts none of which
     /// is empty (what Apple allows in a bundle id).
-    public static func bundleIDProblem(_ bundleID: String) -> String? {
-        let bytes = Array(bundleID.utf8)
+    public static func bundleIdProblem(_ bundleId: String) -> String? {
+        let bytes = Array(bundleId.utf8)
         guard !bytes.isEmpty else { return "empty" }
-        guard bytes.count <= maxBundleIDBytes else { return "longer than \(maxBundleIDBytes) characters" }
+        guard bytes.count <= maxBundleIdBytes else { return "longer than \(maxBundleIdBytes) characters" }
         let allowed = bytes.allSatisfy { byte in
             (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 45 || byte == 46
         }
         guard allowed else { return "only letters, digits, - and . are allowed" }
-        guard !bundleID.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
+        guard !bundleId.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
             return "a dot at the start or end, or two in a row"
         }
         return nil

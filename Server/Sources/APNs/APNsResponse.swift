@@ -9,8 +9,8 @@ import Foundation
 public enum APNsResponse: Sendable, Equatable {
     /// APNs answered with an HTTP status (200 accepted, anything else refused).
     case answered(APNsAnswer)
-    /// The notification failed the local checks and was not sent (reason as APNs names it).
-    case rejectedLocally(reason: String)
+    /// The notification failed the local checks and was not sent (the reason APNs would give).
+    case rejectedLocally(reason: APNsReason)
     /// No answer: connection refused or lost, TLS failure, timeout.
     case transportFailure(message: String)
 }
@@ -20,24 +20,24 @@ public struct APNsAnswer: Sendable, Equatable {
     /// The HTTP status.
     public var status: Int
     /// The `reason` of the JSON error body, if any.
-    public var reason: String?
+    public var reason: APNsReason?
     /// For 410: the last time APNs knew the token was valid (`timestamp`, milliseconds).
     public var unregisteredAt: Date?
     /// The `retry-after` header, in seconds, if any.
     public var retryAfter: TimeInterval?
     /// The `apns-id` header.
-    public var apnsID: String?
+    public var apnsId: String?
 
     /// Creates an answer.
     public init(
-        status: Int, reason: String? = nil, unregisteredAt: Date? = nil,
-        retryAfter: TimeInterval? = nil, apnsID: String? = nil
+        status: Int, reason: APNsReason? = nil, unregisteredAt: Date? = nil,
+        retryAfter: TimeInterval? = nil, apnsId: String? = nil
     ) {
         self.status = status
         self.reason = reason
         self.unregisteredAt = unregisteredAt
         self.retryAfter = retryAfter
-        self.apnsID = apnsID
+        self.apnsId = apnsId
     }
 
     struct ErrorBody: Decodable {
@@ -45,17 +45,17 @@ public struct APNsAnswer: Sendable, Equatable {
         let timestamp: Double?
     }
 
-    /// Parses status, headers and the JSON error body.
+    /// Parses status, headers and the JSON error body (its `reason` into an ``APNsReason``).
     init(status: Int, headers: [String: String], body: [UInt8]) {
-        var reason: String?
+        var reason: APNsReason?
         var timestamp: Date?
         if !body.isEmpty, let error = try? JSONDecoder().decode(ErrorBody.self, from: Data(body)) {
-            reason = error.reason
+            reason = error.reason.map(APNsReason.init(rawValue:))
             timestamp = error.timestamp.map { Date(timeIntervalSince1970: $0 / 1000) }
         }
         self.init(
             status: status, reason: reason, unregisteredAt: timestamp,
-            retryAfter: headers["retry-after"].flatMap { RetryAfter.parse($0) }, apnsID: headers["apns-id"])
+            retryAfter: headers["retry-after"].flatMap { RetryAfter.parse($0) }, apnsId: headers["apns-id"])
     }
 }
 

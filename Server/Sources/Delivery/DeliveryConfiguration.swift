@@ -56,11 +56,10 @@ public struct DeliveryConfiguration: Sendable {
 extension DeliveryConfiguration {
     /// This configuration with the APNs provider tokens shared through `store`, sealed with
     /// `secrets` (``StoredProviderTokens``): every instance on the store uses one token per key.
-    public func sharingProviderTokens(
-        through store: any SharedStore, secrets: SecretBox, log: @escaping @Sendable (String) -> Void = { _ in }
-    ) -> DeliveryConfiguration {
+    /// The sharing's problems are told to `logger`.
+    public func sharingProviderTokens(through store: any SharedStore, secrets: SecretBox, logger: Logger) -> DeliveryConfiguration {
         var configuration = self
-        configuration.providerTokenSharing = StoredProviderTokens(store: store, secrets: secrets, log: log)
+        configuration.providerTokenSharing = StoredProviderTokens(store: store, secrets: secrets, logger: logger)
         return configuration
     }
 }

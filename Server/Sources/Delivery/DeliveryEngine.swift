@@ -68,7 +68,7 @@ public final class DeliveryEngine: Sendable {
     private let configuration: Configuration
     /// The engine's metrics.
     public let metrics: DeliveryMetrics
-    private let log: @Sendable (String) -> Void
+    private let logger: Logger
     private let now: @Sendable () -> Date
     private let shared = Shared()
     private let trimmer = HeapTrimmer()
@@ -104,17 +104,17 @@ public final class DeliveryEngine: Sendable {
         }
     }
 
-    /// Creates an engine; call `start()` to run it.
+    /// Creates an engine logging through `logger`; call `start()` to run it.
     public init(
         store: any OutboxStore, sender: any PushSender, configuration: Configuration = Configuration(),
-        metrics: DeliveryMetrics = DeliveryMetrics(), log: @escaping @Sendable (String) -> Void = { _ in },
+        metrics: DeliveryMetrics = DeliveryMetrics(), logger: Logger,
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.store = store
         self.sender = sender
         self.configuration = configuration
         self.metrics = metrics
-        self.log = log
+        self.logger = logger
         self.now = now
     }
 
@@ -124,9 +124,9 @@ public final class DeliveryEngine: Sendable {
     public func start() {
         do {
             let released = try store.releaseAbandonedLeases(now: now())
-            if released > 0 { log("delivery: took over \(released) jobs in flight of a process that no longer runs") }
+            if released > 0 { logger.warning("delivery: took over \(released) jobs in flight of a process that no longer runs") }
         } catch {
-            log("delivery: releasing abandoned leases failed: \(error)")
+            logger.error("delivery: releasing abandoned leases failed: \(error)")
         }
         shared.condition.withLock { shared.threadsRunning = 2 }
         ServerThread.start(name: "delivery-claim") { [self] in claimLoop() }
@@ -202,7 +202,7 @@ public final class DeliveryEngine: Sendable {
             do {
                 jobs = try store.claimPushJobs(limit: limit, lease: configuration.lease, now: now(), excluding: slots.excluded)
             } catch {
-                log("delivery: claiming jobs failed: \(error)")
+                logger.error("delivery: claiming jobs failed: \(error)")
                 idle(seconds: 1)
                 continue
             }
@@ -308,11 +308,11 @@ public final class DeliveryEngine: Sendable {
                     // Only the breakers' memory, and tried again: what this batch delivered
                     // is recorded with the next one that delivers.
                     recorded.withLock { $0 = RecordedDeliveries() }
-                    log("delivery: recording what delivered failed: \(error)")
+                    logger.error("delivery: recording what delivered failed: \(error)")
                 }
             } catch {
                 // Their leases run out and the jobs are claimed again: at least once.
-                log("delivery: recording \(batch.count) outcomes failed: \(error)")
+                logger.error("delivery: recording \(batch.count) outcomes failed: \(error)")
             }
             shared.condition.withLock {
                 shared.inFlight -= batch.count

@@ -198,9 +198,9 @@ public final class DeliveryMetrics: Sendable {
 /// What the APNs token provider of one (team, key) did since the sender started.
 public struct ProviderTokenCounts: Sendable, Equatable {
     /// The team id (`iss`).
-    public var teamID: String
+    public var teamId: String
     /// The key id (`kid`).
-    public var keyID: String
+    public var keyId: String
     /// Tokens this instance signed.
     public var signed: Int
     /// Tokens this instance took from the store (another instance had signed them).
@@ -209,9 +209,9 @@ public struct ProviderTokenCounts: Sendable, Equatable {
     public var sharingFailures: Int
 
     /// Creates a value.
-    public init(teamID: String, keyID: String, signed: Int, adopted: Int, sharingFailures: Int) {
-        self.teamID = teamID
-        self.keyID = keyID
+    public init(teamId: String, keyId: String, signed: Int, adopted: Int, sharingFailures: Int) {
+        self.teamId = teamId
+        self.keyId = keyId
         self.signed = signed
         self.adopted = adopted
         self.sharingFailures = sharingFailures
@@ -235,7 +235,7 @@ public struct ProviderTokenCounts: Sendable, Equatable {
         for (name, help, value) in series {
             out += "# HELP \(name) \(help)\n# TYPE \(name) counter\n"
             for counts in all {
-                let labels = "team=\"\(DeliveryMetrics.label(counts.teamID))\",key=\"\(DeliveryMetrics.label(counts.keyID))\""
+                let labels = "team=\"\(DeliveryMetrics.label(counts.teamId))\",key=\"\(DeliveryMetrics.label(counts.keyId))\""
                 out += "\(name){\(labels)} \(value(counts))\n"
             }
         }

@@ -21,26 +21,23 @@ public final class DeliverySender: PushSender {
     /// The per-provider circuit breakers (consulted before any token is deleted).
     public let breakers: ProviderBreakers
     private let events: Events
+    private let logger: Logger
 
     /// What the sender tells its owner: a token's environment found by a fallback send, a
-    /// provider that answers again after being misconfigured, log lines.
+    /// provider that answers again after being misconfigured.
     public struct Events: Sendable {
         /// A token without a known environment worked in `environment`: store it.
         public var learnedEnvironment: @Sendable (_ appId: String, _ token: String, _ environment: TokenEnvironment) -> Void
         /// A misconfigured provider answered 200 again: retry its waiting jobs now.
         public var providerRecovered: @Sendable (_ appId: String, _ providerId: String) -> Void
-        /// A log line (never a token or a secret).
-        public var log: @Sendable (String) -> Void
 
         /// Creates the hooks (all do nothing by default).
         public init(
             learnedEnvironment: @escaping @Sendable (String, String, TokenEnvironment) -> Void = { _, _, _ in },
-            providerRecovered: @escaping @Sendable (String, String) -> Void = { _, _ in },
-            log: @escaping @Sendable (String) -> Void = { _ in }
+            providerRecovered: @escaping @Sendable (String, String) -> Void = { _, _ in }
         ) {
             self.learnedEnvironment = learnedEnvironment
             self.providerRecovered = providerRecovered
-            self.log = log
         }
     }
 
@@ -54,18 +51,21 @@ public final class DeliverySender: PushSender {
     ///     asked only when a token is refused, and for probes while a breaker is open.
     ///   - lastDelivery: when the provider last delivered (the store keeps it), read once per
     ///     provider: a provider that delivered before a restart is not unknown after it.
+    ///   - logger: where a provider's breaker opening (error) and closing (info) are told; never
+    ///     a token or a secret.
     ///   - now: the clock.
     public init(
         directory: any ProviderDirectory, configuration: DeliveryConfiguration = DeliveryConfiguration(),
         lastRegistration: @escaping @Sendable (_ appId: String, _ token: String) -> Date? = { _, _ in nil },
         tokenDelivered: @escaping @Sendable (_ appId: String, _ token: String) -> Bool = { _, _ in false },
         lastDelivery: @escaping @Sendable (_ appId: String, _ providerId: String) -> Date? = { _, _ in nil },
-        events: Events = Events(), now: @escaping @Sendable () -> Date = Date.init
+        events: Events = Events(), logger: Logger, now: @escaping @Sendable () -> Date = Date.init
     ) {
         clients = ProviderClients(directory: directory, configuration: configuration)
         mapping = OutcomeMapping(retry: configuration.retry)
         breakers = ProviderBreakers(settings: configuration.breaker, lastDelivery: lastDelivery)
         self.events = events
+        self.logger = logger
         self.lastRegistration = lastRegistration
         self.tokenDelivered = tokenDelivered
         self.now = now
@@ -76,7 +76,7 @@ public final class DeliverySender: PushSender {
     public func providerUpdated(appId: String, providerId: String) {
         clients.forget(appId: appId, providerId: providerId)
         let wasOpen = breakers.reset(appId: appId, providerId: providerId)
-        if wasOpen { events.log("delivery: provider \(appId)/\(providerId) was updated; retrying its waiting jobs") }
+        if wasOpen { logger.info("delivery: provider \(appId)/\(providerId) was updated; retrying its waiting jobs") }
         events.providerRecovered(appId, providerId)
     }
 
@@ -85,7 +85,7 @@ public final class DeliverySender: PushSender {
     public func providerTokenCounts() -> [ProviderTokenCounts] {
         clients.providerTokenCounts().map {
             ProviderTokenCounts(
-                teamID: $0.teamID, keyID: $0.keyID, signed: $0.counts.signed, adopted: $0.counts.adopted,
+                teamId: $0.teamId, keyId: $0.keyId, signed: $0.counts.signed, adopted: $0.counts.adopted,
                 sharingFailures: $0.counts.sharingFailures)
         }
     }
@@ -159,7 +159,7 @@ public final class DeliverySender: PushSender {
             // A token of unknown environment refused as BadDeviceToken is tried once on the
             // other one; where it works, that environment is stored for it.
             guard job.environment == nil, case .answered(let answer) = response, answer.status == 400,
-                answer.reason == "BadDeviceToken"
+                answer.reason == .badDeviceToken
             else {
                 return finishAPNs(job, response: response, completion: completion)
             }
@@ -182,13 +182,13 @@ public final class DeliverySender: PushSender {
         do {
             client = try clients.apnsClient(for: credentials)
         } catch {
-            return completion(.answered(APNsAnswer(status: 403, reason: "InvalidProviderToken")))
+            return completion(.answered(APNsAnswer(status: 403, reason: .invalidProviderToken)))
         }
         let notification = APNsNotification(
-            deviceToken: job.token, bundleID: credentials.bundleId + job.headers.topicSuffix,
-            pushType: APNsNotification.PushType(rawValue: job.headers.pushType.rawValue) ?? .alert,
+            deviceToken: job.token, bundleId: credentials.bundleId + job.headers.topicSuffix,
+            pushType: job.headers.pushType,
             priority: job.headers.priority, expiration: job.headers.expiration,
-            collapseID: job.headers.collapseId, apnsID: Self.apnsID(forJob: job.id),
+            collapseId: job.headers.collapseId, apnsId: Self.apnsId(forJob: job.id),
             payload: Array(job.payload))
         client.send(notification, completion: completion)
     }
@@ -205,14 +205,14 @@ public final class DeliverySender: PushSender {
         if case .token = answer { delivered = tokenDelivered(job.appId, job.token) }
         switch breakers.record(answer, uid: job.uid, tokenDelivered: delivered, appId: job.appId, providerId: job.providerId, at: time) {
         case .opened(let reason):
-            events.log(
+            logger.error(
                 "delivery: provider \(job.appId)/\(job.providerId) is misconfigured (\(reason)): its jobs wait and no token "
                     + "is deleted until it answers again or is updated")
         case .closed:
-            events.log("delivery: provider \(job.appId)/\(job.providerId) answers again; retrying its waiting jobs")
+            logger.info("delivery: provider \(job.appId)/\(job.providerId) answers again; retrying its waiting jobs")
             events.providerRecovered(job.appId, job.providerId)
         case .known:
-            events.log("delivery: provider \(job.appId)/\(job.providerId) delivered; retrying the jobs that waited for it")
+            logger.info("delivery: provider \(job.appId)/\(job.providerId) delivered; retrying the jobs that waited for it")
             events.providerRecovered(job.appId, job.providerId)
         case nil:
             break
@@ -239,7 +239,7 @@ public final class DeliverySender: PushSender {
     /// The `apns-id` of a job: the job id when it is a UUID (the service's ids are), else a
     /// UUID made from the SHA-256 of the id. Every attempt of a job carries the same one, so
     /// duplicates after a crash are identifiable at the receiver.
-    public static func apnsID(forJob id: String) -> String {
+    public static func apnsId(forJob id: String) -> String {
         if let uuid = UUID(uuidString: id) { return uuid.uuidString.lowercased() }
         var bytes = Array(Crypto.sha256(Data(id.utf8)).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x50  // version 5 style: name-based (SHA)

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PushCore
+import ServerSupport
 
 /// The delivery engine as the running service uses it: engine, sender and the text of the
 /// `/metrics` and `/healthz` endpoints. Each service owns one (nothing is process-global).
@@ -18,12 +19,14 @@ public final class DeliveryService: DeliveryStatus {
     private let depth = Locked<(at: ContinuousClock.Instant, counts: OutboxCounts?)?>(nil)
 
     /// Builds the engine over `store`, delivering to APNs/FCM with credentials from `directory`.
-    /// - Parameter lastRegistration: when a token was last registered (for the 410 rule).
+    /// - Parameters:
+    ///   - lastRegistration: when a token was last registered (for the 410 rule).
+    ///   - logger: the service's logger, for the engine, the sender and the provider events.
     public convenience init(
         store: any OutboxStore, directory: any ProviderDirectory, configuration: DeliveryConfiguration,
         engine: DeliveryEngine.Configuration = DeliveryEngine.Configuration(),
         lastRegistration: @escaping @Sendable (_ appId: String, _ token: String) -> Date?,
-        log: @escaping @Sendable (String) -> Void
+        logger: Logger
     ) {
         let wake = Locked<DeliveryEngine?>(nil)
         let events = DeliverySender.Events(
@@ -31,23 +34,22 @@ public final class DeliveryService: DeliveryStatus {
                 do {
                     try store.recordTokenEnvironment(appId: appId, token: token, environment: environment)
                 } catch {
-                    log("delivery: storing a token's environment failed: \(error)")
+                    logger.error("delivery: storing a token's environment failed: \(error)")
                 }
             },
             providerRecovered: { appId, providerId in
                 let released = (try? store.releaseWaitingJobs(appId: appId, providerId: providerId, now: Date())) ?? 0
-                if released > 0 { log("delivery: \(released) waiting jobs of \(appId)/\(providerId) are due now") }
+                if released > 0 { logger.info("delivery: \(released) waiting jobs of \(appId)/\(providerId) are due now") }
                 wake.withLock { $0 }?.wake()
-            },
-            log: log)
+            })
         // A failed read counts as "never delivered" / "unknown": the safe side (a token is
         // then deleted only while the provider is known and healthy; nothing opens).
         let sender = DeliverySender(
             directory: directory, configuration: configuration, lastRegistration: lastRegistration,
             tokenDelivered: { appId, token in (try? store.tokenHasDelivered(appId: appId, token: token)) ?? false },
             lastDelivery: { appId, providerId in try? store.providerLastDelivered(appId: appId, providerId: providerId) },
-            events: events)
-        self.init(store: store, sender: sender, engine: engine, log: log)
+            events: events, logger: logger)
+        self.init(store: store, sender: sender, engine: engine, logger: logger)
         wake.withLock { $0 = self.engine }
     }
 
@@ -58,14 +60,15 @@ public final class DeliveryService: DeliveryStatus {
         engine.wake()
     }
 
-    /// Builds the engine over `store` with any sender (`LogSender`, `NoneSender`, a test double).
+    /// Builds the engine over `store` with any sender (`LogSender`, `NoneSender`, a test double),
+    /// logging through `logger`.
     public init(
         store: any OutboxStore, sender: any PushSender, engine: DeliveryEngine.Configuration = DeliveryEngine.Configuration(),
-        log: @escaping @Sendable (String) -> Void
+        logger: Logger
     ) {
         self.store = store
         self.sender = sender as? DeliverySender
-        self.engine = DeliveryEngine(store: store, sender: sender, configuration: engine, log: log)
+        self.engine = DeliveryEngine(store: store, sender: sender, configuration: engine, logger: logger)
     }
 
     /// Starts the workers.

@@ -16,7 +16,7 @@ public struct OutcomeMapping: Sendable {
     public init(retry: RetryPolicy = RetryPolicy()) { self.retry = retry }
 
     /// APNs reasons after which the token must never be used again.
-    public static let deadTokenReasons: Set<String> = ["Unregistered", "BadDeviceToken", "DeviceTokenNotForTopic"]
+    public static let deadTokenReasons: Set<APNsReason> = [.unregistered, .badDeviceToken, .deviceTokenNotForTopic]
 
     /// The outcome of an APNs response for attempt `attempt`.
     /// - Parameter registeredAt: when the token was last registered; a 410 whose timestamp is
@@ -26,7 +26,7 @@ public struct OutcomeMapping: Sendable {
     ) -> JobOutcome {
         switch response {
         case .rejectedLocally(let reason):
-            return reason == "BadDeviceToken" ? .tokenInvalid(reason: reason) : .failed(reason: reason)
+            return reason == .badDeviceToken ? .tokenInvalid(reason: reason.rawValue) : .failed(reason: reason.rawValue)
         case .transportFailure(let message):
             return retry.retry(attempt: attempt, reason: "network: \(message)", retryAfter: nil, transport: true, now: now)
         case .answered(let answer):
@@ -35,18 +35,18 @@ public struct OutcomeMapping: Sendable {
     }
 
     func outcome(for answer: APNsAnswer, attempt: Int, registeredAt: Date?, now: Date) -> JobOutcome {
-        let reason = answer.reason ?? "HTTP \(answer.status)"
+        let reason = answer.reason?.rawValue ?? "HTTP \(answer.status)"
         switch answer.status {
         case 200:
             return .delivered
         case 410:
             if let unregisteredAt = answer.unregisteredAt, let registeredAt, registeredAt > unregisteredAt {
-                return .failed(reason: "Unregistered (token registered again since)")
+                return .failed(reason: "\(APNsReason.unregistered) (token registered again since)")
             }
             return .tokenInvalid(reason: reason)
-        case 400 where Self.deadTokenReasons.contains(reason):
+        case 400 where answer.reason.map(Self.deadTokenReasons.contains) == true:
             return .tokenInvalid(reason: reason)
-        case 403 where reason == "ExpiredProviderToken":
+        case 403 where answer.reason == .expiredProviderToken:
             // The client already signed a new token and retried once; try again later.
             return retry.retry(attempt: attempt, reason: reason, retryAfter: answer.retryAfter, now: now)
         case 429, 500...599:

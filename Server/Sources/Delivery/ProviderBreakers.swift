@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import APNs
 import PushCore
 import Synchronization
 
@@ -13,7 +14,7 @@ import Synchronization
 /// `DeviceTokenNotForTopic` or `BadTopic` for *every* token of *every* user; a user controls
 /// only their own tokens. So the answers count differently:
 /// - answers that prove the *provider* wrong (`InvalidProviderToken`,
-///   `BadEnvironmentKeyIdInToken`, `BadTopic`, `TopicDisallowed`, `MissingTopic`, other 403s)
+///   `BadEnvironmentKeyInToken`, `BadTopic`, `TopicDisallowed`, `MissingTopic`, other 403s)
 ///   open the breaker while the provider is not healthy, as they always did;
 /// - per-token refusals (`BadDeviceToken`, `DeviceTokenNotForTopic`, `Unregistered`/410) count
 ///   towards opening it only when the token delivered before, or when the refused tokens
@@ -60,26 +61,26 @@ public final class ProviderBreakers: Sendable {
         case provider(String)
         /// A refusal of the token (the reason): a dead token, or every token when the provider
         /// is set up for another app or environment.
-        case token(String)
+        case token(APNsReason)
         /// Anything else (transport errors, 429, 5xx, other 4xx).
         case other
 
         /// What an APNs answer says.
-        public static func of(status: Int, reason: String?) -> Answer {
+        public static func of(status: Int, reason: APNsReason?) -> Answer {
             switch (status, reason) {
             case (200, _):
                 return .accepted
-            case (400, "BadDeviceToken"), (400, "DeviceTokenNotForTopic"):
-                return .token(reason ?? "")
+            case (400, .badDeviceToken?), (400, .deviceTokenNotForTopic?):
+                return .token(reason ?? .badDeviceToken)
             case (410, _):
-                return .token(reason ?? "Unregistered")
-            case (400, "BadTopic"), (400, "TopicDisallowed"), (400, "MissingTopic"):
-                return .provider(reason ?? "")
-            case (403, "ExpiredProviderToken"):
+                return .token(reason ?? .unregistered)
+            case (400, .badTopic?), (400, .topicDisallowed?), (400, .missingTopic?):
+                return .provider(reason?.rawValue ?? "")
+            case (403, .expiredProviderToken?):
                 // The client signed a new token and tried again; a retry follows.
                 return .other
             case (403, _):
-                return .provider(reason ?? "HTTP 403")
+                return .provider(reason?.rawValue ?? "HTTP 403")
             default:
                 return .other
             }
@@ -206,7 +207,7 @@ public final class ProviderBreakers: Sendable {
             case .provider(let reason):
                 reasons[reason, default: 0] += 1
             case .token(let reason) where known && (entry.tokenDelivered || acrossUsers):
-                reasons[reason, default: 0] += 1
+                reasons[reason.rawValue, default: 0] += 1
             default:
                 break
             }
@@ -226,14 +227,14 @@ public final class ProviderBreakers: Sendable {
     }
 
     /// What to do with a job whose token the provider refused (call after ``record(_:uid:tokenDelivered:appId:providerId:at:)``).
-    public func verdict(tokenDelivered: Bool, appId: String, providerId: String, reason: String, at now: Date) -> Verdict {
+    public func verdict(tokenDelivered: Bool, appId: String, providerId: String, reason: APNsReason, at now: Date) -> Verdict {
         ensureState(appId, providerId)
         return states.withLock { states in
             let state = state(states, appId, providerId)
             if let open = state.openReason { return .wait("\(JobOutcome.waitingPrefix): \(open)") }
             // APNs says Unregistered (410) only for a token of the provider's own topic and
             // environment: an answer that proves the provider right, about a dead token.
-            guard state.lastAccepted != nil || reason == "Unregistered" else {
+            guard state.lastAccepted != nil || reason == .unregistered else {
                 return .wait(
                     "\(JobOutcome.waitingPrefix)? \(reason) from a provider that has not delivered since it was set up; the token is kept")
             }

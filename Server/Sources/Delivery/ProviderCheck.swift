@@ -47,6 +47,9 @@ public enum ProviderCheck {
         case alert
         /// `content-available: 1`, priority 5: wakes the app, shows nothing.
         case background
+
+        /// Its `apns-push-type`.
+        public var pushType: PushType { self == .alert ? .alert : .background }
     }
 
     // MARK: Without a device token
@@ -75,7 +78,7 @@ public enum ProviderCheck {
             }
             report.ok("the .p8 key unseals and parses (EC P-256)")
             do {
-                let tokens = try APNsTokenProvider(key: key, keyID: apns.keyId, teamID: apns.teamId, now: { now })
+                let tokens = try APNsTokenProvider(key: key, keyId: apns.keyId, teamId: apns.teamId, now: { now })
                 let token = try tokens.token()
                 report.ok(
                     "signed a provider token (JWT ES256) with kid \(apns.keyId), iss \(apns.teamId), iat \(token.issuedAt.formatted(.iso8601))"
@@ -86,7 +89,7 @@ public enum ProviderCheck {
         case .fcm(let fcm):
             do {
                 let account = try FCMServiceAccount(
-                    projectID: fcm.projectId, clientEmail: fcm.clientEmail, privateKeyID: fcm.privateKeyId, tokenURI: fcm.tokenURI,
+                    projectId: fcm.projectId, clientEmail: fcm.clientEmail, privateKeyId: fcm.privateKeyId, tokenURI: fcm.tokenURI,
                     privateKeyPEM: fcm.privateKeyPEM)
                 report.ok("the service account's private key unseals and parses (\(account.privateKey.kind == .rsa ? "RSA" : "EC"))")
                 struct Assertion: Encodable {
@@ -99,7 +102,7 @@ public enum ProviderCheck {
                 let iat = Int64(now.timeIntervalSince1970)
                 _ = try JWT.sign(
                     Assertion(iss: fcm.clientEmail, scope: FCMAccessTokens.scope, aud: fcm.tokenURI, iat: iat, exp: iat + 3600),
-                    with: account.privateKey, keyID: fcm.privateKeyId, type: "JWT")
+                    with: account.privateKey, keyId: fcm.privateKeyId, type: "JWT")
                 report.ok("signed an OAuth assertion (JWT RS256) for \(fcm.clientEmail), kid \(fcm.privateKeyId)")
                 if !FCMServiceAccount.googleTokenURIs.contains(fcm.tokenURI) {
                     report.note(
@@ -141,7 +144,7 @@ public enum ProviderCheck {
             let tokens: APNsTokenProvider
             do {
                 tokens = try APNsTokenProvider(
-                    key: PrivateKey(pem: apns.privateKeyPEM), keyID: apns.keyId, teamID: apns.teamId,
+                    key: PrivateKey(pem: apns.privateKeyPEM), keyId: apns.keyId, teamId: apns.teamId,
                     sharing: configuration.providerTokenSharing)
             } catch {
                 report.fail("the key cannot sign a provider token: \(error)")
@@ -152,7 +155,7 @@ public enum ProviderCheck {
                 timeoutMilliseconds: configuration.requestTimeoutMilliseconds)
             defer { client.shutdown() }
             let notification = APNsNotification(
-                deviceToken: deviceToken, bundleID: apns.bundleId, pushType: push == .alert ? .alert : .background,
+                deviceToken: deviceToken, bundleId: apns.bundleId, pushType: push.pushType,
                 priority: push == .alert ? 10 : 5, payload: Array(body.utf8))
             report.info(
                 "sending \(push == .alert ? "an alert" : "a background") push to token \(hint(deviceToken)), topic \(notification.topic), "
@@ -166,7 +169,7 @@ public enum ProviderCheck {
             let client: FCMClient
             do {
                 let account = try FCMServiceAccount(
-                    projectID: fcm.projectId, clientEmail: fcm.clientEmail, privateKeyID: fcm.privateKeyId, tokenURI: fcm.tokenURI,
+                    projectId: fcm.projectId, clientEmail: fcm.clientEmail, privateKeyId: fcm.privateKeyId, tokenURI: fcm.tokenURI,
                     privateKeyPEM: fcm.privateKeyPEM)
                 client = FCMClient(
                     account: account, baseURL: configuration.fcmBaseURL, http: http, tokenDestinations: configuration.tokenDestinations)
@@ -177,7 +180,7 @@ public enum ProviderCheck {
             guard
                 let message = FCMMessage.make(
                     token: deviceToken, payload: Data(body.utf8),
-                    apnsHeaders: ["apns-push-type": push == .alert ? "alert" : "background", "apns-priority": push == .alert ? "10" : "5"],
+                    apnsHeaders: ["apns-push-type": push.pushType.rawValue, "apns-priority": push == .alert ? "10" : "5"],
                     includeNotification: push == .alert)
             else {
                 report.fail("could not build the test message")
@@ -202,54 +205,54 @@ public enum ProviderCheck {
                 "no answer from \(url): \(message). Check that this machine reaches it on port 443 (firewall, proxy) "
                     + "and trusts its certificate (--ca-file for a test server).")
         case .rejectedLocally(let reason):
-            report.reason = reason
-            if reason == "BadDeviceToken" {
+            report.reason = reason.rawValue
+            if reason == .badDeviceToken {
                 report.fail("not sent: the token is not hexadecimal. An APNs device token is 64 hex digits, as the SDK registers it.")
-            } else if reason == "InvalidProviderToken" {
+            } else if reason == .invalidProviderToken {
                 report.fail("not sent: the key cannot sign a provider token.")
             } else {
                 report.fail("not sent: \(reason).")
             }
         case .answered(let answer):
-            let reason = answer.reason ?? "HTTP \(answer.status)"
+            let reason = answer.reason?.rawValue ?? "HTTP \(answer.status)"
             report.reason = answer.status == 200 ? nil : reason
-            let heading = "APNs answered \(answer.status)\(answer.reason.map { " " + $0 } ?? ""): "
-            switch (answer.status, answer.reason ?? "") {
+            let heading = "APNs answered \(answer.status)\(answer.reason.map { " " + $0.rawValue } ?? ""): "
+            switch (answer.status, answer.reason) {
             case (200, _):
                 report.ok(
-                    "APNs answered 200: it accepted the push\(answer.apnsID.map { " (apns-id \($0))" } ?? ""). The team, key, topic and "
+                    "APNs answered 200: it accepted the push\(answer.apnsId.map { " (apns-id \($0))" } ?? ""). The team, key, topic and "
                         + "environment are right; the device shows the push if the app may show notifications.")
-            case (_, "InvalidProviderToken"):
+            case (_, .invalidProviderToken?):
                 report.fail(
                     heading + "APNs does not accept the provider token. The key id (\(apns.keyId)) and the team id (\(apns.teamId)) "
                         + "do not belong together, or the key was revoked. Compare both with the Apple developer account "
                         + "(Membership for the team id; Certificates, Identifiers & Profiles → Keys for the key id) and update the provider."
                 )
-            case (_, "ExpiredProviderToken"):
+            case (_, .expiredProviderToken?):
                 report.fail(
                     heading + "APNs says the provider token is too old: this machine's clock is probably off by more than an hour "
                         + "(it says \(Date().formatted(.iso8601))). Fix the clock (NTP).")
-            case (_, "DeviceTokenNotForTopic"):
+            case (_, .deviceTokenNotForTopic?):
                 report.fail(
                     heading + "the device token belongs to another app than \(topic). The provider's bundleId must be the bundle id "
                         + "of the app that registered the token (VoIP tokens use the bundle id + .voip). Fix bundleId, or use a token of that app."
                 )
-            case (_, "TopicDisallowed"), (_, "BadTopic"):
+            case (_, .topicDisallowed?), (_, .badTopic?):
                 report.fail(
                     heading + "this key may not push to the topic \(topic): the app \(topic) is not of team \(apns.teamId), or the "
                         + "bundle id is misspelt. Use a key of the team that owns the app, and its exact bundle id.")
-            case (_, "BadDeviceToken"):
+            case (_, .badDeviceToken?):
                 report.fail(
                     heading + "APNs does not know this token in the \(environment) environment. Builds run from Xcode get sandbox "
                         + "tokens; TestFlight and App Store builds get production tokens. The provider is set to \(environment): if "
                         + "the token comes from a \(other) build, set production to \(!production) (try it: --environment \(other)). "
                         + "Otherwise the token was copied wrong.")
-            case (410, _), (_, "Unregistered"), (_, "ExpiredToken"):
+            case (410, _), (_, .unregistered?), (_, .expiredToken?):
                 let since = answer.unregisteredAt.map { " (APNs last saw it valid at \($0.formatted(.iso8601)))" } ?? ""
                 report.fail(
                     heading + "the token is no longer valid\(since): the app was removed from the device, or the token changed. "
                         + "The app must register its new token.")
-            case (_, "MissingTopic"):
+            case (_, .missingTopic?):
                 report.fail(heading + "the provider has no bundleId: set it to the app's bundle id.")
             case (429, _):
                 report.fail(heading + "APNs throttles pushes to this device: wait a while and try again.")

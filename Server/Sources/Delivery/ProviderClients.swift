@@ -21,7 +21,7 @@ final class ProviderClients: Sendable {
     struct APNsEntry {
         let client: APNsClient
         let keyPEM: String
-        let teamID: String
+        let teamId: String
     }
 
     /// The token provider of one (team, key), shared by the key's clients of both environments.
@@ -92,7 +92,7 @@ final class ProviderClients: Sendable {
         let environment = environment(for: credentials)
         let key = environment.baseURL + "\u{0}" + credentials.keyId
         return try apns.withLock { clients in
-            if let entry = clients[key], entry.keyPEM == credentials.privateKeyPEM, entry.teamID == credentials.teamId {
+            if let entry = clients[key], entry.keyPEM == credentials.privateKeyPEM, entry.teamId == credentials.teamId {
                 return entry.client
             }
             clients[key]?.client.shutdown()
@@ -102,7 +102,7 @@ final class ProviderClients: Sendable {
                 http: HTTP2Client.Configuration(caFile: configuration.caFile),
                 connections: configuration.apnsConnections,
                 timeoutMilliseconds: configuration.requestTimeoutMilliseconds)
-            clients[key] = APNsEntry(client: client, keyPEM: credentials.privateKeyPEM, teamID: credentials.teamId)
+            clients[key] = APNsEntry(client: client, keyPEM: credentials.privateKeyPEM, teamId: credentials.teamId)
             return client
         }
     }
@@ -114,7 +114,7 @@ final class ProviderClients: Sendable {
         return try tokenProviders.withLock { providers in
             if let entry = providers.current[key], entry.keyPEM == credentials.privateKeyPEM { return entry.tokens }
             let tokens = try APNsTokenProvider(
-                key: PrivateKey(pem: credentials.privateKeyPEM), keyID: credentials.keyId, teamID: credentials.teamId,
+                key: PrivateKey(pem: credentials.privateKeyPEM), keyId: credentials.keyId, teamId: credentials.teamId,
                 sharing: configuration.providerTokenSharing)
             if let old = providers.current[key] {
                 providers.retired[key, default: TokenCounts()].add(old.tokens)
@@ -125,7 +125,7 @@ final class ProviderClients: Sendable {
     }
 
     /// What the APNs token providers did, by team and key id (since this sender started).
-    func providerTokenCounts() -> [(teamID: String, keyID: String, counts: TokenCounts)] {
+    func providerTokenCounts() -> [(teamId: String, keyId: String, counts: TokenCounts)] {
         tokenProviders.withLock { providers in
             var totals = providers.retired
             for (key, entry) in providers.current {
@@ -133,7 +133,7 @@ final class ProviderClients: Sendable {
             }
             return totals.sorted { $0.key < $1.key }.map { key, counts in
                 let parts = key.split(separator: "\u{0}", omittingEmptySubsequences: false).map(String.init)
-                return (teamID: parts.first ?? "", keyID: parts.count > 1 ? parts[1] : "", counts: counts)
+                return (teamId: parts.first ?? "", keyId: parts.count > 1 ? parts[1] : "", counts: counts)
             }
         }
     }
@@ -146,8 +146,8 @@ final class ProviderClients: Sendable {
                 return entry.client
             }
             let account = try FCMServiceAccount(
-                projectID: credentials.projectId, clientEmail: credentials.clientEmail,
-                privateKeyID: credentials.privateKeyId, tokenURI: credentials.tokenURI,
+                projectId: credentials.projectId, clientEmail: credentials.clientEmail,
+                privateKeyId: credentials.privateKeyId, tokenURI: credentials.tokenURI,
                 privateKeyPEM: credentials.privateKeyPEM)
             let client = FCMClient(
                 account: account, baseURL: configuration.fcmBaseURL, http: fcmHTTP, tokenDestinations: configuration.tokenDestinations)

@@ -13,24 +13,24 @@ import Darwin
 import PushCore
 
 /// `--sender log`: writes one line per job (id, app, kind, platform, a token prefix, payload
-/// size) through `log` and reports it delivered. It sends nothing anywhere; the delivery
+/// size) at info level and reports it delivered. It sends nothing anywhere; the delivery
 /// engine drives it like the real sender (claims, leases, batched finishing). When
 /// `journalPath` is set it also appends `<job id>\n` to that file and flushes it before
 /// answering.
 public struct LogSender: PushSender {
-    private let log: @Sendable (String) -> Void
+    private let logger: Logger
     private let journal: FileJournal?
 
-    /// Creates a log sender.
-    public init(journalPath: String? = nil, log: @escaping @Sendable (String) -> Void) {
-        self.log = log
+    /// Creates a log sender writing through `logger`.
+    public init(journalPath: String? = nil, logger: Logger) {
+        self.logger = logger
         self.journal = journalPath.map(FileJournal.init(path:))
     }
 
     /// Logs the job and reports it delivered.
     public func send(_ job: PushJob) async -> JobOutcome {
         let prefix = String(job.token.prefix(8))
-        log(
+        logger.info(
             "push job=\(job.id) app=\(job.appId) kind=\(job.kind.rawValue) platform=\(job.platform.rawValue) "
                 + "token=\(prefix)… type=\(job.headers.pushType.rawValue) bytes=\(job.payload.count) attempt=\(job.attempts) [log sender: not sent]"
         )

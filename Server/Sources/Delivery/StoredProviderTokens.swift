@@ -5,6 +5,7 @@ import Foundation
 #endif
 import PushCrypto
 import PushStore
+import ServerSupport
 
 /// The service's ``ProviderTokenSharing``: the APNs provider token of each (team, key) lives
 /// in the store, sealed with the service's secret key (it is a bearer credential: it never
@@ -14,37 +15,37 @@ import PushStore
 public struct StoredProviderTokens: ProviderTokenSharing {
     private let store: any SharedStore
     private let secrets: SecretBox
-    private let log: @Sendable (String) -> Void
+    private let logger: Logger
 
     /// Creates the sharing over `store`.
-    /// - Parameter log: told when the store fails or a stored token cannot be opened (never
-    ///   the token).
-    public init(store: any SharedStore, secrets: SecretBox, log: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// - Parameter logger: told (warning) when the store fails or a stored token cannot be
+    ///   opened; never the token.
+    public init(store: any SharedStore, secrets: SecretBox, logger: Logger) {
         self.store = store
         self.secrets = secrets
-        self.log = log
+        self.logger = logger
     }
 
     /// The authenticated context a token is sealed under: a sealed token cannot be moved to
     /// another key's row.
-    static func context(teamID: String, keyID: String) -> String { "provider-token:\(teamID):\(keyID)" }
+    static func context(teamId: String, keyId: String) -> String { "provider-token:\(teamId):\(keyId)" }
 
     public func withSharedToken(
-        teamID: String, keyID: String, _ decide: (APNsTokenProvider.Token?) throws -> APNsTokenProvider.Token?
+        teamId: String, keyId: String, _ decide: (APNsTokenProvider.Token?) throws -> APNsTokenProvider.Token?
     ) throws -> APNsTokenProvider.Token? {
-        let context = Self.context(teamID: teamID, keyID: keyID)
+        let context = Self.context(teamId: teamId, keyId: keyId)
         var inEffect: APNsTokenProvider.Token?
         var deciding = false
         do {
-            _ = try store.withSharedProviderToken(teamId: teamID, keyId: keyID) { stored in
+            _ = try store.withSharedProviderToken(teamId: teamId, keyId: keyId) { stored in
                 var opened: APNsTokenProvider.Token?
                 if let stored {
                     do {
                         let value = String(decoding: try secrets.open(stored.sealed, context: context), as: UTF8.self)
                         opened = APNsTokenProvider.Token(value: value, issuedAt: stored.issuedAt)
                     } catch {
-                        log(
-                            "delivery: the shared provider token of \(teamID)/\(keyID) cannot be opened with this instance's "
+                        logger.warning(
+                            "delivery: the shared provider token of \(teamId)/\(keyId) cannot be opened with this instance's "
                                 + "secret key (do all instances use the same one?); signing a new one")
                     }
                 }
@@ -61,7 +62,8 @@ public struct StoredProviderTokens: ProviderTokenSharing {
             }
         } catch {
             if deciding { throw error }  // signing failed: not the store's fault
-            log("delivery: the provider token of \(teamID)/\(keyID) cannot be shared through the store (\(error)); going on alone")
+            logger.warning(
+                "delivery: the provider token of \(teamId)/\(keyId) cannot be shared through the store (\(error)); going on alone")
             throw error
         }
         return inEffect

@@ -106,7 +106,7 @@ public final class FCMAccessTokens: Sendable {
         do {
             assertion = try JWT.sign(
                 Claims(iss: account.clientEmail, scope: Self.scope, aud: account.tokenURI, iat: iat, exp: iat + 3600),
-                with: account.privateKey, keyID: account.privateKeyID, type: "JWT")
+                with: account.privateKey, keyId: account.privateKeyId, type: "JWT")
         } catch {
             return .failure(.auth("cannot sign the service-account JWT"))
         }

@@ -71,7 +71,7 @@ public final class FCMClient: Sendable {
         }
         let body = Array(#"{"message":"#.utf8) + message + [UInt8(ascii: "}")]
         let request = HTTPRequest(
-            url: baseURL + "/v1/projects/" + Self.pathSegment(account.projectID) + "/messages:send",
+            url: baseURL + "/v1/projects/" + Self.pathSegment(account.projectId) + "/messages:send",
             headers: [("authorization", "Bearer " + token), ("content-type", "application/json")],
             body: body, timeoutMilliseconds: 15_000)
         switch await http.send(request) {

@@ -3,11 +3,6 @@
 /// FCM senders map them to `message.apns.headers`.
 public struct PushHeaders: Sendable, Hashable, Codable {
     /// `apns-push-type`.
-    public enum PushType: String, Sendable, Codable, Hashable {
-        case alert, background, voip
-    }
-
-    /// `apns-push-type`.
     public var pushType: PushType
     /// `apns-priority`: 10 (immediate) or 5 (power-saving; required for `background`).
     public var priority: Int

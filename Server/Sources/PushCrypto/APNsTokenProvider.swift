@@ -63,9 +63,9 @@ public final class APNsTokenProvider: Sendable {
     public static let sharingRetryDelay: TimeInterval = 60
 
     /// The APNs key id (`kid`).
-    public let keyID: String
+    public let keyId: String
     /// The Apple developer team id (`iss`).
-    public let teamID: String
+    public let teamId: String
     private let key: PrivateKey
     private let reuseInterval: TimeInterval
     private let now: @Sendable () -> Date
@@ -80,20 +80,20 @@ public final class APNsTokenProvider: Sendable {
     /// Creates a provider.
     /// - Parameters:
     ///   - key: the `.p8` key (P-256).
-    ///   - keyID: its key id.
-    ///   - teamID: the team id that owns it.
+    ///   - keyId: its key id.
+    ///   - teamId: the team id that owns it.
     ///   - reuseInterval: how long a token is reused; clamped to 20–55 minutes.
     ///   - sharing: where the instances of a cluster share the token (nil: this provider
     ///     signs its own).
     ///   - now: the clock (injected in tests).
     public init(
-        key: PrivateKey, keyID: String, teamID: String, reuseInterval: TimeInterval = 50 * 60,
+        key: PrivateKey, keyId: String, teamId: String, reuseInterval: TimeInterval = 50 * 60,
         sharing: (any ProviderTokenSharing)? = nil, now: @escaping @Sendable () -> Date = Date.init
     ) throws {
         guard key.kind == .p256 else { throw CryptoError.invalidKey("APNs needs a P-256 key") }
         self.key = key
-        self.keyID = keyID
-        self.teamID = teamID
+        self.keyId = keyId
+        self.teamId = teamId
         self.reuseInterval = min(max(reuseInterval, Self.minimumReuse), 55 * 60)
         self.sharing = sharing
         self.now = now
@@ -170,7 +170,7 @@ public final class APNsTokenProvider: Sendable {
         var signedHere: Token?
         var signingError: (any Error)?
         do {
-            let shared = try sharing.withSharedToken(teamID: teamID, keyID: keyID) { stored in
+            let shared = try sharing.withSharedToken(teamId: teamId, keyId: keyId) { stored in
                 if let stored, isFresh(stored, at: time, rejected: rejected) { return nil }
                 do {
                     let fresh = try sign(at: time)
@@ -199,7 +199,7 @@ public final class APNsTokenProvider: Sendable {
 
     private func sign(at time: Date) throws -> Token {
         let iat = Int64(time.timeIntervalSince1970)
-        let value = try JWT.sign(Claims(iss: teamID, iat: iat), with: key, keyID: keyID)
+        let value = try JWT.sign(Claims(iss: teamId, iat: iat), with: key, keyId: keyId)
         signed.add(1, ordering: .relaxed)
         return Token(value: value, issuedAt: Date(timeIntervalSince1970: TimeInterval(iat)))
     }

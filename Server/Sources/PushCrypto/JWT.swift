@@ -17,14 +17,14 @@ public enum JWT {
     /// - Parameters:
     ///   - claims: the claims object, encoded as JSON with sorted keys.
     ///   - key: the signing key.
-    ///   - keyID: the `kid` header, if any.
+    ///   - keyId: the `kid` header, if any.
     ///   - type: the `typ` header, if any (Google expects `JWT`; APNs needs none).
     public static func sign<Claims: Encodable>(
-        _ claims: Claims, with key: PrivateKey, keyID: String?, type: String? = nil
+        _ claims: Claims, with key: PrivateKey, keyId: String?, type: String? = nil
     ) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let header = Header(alg: key.kind == .p256 ? "ES256" : "RS256", kid: keyID, typ: type)
+        let header = Header(alg: key.kind == .p256 ? "ES256" : "RS256", kid: keyId, typ: type)
         let signingInput =
             Base64URL.encode(try encoder.encode(header)) + "."
             + Base64URL.encode(try encoder.encode(claims))

@@ -13,13 +13,13 @@ import Foundation
 /// The service implements it over its store, sealing the token (a bearer credential) before
 /// it is stored.
 public protocol ProviderTokenSharing: Sendable {
-    /// Calls `decide` with the shared token of (`teamID`, `keyID`) (nil when there is none or
+    /// Calls `decide` with the shared token of (`teamId`, `keyId`) (nil when there is none or
     /// it cannot be read) while holding a lock that every instance sharing it honours; stores
     /// what `decide` returns when that is not nil, and returns the token in effect afterwards
     /// (the one `decide` returned, or else the shared one it was given).
     ///
     /// Throws when the shared place cannot be reached; errors `decide` throws are rethrown.
     func withSharedToken(
-        teamID: String, keyID: String, _ decide: (APNsTokenProvider.Token?) throws -> APNsTokenProvider.Token?
+        teamId: String, keyId: String, _ decide: (APNsTokenProvider.Token?) throws -> APNsTokenProvider.Token?
     ) throws -> APNsTokenProvider.Token?
 }

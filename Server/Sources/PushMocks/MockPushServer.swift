@@ -36,9 +36,9 @@ public final class MockPushServer: @unchecked Sendable {
     deinit { stop() }
 
     /// The APNs key id the mock expects in the JWT header.
-    public static let keyID = "TESTKEY123"
+    public static let keyId = "TESTKEY123"
     /// The team id the mock expects as `iss`.
-    public static let teamID = "TESTTEAM12"
+    public static let teamId = "TESTTEAM12"
 
     /// Sets the answers for tokens: each request for a token takes the next answer, the last
     /// one repeats. Answer fields: status, reason, timestamp (ms), retry_after, delay_ms,
@@ -85,7 +85,7 @@ public final class MockPushServer: @unchecked Sendable {
                 "python3", MockPaths.mocks + "/mock_push.py", "--port", String(requested),
                 "--cert", credentials.serverCertificate, "--key", credentials.serverKey,
                 "--apns-key", credentials.apnsPublicKey, "--fcm-key", credentials.fcmPublicKey,
-                "--key-id", Self.keyID, "--team-id", Self.teamID,
+                "--key-id", Self.keyId, "--team-id", Self.teamId,
                 "--script", directory + "/script.json", "--log", directory + "/log.jsonl",
             ] + extraArguments
         let pipe = Pipe()

@@ -125,7 +125,7 @@ extension SharedStore {
                         kind: text("kind").flatMap(PushKind.init(rawValue:)) ?? .chat, providerId: text("provider_id") ?? "",
                         payload: payload,
                         headers: PushHeaders(
-                            pushType: text("push_type").flatMap(PushHeaders.PushType.init(rawValue:)) ?? .alert,
+                            pushType: text("push_type").flatMap(PushType.init(rawValue:)) ?? .alert,
                             priority: Int(int("priority")), expiration: int("expiration"), collapseId: text("collapse_id"),
                             topicSuffix: text("topic_suffix") ?? ""),
                         attempts: Int(int("attempts")), notBefore: date("not_before"), createdAt: date("created_at"),

@@ -58,7 +58,7 @@ public final class TestDatabase: @unchecked Sendable {
     /// PostgreSQL store is closed when this database goes.
     public func open() throws -> any ServiceStore {
         if let url {
-            let store = try PostgresStore(url: url, poolSize: 2)
+            let store = try PostgresStore(url: url, poolSize: 2, logger: .silent)
             opened.withLock { $0.append(store) }
             return store
         }

@@ -202,7 +202,8 @@ enum CheckProviderCommand {
         let credentials: ProviderCredentials
         var settings = configuration.delivery
         do {
-            let stored = try StoredProviders(configuration: configuration)
+            // The check says what it finds in its own lines; nothing else is logged.
+            let stored = try StoredProviders(configuration: configuration, logger: .silent)
             settings.providerTokenSharing = stored.providerTokenSharing
             guard try stored.appExists(options.app) else {
                 fail("push-server check-provider: no app \"\(options.app)\" in \(configuration.storeDescription)")

@@ -131,13 +131,13 @@ enum MigrateStoreCommand {
         let source: any ServiceStore
         let destination: any ServiceStore
         do {
-            source = try from.open(poolSize: 2)
+            source = try from.open(poolSize: 2, logger: .silent)
         } catch {
             fail("cannot open the source \(from): \(describe(error)); nothing was written")
             return 1
         }
         do {
-            destination = try to.open(poolSize: 2)
+            destination = try to.open(poolSize: 2, logger: .silent)
         } catch {
             if let createdFile { removeSQLiteFile(createdFile) }
             fail("cannot open the destination \(to): \(describe(error)); nothing was written")

@@ -74,7 +74,7 @@ pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 
 let app: PushServiceApp
 do {
-    app = try PushServiceApp(configuration: configuration, logger: ServiceLogger(minimum: configuration.logLevel))
+    app = try PushServiceApp(configuration: configuration, logger: Logger(level: configuration.logLevel))
 } catch {
     StandardStream.error("push-server: cannot start: \(error)")
     exit(1)

@@ -22,10 +22,10 @@ import Testing
                 group.addTask {
                     for index in 0..<25 {
                         let notification = APNsNotification(
-                            deviceToken: String(format: "%064x", worker * 100 + index), bundleID: "com.example.app",
-                            pushType: .alert, priority: 10, apnsID: UUID().uuidString.lowercased(),
+                            deviceToken: String(format: "%064x", worker * 100 + index), bundleId: "com.example.app",
+                            pushType: .alert, priority: 10, apnsId: UUID().uuidString.lowercased(),
                             payload: Array(#"{"aps":{"alert":"hi"}}"#.utf8))
-                        ids.withLock { $0.append(notification.apnsID ?? "") }
+                        ids.withLock { $0.append(notification.apnsId ?? "") }
                         let response = await client.send(notification)
                         if case .answered(let answer) = response, answer.status == 200 { continue }
                         failures.withLock { $0.append("\(response)") }

@@ -20,15 +20,15 @@ import Testing
         APNsClient(
             environment: .custom(baseURL: baseURL),
             tokens: try APNsTokenProvider(
-                key: PrivateKey(pem: credentials.apnsPrivateKeyPEM), keyID: MockPushServer.keyID,
-                teamID: MockPushServer.teamID),
+                key: PrivateKey(pem: credentials.apnsPrivateKeyPEM), keyId: MockPushServer.keyId,
+                teamId: MockPushServer.teamId),
             http: HTTP2Client.Configuration(caFile: credentials.caFile), timeoutMilliseconds: timeoutMilliseconds)
     }
 
     func alert(_ token: String, payload: String = #"{"aps":{"alert":"hi"}}"#) -> APNsNotification {
         APNsNotification(
-            deviceToken: token, bundleID: "com.example.app", pushType: .alert, priority: 10,
-            expiration: 1_800_000_000, collapseID: "conv-1", apnsID: UUID().uuidString.lowercased(),
+            deviceToken: token, bundleId: "com.example.app", pushType: .alert, priority: 10,
+            expiration: 1_800_000_000, collapseId: "conv-1", apnsId: UUID().uuidString.lowercased(),
             payload: Array(payload.utf8))
     }
 
@@ -38,7 +38,7 @@ import Testing
         let response = await client.send(notification)
 
         // Then the mock (which checks the JWT against the test key) accepted it
-        #expect(response == .answered(APNsAnswer(status: 200, apnsID: notification.apnsID)))
+        #expect(response == .answered(APNsAnswer(status: 200, apnsId: notification.apnsId)))
         let entry = try #require(mock.log(kind: "apns").first)
         #expect(entry["topic"] as? String == "com.example.app")
         #expect(entry["push_type"] as? String == "alert")
@@ -51,10 +51,10 @@ import Testing
     @Test func voipPushUsesTheVoipTopic() async throws {
         let response = await client.send(
             APNsNotification(
-                deviceToken: "bb02", bundleID: "com.example.app", pushType: .voip, priority: 10,
+                deviceToken: "bb02", bundleId: "com.example.app", pushType: .voip, priority: 10,
                 payload: Array(#"{"type":"call"}"#.utf8)))
         #expect(
-            response == .answered(APNsAnswer(status: 200, apnsID: (mock.log(kind: "apns").first?["apns_id"] as? String) ?? ""))
+            response == .answered(APNsAnswer(status: 200, apnsId: (mock.log(kind: "apns").first?["apns_id"] as? String) ?? ""))
                 || {
                     if case .answered(let a) = response { return a.status == 200 } else { return false }
                 }())
@@ -65,12 +65,12 @@ import Testing
     }
 
     @Test(arguments: [
-        (410, "Unregistered"), (400, "BadDeviceToken"), (400, "DeviceTokenNotForTopic"),
-        (413, "PayloadTooLarge"), (429, "TooManyRequests"), (500, "InternalServerError"),
-        (503, "ServiceUnavailable"),
+        (410, APNsReason.unregistered), (400, .badDeviceToken), (400, .deviceTokenNotForTopic),
+        (413, .payloadTooLarge), (429, .tooManyRequests), (500, .internalServerError),
+        (503, .serviceUnavailable), (400, .unknown("ReasonFromTheFuture")),
     ])
-    func errorAnswersAreReportedWithTheirReason(status: Int, reason: String) async throws {
-        try mock.script(["cc03": [["status": status, "reason": reason, "timestamp": 1_700_000_000_000, "retry_after": 7]]])
+    func errorAnswersAreReportedWithTheirReason(status: Int, reason: APNsReason) async throws {
+        try mock.script(["cc03": [["status": status, "reason": reason.rawValue, "timestamp": 1_700_000_000_000, "retry_after": 7]]])
         guard case .answered(let answer) = await client.send(alert("cc03")) else {
             Issue.record("no answer")
             return
@@ -100,15 +100,15 @@ import Testing
     @Test func anExpiredTokenTwiceIsReportedNotRetriedForever() async throws {
         try mock.script(["ee05": [["status": 403, "reason": "ExpiredProviderToken"]]])
         guard case .answered(let answer) = await client.send(alert("ee05")) else { Issue.record("no answer"); return }
-        #expect(answer.reason == "ExpiredProviderToken")
+        #expect(answer.reason == .expiredProviderToken)
         #expect(mock.log(kind: "apns").count == 2)
     }
 
     @Test func oversizedPayloadsAreRefusedBeforeSending() async {
         let big = #"{"aps":{"alert":""# + String(repeating: "x", count: 4100) + #""}}"#
-        #expect(await client.send(alert("ff06", payload: big)) == .rejectedLocally(reason: "PayloadTooLarge"))
+        #expect(await client.send(alert("ff06", payload: big)) == .rejectedLocally(reason: .payloadTooLarge))
         // VoIP allows 5,120 bytes
-        let voip = APNsNotification(deviceToken: "ff06", bundleID: "b", pushType: .voip, payload: Array(big.utf8))
+        let voip = APNsNotification(deviceToken: "ff06", bundleId: "b", pushType: .voip, payload: Array(big.utf8))
         #expect(voip.localProblem == nil)
         #expect(mock.log(kind: "apns").isEmpty)
     }
@@ -175,7 +175,7 @@ import Testing
 
         // Then each push reached the server at most once: every resend is the caller's to make
         let sends = Dictionary(grouping: slow.log(kind: "apns").compactMap { $0["apns_id"] as? String }, by: { $0 })
-        let resent = notifications.filter { (sends[$0.apnsID ?? ""]?.count ?? 0) > 1 }.map(\.deviceToken)
+        let resent = notifications.filter { (sends[$0.apnsId ?? ""]?.count ?? 0) > 1 }.map(\.deviceToken)
         #expect(resent.isEmpty, "sent more than once by the client alone: \(resent)")
         #expect(results.contains { if case .transportFailure = $0 { true } else { false } })
     }

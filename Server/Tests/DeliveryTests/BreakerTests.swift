@@ -1,3 +1,4 @@
+import APNs
 import Delivery
 import Foundation
 import PushCore
@@ -8,7 +9,7 @@ import Testing
 /// kept, jobs wait), and probes prefer tokens that delivered, of other users.
 @Suite struct BreakerTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-    static let refused = ProviderBreakers.Answer.token("BadDeviceToken")
+    static let refused = ProviderBreakers.Answer.token(.badDeviceToken)
 
     /// Breakers of a provider that last delivered `lastDelivery` (nil: never).
     static func breakers(lastDelivery: Date?) -> ProviderBreakers {
@@ -23,22 +24,25 @@ import Testing
 
     static func verdict(_ breakers: ProviderBreakers, delivered: Bool, at offset: Double = 0) -> ProviderBreakers.Verdict {
         breakers.verdict(
-            tokenDelivered: delivered, appId: "a1", providerId: "p1", reason: "BadDeviceToken", at: t0.addingTimeInterval(offset))
+            tokenDelivered: delivered, appId: "a1", providerId: "p1", reason: .badDeviceToken, at: t0.addingTimeInterval(offset))
     }
 
     @Test func answersAreSortedByWhatTheyProve() {
         #expect(ProviderBreakers.Answer.of(status: 200, reason: nil) == .accepted)
-        #expect(ProviderBreakers.Answer.of(status: 400, reason: "BadDeviceToken") == .token("BadDeviceToken"))
-        #expect(ProviderBreakers.Answer.of(status: 400, reason: "DeviceTokenNotForTopic") == .token("DeviceTokenNotForTopic"))
-        #expect(ProviderBreakers.Answer.of(status: 410, reason: "Unregistered") == .token("Unregistered"))
-        for reason in ["BadTopic", "TopicDisallowed", "MissingTopic"] {
-            #expect(ProviderBreakers.Answer.of(status: 400, reason: reason) == .provider(reason))
+        #expect(ProviderBreakers.Answer.of(status: 400, reason: .badDeviceToken) == .token(.badDeviceToken))
+        #expect(ProviderBreakers.Answer.of(status: 400, reason: .deviceTokenNotForTopic) == .token(.deviceTokenNotForTopic))
+        #expect(ProviderBreakers.Answer.of(status: 410, reason: .unregistered) == .token(.unregistered))
+        for reason in [APNsReason.badTopic, .topicDisallowed, .missingTopic] {
+            #expect(ProviderBreakers.Answer.of(status: 400, reason: reason) == .provider(reason.rawValue))
         }
-        #expect(ProviderBreakers.Answer.of(status: 403, reason: "InvalidProviderToken") == .provider("InvalidProviderToken"))
-        #expect(ProviderBreakers.Answer.of(status: 403, reason: "BadEnvironmentKeyIdInToken") == .provider("BadEnvironmentKeyIdInToken"))
-        #expect(ProviderBreakers.Answer.of(status: 403, reason: "ExpiredProviderToken") == .other)
-        #expect(ProviderBreakers.Answer.of(status: 429, reason: "TooManyRequests") == .other)
-        #expect(ProviderBreakers.Answer.of(status: 400, reason: "PayloadEmpty") == .other)
+        #expect(ProviderBreakers.Answer.of(status: 403, reason: .invalidProviderToken) == .provider("InvalidProviderToken"))
+        #expect(ProviderBreakers.Answer.of(status: 403, reason: .badEnvironmentKeyInToken) == .provider("BadEnvironmentKeyInToken"))
+        #expect(ProviderBreakers.Answer.of(status: 403, reason: .unknown("NewReason")) == .provider("NewReason"))
+        #expect(ProviderBreakers.Answer.of(status: 403, reason: nil) == .provider("HTTP 403"))
+        #expect(ProviderBreakers.Answer.of(status: 410, reason: nil) == .token(.unregistered))
+        #expect(ProviderBreakers.Answer.of(status: 403, reason: .expiredProviderToken) == .other)
+        #expect(ProviderBreakers.Answer.of(status: 429, reason: .tooManyRequests) == .other)
+        #expect(ProviderBreakers.Answer.of(status: 400, reason: .payloadEmpty) == .other)
     }
 
     /// The attack: one user's 40 made-up tokens, right after a restart of a provider that last
@@ -99,7 +103,7 @@ import Testing
         }
         #expect(breakers.status(appId: "a1", providerId: "p1") == .unknown)
         // Unregistered comes only for a token of the provider's own topic: dead.
-        #expect(breakers.verdict(tokenDelivered: false, appId: "a1", providerId: "p1", reason: "Unregistered", at: Self.t0) == .dead)
+        #expect(breakers.verdict(tokenDelivered: false, appId: "a1", providerId: "p1", reason: .unregistered, at: Self.t0) == .dead)
         #expect(Self.record(breakers, .accepted, uid: "bob", at: 30) == .known)
         #expect(breakers.status(appId: "a1", providerId: "p1") == .closed)
         #expect(Self.verdict(breakers, delivered: false, at: 31) == .dead)

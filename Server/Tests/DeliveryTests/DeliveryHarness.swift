@@ -20,6 +20,8 @@ final class DeliveryHarness: Sendable {
     let mock: MockPushServer
     let engine: DeliveryEngine
     let sender: DeliverySender
+    /// What the sender and the engine logged, every level.
+    let logs = RecordingLogHandler()
     static let app = "app1"
     static let user = "u1"
 
@@ -51,7 +53,7 @@ final class DeliveryHarness: Sendable {
         let directory = StaticDirectory(providers: [
             "apns-1": .apns(
                 APNsCredentials(
-                    keyId: MockPushServer.keyID, teamId: MockPushServer.teamID, bundleId: "com.example.app",
+                    keyId: MockPushServer.keyId, teamId: MockPushServer.teamId, bundleId: "com.example.app",
                     privateKeyPEM: credentials.apnsPrivateKeyPEM, production: false)),
             "fcm-1": .fcm(
                 FCMCredentials(
@@ -78,12 +80,14 @@ final class DeliveryHarness: Sendable {
                 },
                 providerRecovered: { app, provider in
                     _ = try? store.releaseWaitingJobs(appId: app, providerId: provider, now: Date())
-                }))
+                }),
+            logger: logs.logger())
         engine = DeliveryEngine(
             store: store, sender: sender,
             // A long lease: on a loaded machine a first send (the OAuth exchange, the TLS
             // handshake) took over 30 s, its lease ran out and the job was sent twice.
-            configuration: DeliveryEngine.Configuration(batchSize: 100, maxInFlight: 400, lease: 120, idleWait: 0.02))
+            configuration: DeliveryEngine.Configuration(batchSize: 100, maxInFlight: 400, lease: 120, idleWait: 0.02),
+            logger: logs.logger())
     }
 
     deinit {

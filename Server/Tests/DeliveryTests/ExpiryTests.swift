@@ -52,8 +52,8 @@ import Testing
         #expect(ids.count == 2)
         #expect(Set(ids) == [job.id.lowercased()])
         // A job id that is not a UUID gets a stable UUID derived from it
-        let derived = DeliverySender.apnsID(forJob: "job-42")
-        #expect(derived == DeliverySender.apnsID(forJob: "job-42"))
-        #expect(UUID(uuidString: derived) != nil && derived != DeliverySender.apnsID(forJob: "job-43"))
+        let derived = DeliverySender.apnsId(forJob: "job-42")
+        #expect(derived == DeliverySender.apnsId(forJob: "job-42"))
+        #expect(UUID(uuidString: derived) != nil && derived != DeliverySender.apnsId(forJob: "job-43"))
     }
 }

@@ -26,12 +26,12 @@ import Testing
         let directory = StaticDirectory(providers: [
             "apns-1": .apns(
                 APNsCredentials(
-                    keyId: MockPushServer.keyID, teamId: MockPushServer.teamID, bundleId: "com.example.app",
+                    keyId: MockPushServer.keyId, teamId: MockPushServer.teamId, bundleId: "com.example.app",
                     privateKeyPEM: harness.mock.credentials.apnsPrivateKeyPEM, production: false))
         ])
         let service = DeliveryService(
             store: harness.store, directory: directory, configuration: Self.options(for: harness),
-            lastRegistration: { _, _ in nil }, log: { _ in })
+            lastRegistration: { _, _ in nil }, logger: .silent)
         defer { service.stop() }
         for token in ["dd01", "dd02", "dd03"] {
             try harness.register(token)
@@ -61,7 +61,7 @@ import Testing
         let harness = try await DeliveryHarness.start()
         let service = DeliveryService(
             store: BrokenStore(), directory: StaticDirectory(providers: [:]), configuration: Self.options(for: harness),
-            lastRegistration: { _, _ in nil }, log: { _ in })
+            lastRegistration: { _, _ in nil }, logger: .silent)
         defer { service.stop() }
         let health = service.health()
         #expect(health["status"] as? String == "degraded")

@@ -29,14 +29,14 @@ import Testing
         var configuration = DeliveryConfiguration(
             apnsBaseURL: mock.baseURL, fcmBaseURL: mock.baseURL, caFile: mock.credentials.caFile,
             retry: RetryPolicy(maxAttempts: 3, baseDelay: 0.05, maxDelay: 5), requestTimeoutMilliseconds: 5_000)
-        if shared { configuration = configuration.sharingProviderTokens(through: store, secrets: secrets) }
+        if shared { configuration = configuration.sharingProviderTokens(through: store, secrets: secrets, logger: .silent) }
         let directory = StaticDirectory(providers: [
             "apns-1": .apns(
                 APNsCredentials(
-                    keyId: MockPushServer.keyID, teamId: MockPushServer.teamID, bundleId: "com.example.app",
+                    keyId: MockPushServer.keyId, teamId: MockPushServer.teamId, bundleId: "com.example.app",
                     privateKeyPEM: mock.credentials.apnsPrivateKeyPEM, production: false))
         ])
-        return (DeliverySender(directory: directory, configuration: configuration), store)
+        return (DeliverySender(directory: directory, configuration: configuration, logger: .silent), store)
     }
 
     func job(_ token: String) -> PushJob {
@@ -88,9 +88,9 @@ import Testing
         #expect(Set(jwts()).count == 2)
 
         // And /metrics shows who signed and who took it from the store
-        let metricsA = DeliveryService(store: storeA, sender: a, log: { _ in }).metricsText()
-        let metricsB = DeliveryService(store: storeB, sender: b, log: { _ in }).metricsText()
-        let labels = "{team=\"\(MockPushServer.teamID)\",key=\"\(MockPushServer.keyID)\"}"
+        let metricsA = DeliveryService(store: storeA, sender: a, logger: .silent).metricsText()
+        let metricsB = DeliveryService(store: storeB, sender: b, logger: .silent).metricsText()
+        let labels = "{team=\"\(MockPushServer.teamId)\",key=\"\(MockPushServer.keyId)\"}"
         #expect(metricsA.contains("push_apns_provider_tokens_signed_total\(labels) 2"))
         #expect(metricsA.contains("push_apns_provider_tokens_adopted_total\(labels) 0"))
         #expect(metricsB.contains("push_apns_provider_tokens_signed_total\(labels) 0"))
@@ -110,8 +110,8 @@ import Testing
         #expect(await b.send(job("cc02")) == .delivered)
         #expect(Set(jwts()).count == 2)
         #expect(a.providerTokenCounts().map(\.signed) == [1])
-        let metrics = DeliveryService(store: try SQLiteStore(path: path, synchronousFull: false), sender: a, log: { _ in }).metricsText()
-        let labels = "{team=\"\(MockPushServer.teamID)\",key=\"\(MockPushServer.keyID)\"}"
+        let metrics = DeliveryService(store: try SQLiteStore(path: path, synchronousFull: false), sender: a, logger: .silent).metricsText()
+        let labels = "{team=\"\(MockPushServer.teamId)\",key=\"\(MockPushServer.keyId)\"}"
         #expect(metrics.contains("push_apns_provider_tokens_signed_total\(labels) 1"))
         #expect(metrics.contains("push_apns_provider_tokens_adopted_total\(labels) 0"))
     }

@@ -4,6 +4,7 @@ import PushCrypto
 import PushMocks
 import PushStore
 import Synchronization
+import PushTestSupport
 import Testing
 
 /// Several instances of the service on one store sign one APNs provider token per key
@@ -31,13 +32,13 @@ import Testing
     }
 
     func instance(
-        secrets: SecretBox? = nil, log: @escaping @Sendable (String) -> Void = { _ in }, shared: Bool = true
+        secrets: SecretBox? = nil, logs: RecordingLogHandler = RecordingLogHandler(), shared: Bool = true
     ) throws -> Instance {
         let store = CountingStore(try SQLiteStore(path: path, synchronousFull: false))
         let clock = self.clock
-        let sharing = StoredProviderTokens(store: store, secrets: secrets ?? self.secrets, log: log)
+        let sharing = StoredProviderTokens(store: store, secrets: secrets ?? self.secrets, logger: logs.logger())
         let tokens = try APNsTokenProvider(
-            key: key, keyID: "KEY1234567", teamID: "TEAM123456", sharing: shared ? sharing : nil, now: { clock.now })
+            key: key, keyId: "KEY1234567", teamId: "TEAM123456", sharing: shared ? sharing : nil, now: { clock.now })
         return Instance(store: store, tokens: tokens)
     }
 
@@ -192,26 +193,26 @@ import Testing
         let foreign = try other.tokens.token()
 
         // When an instance with this service's key asks
-        let lines = LogLines()
-        let a = try instance(log: lines.append)
+        let log = RecordingLogHandler()
+        let a = try instance(logs: log)
 
-        // Then it signs its own (it cannot use what it cannot open) and says why
+        // Then it signs its own (it cannot use what it cannot open) and says why, as a warning
         #expect(try a.tokens.token() != foreign)
         #expect(a.tokens.tokensSigned == 1)
-        #expect(lines.all.contains { $0.contains("cannot be opened") && $0.contains("KEY1234567") })
+        #expect(log.messages(at: .warning).contains { $0.contains("cannot be opened") && $0.contains("KEY1234567") })
     }
 
     @Test func aStoreFailureFallsBackToLocalSigningAtMostOncePerTwentyMinutes() throws {
         // Given an instance whose store is down
-        let lines = LogLines()
-        let a = try instance(log: lines.append)
+        let log = RecordingLogHandler()
+        let a = try instance(logs: log)
         a.store.failing = true
 
         // When it needs a token, then it signs one locally and says so
         let local = try a.tokens.token()
         #expect(a.tokens.tokensSigned == 1)
         #expect(a.tokens.sharingFailures == 1)
-        #expect(lines.all.contains { $0.contains("cannot be shared") && $0.contains("KEY1234567") })
+        #expect(log.messages(at: .warning).contains { $0.contains("cannot be shared") && $0.contains("KEY1234567") })
 
         // When APNs rejects that token within 20 minutes, then it keeps it (a new one would be
         // refused as TooManyProviderTokenUpdates) and asks the store again only a minute later
@@ -290,12 +291,6 @@ final class CountingStore: SharedStore {
 }
 
 /// The log lines an instance wrote.
-final class LogLines: Sendable {
-    private let lines = Mutex<[String]>([])
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
-    var all: [String] { lines.withLock { $0 } }
-}
-
 /// A clock the test moves by hand.
 final class ManualClock: Sendable {
     private let time = Mutex<Date>(Date(timeIntervalSince1970: 1_700_000_000))

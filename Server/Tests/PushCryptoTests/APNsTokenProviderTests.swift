@@ -11,7 +11,7 @@ import PushCrypto
 
     func provider() throws -> APNsTokenProvider {
         let clock = self.clock
-        return try APNsTokenProvider(key: key, keyID: "K", teamID: "T", now: { clock.now })
+        return try APNsTokenProvider(key: key, keyId: "K", teamId: "T", now: { clock.now })
     }
 
     func advance(minutes: Double) { clock.advance(minutes * 60) }
@@ -45,7 +45,7 @@ import PushCrypto
     @Test func aShortReuseIntervalIsClampedToTwentyMinutes() throws {
         let clock = self.clock
         let tokens = try APNsTokenProvider(
-            key: key, keyID: "K", teamID: "T", reuseInterval: 60, now: { clock.now })
+            key: key, keyId: "K", teamId: "T", reuseInterval: 60, now: { clock.now })
         let first = try tokens.token()
         advance(minutes: 10)
         #expect(try tokens.token() == first)
@@ -70,7 +70,7 @@ final class ManualClock: Sendable {
         // Given a provider whose token is due, and a shared place that is slow to answer
         let sharing = GatedSharing()
         let clock = self.clock
-        let tokens = try APNsTokenProvider(key: key, keyID: "K", teamID: "T", sharing: sharing, now: { clock.now })
+        let tokens = try APNsTokenProvider(key: key, keyId: "K", teamId: "T", sharing: sharing, now: { clock.now })
         let old = try tokens.token()
         clock.advance(51 * 60)
         sharing.close()
@@ -109,7 +109,7 @@ final class ManualClock: Sendable {
         // Given a provider whose token APNs rejected, and a shared place that is slow to answer
         let sharing = GatedSharing()
         let clock = self.clock
-        let tokens = try APNsTokenProvider(key: key, keyID: "K", teamID: "T", sharing: sharing, now: { clock.now })
+        let tokens = try APNsTokenProvider(key: key, keyId: "K", teamId: "T", sharing: sharing, now: { clock.now })
         let old = try tokens.token()
         tokens.invalidate(old)
         sharing.close()
@@ -165,7 +165,7 @@ final class GatedSharing: ProviderTokenSharing {
     func waitUntilEntered(timeout: TimeInterval) -> Bool { entered.wait(timeout: .now() + timeout) == .success }
 
     func withSharedToken(
-        teamID: String, keyID: String, _ decide: (APNsTokenProvider.Token?) throws -> APNsTokenProvider.Token?
+        teamId: String, keyId: String, _ decide: (APNsTokenProvider.Token?) throws -> APNsTokenProvider.Token?
     ) throws -> APNsTokenProvider.Token? {
         if closed.load(ordering: .sequentiallyConsistent) {
             entered.signal()

@@ -15,7 +15,7 @@ import PushCrypto
         // Given an APNs key
         let key = try PrivateKey(pem: keys.ecPrivatePEM)
         let provider = try APNsTokenProvider(
-            key: key, keyID: "ABC123DEFG", teamID: "TEAM123456",
+            key: key, keyId: "ABC123DEFG", teamId: "TEAM123456",
             now: { Date(timeIntervalSince1970: 1_700_000_000) })
 
         // When a token is signed
@@ -34,7 +34,7 @@ import PushCrypto
         // Raw r‖s padding bugs show up only for some signatures (short r or s): sign many.
         let key = try PrivateKey(pem: keys.ecPrivatePEM)
         for i in 0..<40 {
-            let token = try JWT.sign(["n": i], with: key, keyID: "K")
+            let token = try JWT.sign(["n": i], with: key, keyId: "K")
             #expect(try keys.verify(token: token, publicKeyPath: keys.ecPublicPath) != nil)
         }
     }
@@ -49,7 +49,7 @@ import PushCrypto
             iss: "svc@example.iam.gserviceaccount.com",
             scope: "https://www.googleapis.com/auth/firebase.messaging",
             aud: "https://127.0.0.1/token", iat: 1_700_000_000, exp: 1_700_003_600)
-        let token = try JWT.sign(claims, with: key, keyID: "kid-1", type: "JWT")
+        let token = try JWT.sign(claims, with: key, keyId: "kid-1", type: "JWT")
 
         // Then it verifies, and the claims survive
         let decoded = try #require(try keys.verify(token: token, publicKeyPath: keys.rsaPublicPath))
@@ -60,7 +60,7 @@ import PushCrypto
 
     @Test func aTamperedTokenIsRejectedByTheVerifier() throws {
         let key = try PrivateKey(pem: keys.ecPrivatePEM)
-        let token = try JWT.sign(["iss": "A"], with: key, keyID: "K")
+        let token = try JWT.sign(["iss": "A"], with: key, keyId: "K")
         let parts = token.split(separator: ".").map(String.init)
         let forged = parts[0] + "." + Base64URL.encode(Array(#"{"iss":"B"}"#.utf8)) + "." + parts[2]
         #expect(try keys.verify(token: forged, publicKeyPath: keys.ecPublicPath) == nil)

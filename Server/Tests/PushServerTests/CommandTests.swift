@@ -81,9 +81,9 @@ import Testing
         let credentials = mock.credentials
         let harness = try await Harness.start()
         #expect(try await harness.makeApp("chat").status == 200)
-        func apns(_ id: String, team: String = MockPushServer.teamID, key: String? = nil) -> [String: Any] {
+        func apns(_ id: String, team: String = MockPushServer.teamId, key: String? = nil) -> [String: Any] {
             [
-                "providerId": id, "keyId": MockPushServer.keyID, "teamId": team, "bundleId": "com.example.chat",
+                "providerId": id, "keyId": MockPushServer.keyId, "teamId": team, "bundleId": "com.example.chat",
                 "p8Key": key ?? credentials.apnsPrivateKeyPEM, "production": false,
             ]
         }

@@ -100,13 +100,14 @@ import Glibc
     /// proxy, and the log names the client its `X-Forwarded-For` gives; another address gets at
     /// most its limit; a client cannot spoof its address through the header.
     @Test func aTrustedProxyIsExemptAndNamesTheClient() async throws {
-        let lines = Locked<[String]>([])
+        let log = RecordingLogHandler()
         let harness = try await Harness.start(
             configure: { configuration in
                 configuration.maxConnectionsPerAddress = 8
                 configuration.trustedProxies = [try! CIDRBlock(parsing: "127.0.0.3/32")]
+                configuration.logLevel = .debug  // (probes' access lines are debug)
             },
-            logger: { line in lines.withLock { $0.append(line) } })
+            logs: log)
         // 20 idle connections from the proxy's address stay open (none refused)...
         let proxy = SocketFlood(port: harness.port, source: "127.0.0.3", idle: 20, trickle: 0, lineInterval: 60)
         proxy.start()
@@ -127,10 +128,10 @@ import Glibc
         #expect(try spoofing.get("/healthz", headers: ["X-Forwarded-For": "198.51.100.1"]) == 200)
         _ = proxy.stop()
         _ = client.stop()
-        let log = lines.withLock { $0 }.filter { $0.contains("GET /healthz") }
-        #expect(log.contains { $0.hasSuffix("client=203.0.113.7") }, "\(log)")
-        #expect(log.contains { $0.hasSuffix("client=127.0.0.1") }, "\(log)")
-        #expect(!log.contains { $0.contains("198.51.100.1") || $0.contains("10.9.8.7") }, "\(log)")
+        let lines = log.lines.filter { $0.contains("GET /healthz") }
+        #expect(lines.contains { $0.hasSuffix("client=203.0.113.7") }, "\(lines)")
+        #expect(lines.contains { $0.hasSuffix("client=127.0.0.1") }, "\(lines)")
+        #expect(!lines.contains { $0.contains("198.51.100.1") || $0.contains("10.9.8.7") }, "\(lines)")
     }
 
     private func ms(_ seconds: Double) -> String { String(format: "%.1f", seconds * 1000) }

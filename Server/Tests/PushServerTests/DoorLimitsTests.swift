@@ -34,7 +34,7 @@ import Testing
         }
         _ = try await harness.admin("POST", "/apps", ["appId": "app1", "name": "App"])
         let provider: [String: Any] = [
-            "providerId": "apns-1", "keyId": MockPushServer.keyID, "teamId": MockPushServer.teamID, "bundleId": "com.example.app",
+            "providerId": "apns-1", "keyId": MockPushServer.keyId, "teamId": MockPushServer.teamId, "bundleId": "com.example.app",
             "p8Key": mock.credentials.apnsPrivateKeyPEM, "production": false,
         ]
         #expect(try await harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", provider).status == 200)
@@ -178,28 +178,18 @@ import Testing
 
     // MARK: Files, logs and defaults
 
-    /// The lines a service logged.
-    final class LogLines: @unchecked Sendable {
-        // @unchecked: `lines` is only touched under `lock`.
-        private let lock = NSLock()
-        private var lines: [String] = []
-
-        var sink: @Sendable (String) -> Void { { line in self.lock.withLock { self.lines.append(line) } } }
-        var all: [String] { lock.withLock { lines } }
-    }
-
     /// A request's path went into the log as it came, so an unauthenticated request to a path with
     /// `%0d%0a` forged a log line, and `%1b[31m` reached the operator's terminal. Control
     /// characters are now written escaped: one request, one line, no control byte.
     @Test func aPathWithLineBreaksAndEscapesIsLoggedAsOneLine() async throws {
-        let log = LogLines()
-        let harness = try await Harness.start(logger: log.sink)
+        let log = RecordingLogHandler()
+        let harness = try await Harness.start(logs: log)
         // (The log cuts a path segment over 24 characters: each is shorter.)
         let forged = "/x%0d%0a[error]%20forged%1b[31m/%0a%09%7f%c2%85end"
         let response = try await RawHTTP.request(port: harness.port, "GET", forged)
         #expect(response.status == 404)
 
-        let request = try #require(await Harness.eventually { log.all.contains { $0.contains("forged") } } ? log.all : nil)
+        let request = try #require(await Harness.eventually { log.lines.contains { $0.contains("forged") } } ? log.lines : nil)
         // Each message is one line as the sink receives it, and the text as a whole has one line
         // that mentions the path.
         let text = request.joined(separator: "\n")
@@ -275,21 +265,21 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dataDirectory)
 
         // When the service starts on it
-        let log = LogLines()
+        let log = RecordingLogHandler()
         let second = try await Harness.start(
             configure: { configuration in
                 configuration.dataDirectory = dataDirectory
                 configuration.databasePath = nil
                 configuration.adminKey = nil
                 configuration.secretKey = nil
-            }, logger: log.sink)
+            }, logs: log)
         #expect(try second.store.app(id: "a") != nil, "the data is still there")
 
         // Then each owned path is private, with one line saying so, and the operator's file is left alone
         #expect(Self.mode(dataDirectory) == 0o700)
         for name in owned { #expect(Self.mode(dataDirectory + "/" + name) == 0o600, "\(name)") }
         #expect(Self.mode(dataDirectory + "/notes.txt") == 0o644)
-        let tightened = log.all.filter { $0.contains("tightened") }
+        let tightened = log.lines.filter { $0.contains("tightened") }
         for path in [dataDirectory] + owned.map({ dataDirectory + "/" + $0 }) {
             let mode = path == dataDirectory ? "from 0755 to 0700" : "from 0644 to 0600"
             #expect(tightened.filter { $0.contains("[info] tightened \(path) \(mode)") }.count == 1, "\(path): \(tightened)")
@@ -298,15 +288,15 @@ import Testing
         second.app.stop()
 
         // and a start on a private directory changes and logs nothing
-        let quiet = LogLines()
+        let quiet = RecordingLogHandler()
         let third = try await Harness.start(
             configure: { configuration in
                 configuration.dataDirectory = dataDirectory
                 configuration.databasePath = nil
                 configuration.adminKey = nil
                 configuration.secretKey = nil
-            }, logger: quiet.sink)
-        #expect(!quiet.all.contains { $0.contains("tightened") })
+            }, logs: quiet)
+        #expect(!quiet.lines.contains { $0.contains("tightened") })
         third.app.stop()
     }
 

@@ -1,5 +1,7 @@
 import Foundation
 import PushCore
+import PushTestSupport
+import ServerSupport
 import Testing
 
 /// Rate limits per auth token and request size limits, with the error envelope.
@@ -47,21 +49,36 @@ import Testing
 /// Nothing secret reaches the log.
 @Suite struct LogTests {
     @Test func logLinesCarryNoSecrets() async throws {
-        let lines = PushCore.Locked<[String]>([])
-        let harness = try await Harness.start {
-            $0.logLevel = .debug
-        } logger: { line in
-            lines.withLock { $0.append(line) }
-        }
+        let log = RecordingLogHandler()
+        let harness = try await Harness.start(configure: { $0.logLevel = .debug }, logs: log)
         try await harness.makeApp()
         let alice = try await harness.makeUser("alice")
         try await harness.register("0123456789abcdef0123", platform: "apns_ios_device", session: alice)
         _ = try await harness.admin("DELETE", "/users/alice/auth_tokens/\(alice.authToken)", appId: "app1")
         _ = try await harness.admin("DELETE", "/notifications/push/v1/tokens/0123456789abcdef0123", appId: "app1")
-        let text = lines.withLock { $0.joined(separator: "\n") }
+        let text = log.lines.joined(separator: "\n")
         #expect(text.contains("POST /users"), "the log is captured")
         for secret in [alice.authToken, Harness.adminKey, "TUlHVEFnRUFNQk1HQnlxR1NNNDlB", "0123456789abcdef0123", "whsec_"] {
             #expect(!text.contains(secret), "log contains \(secret.prefix(12))")
         }
+    }
+
+    /// Every request has its access line (`METHOD /path status Nms client=…`) at info, except the
+    /// probes polled every few seconds (`/healthz`, `/health`, `/metrics`), at debug; a change
+    /// made through the API is an info line of its own.
+    @Test func accessLinesAreInfoAndProbesAreDebug() async throws {
+        let log = RecordingLogHandler()
+        let harness = try await Harness.start(configure: { $0.logLevel = .debug }, logs: log)
+        try await harness.makeApp()
+        for path in ["/healthz", "/health", "/metrics", "/openapi.json"] {
+            _ = try await RawHTTP.request(port: harness.port, "GET", path)
+        }
+        func level(of line: String) -> [LogLevel] { log.records.filter { $0.message.hasPrefix(line) }.map(\.level) }
+        #expect(level(of: "POST /apps 200 ") == [.info])
+        #expect(level(of: "GET /openapi.json 200 ") == [.info])
+        for probe in ["GET /healthz 200 ", "GET /health 200 ", "GET /metrics 200 "] { #expect(level(of: probe) == [.debug], "\(probe)") }
+        #expect(level(of: "app created app=app1") == [.info])
+        let line = try #require(log.records.first { $0.message.hasPrefix("POST /apps 200 ") })
+        #expect(line.message.wholeMatch(of: /POST \/apps 200 \d+ms client=127\.0\.0\.1/) != nil, "\(line.message)")
     }
 }

@@ -77,7 +77,7 @@ import Testing
     @Test func opensSQLite() throws {
         let path = NSTemporaryDirectory() + "push-location-\(UUID().uuidString).sqlite"
         defer { MigrateStoreTests.removeSQLite(path) }
-        let store = try StoreLocation.parse("sqlite:" + path).open()
+        let store = try StoreLocation.parse("sqlite:" + path).open(logger: .silent)
         #expect(try store.rowCount(table: .apps) == 0)
         #expect(FileManager.default.fileExists(atPath: path))
     }
@@ -118,7 +118,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let source = directory + "/source.sqlite"
-        let store = try StoreLocation.sqlite(path: source).open()
+        let store = try StoreLocation.sqlite(path: source).open(logger: .silent)
         try store.createApp(AppRecord(id: "chat", name: "Chat", webhookURL: nil, sealedWebhookSecret: nil, createdAt: Date()))
 
         // The same store, spelled two ways.
@@ -133,7 +133,7 @@ import Testing
 
         // A destination that holds rows: refused, untouched.
         let full = directory + "/full.sqlite"
-        let fullStore = try StoreLocation.sqlite(path: full).open()
+        let fullStore = try StoreLocation.sqlite(path: full).open(logger: .silent)
         try fullStore.createApp(AppRecord(id: "kept", name: "Kept", webhookURL: nil, sealedWebhookSecret: nil, createdAt: Date()))
         let refused = try await CommandTests.run(["migrate-store", "--from", source, "--to", full])
         #expect(refused.status == 1 && refused.errors.contains("already holds rows (apps: 1)"), "\(refused.errors)")
@@ -384,7 +384,7 @@ import Testing
         #expect(migrated.output.contains("push_jobs        7 -> 7"), "\(migrated.output)")
         #expect(migrated.output.contains("every table's rows match"))
         #expect(migrated.output.contains("same secret key"))
-        let copy = try StoreLocation.parse(destination).open(poolSize: 2)
+        let copy = try StoreLocation.parse(destination).open(poolSize: 2, logger: .silent)
         let copyRows = try snapshot(copy)
         for table in StoreTable.allCases { #expect(copyRows[table] == sourceRows[table], "\(table.rawValue) differs after the copy") }
 

@@ -20,7 +20,7 @@ import Testing
 
     static func provider(_ mock: MockPushServer) -> [String: Any] {
         [
-            "providerId": "apns-1", "keyId": MockPushServer.keyID, "teamId": MockPushServer.teamID, "bundleId": "com.example.app",
+            "providerId": "apns-1", "keyId": MockPushServer.keyId, "teamId": MockPushServer.teamId, "bundleId": "com.example.app",
             "p8Key": mock.credentials.apnsPrivateKeyPEM, "production": false,
         ]
     }
@@ -113,12 +113,15 @@ import Testing
         // Given a provider whose every token was refused, then APNs accepts again
         let mock = try await offThePool { try MockPushServer() }
         try mock.script(["e101": [["status": 403, "reason": "InvalidProviderToken"], ["status": 200]]])
-        let harness = try await Harness.start(sender: .delivery) { configuration in
-            configuration.delivery.apnsBaseURL = mock.baseURL
-            configuration.delivery.caFile = mock.credentials.caFile
-            configuration.delivery.retry = RetryPolicy(maxAttempts: 3, baseDelay: 0.2, maxDelay: 1)
-            configuration.delivery.breaker.probeBase = 0.2
-        }
+        let log = RecordingLogHandler()
+        let harness = try await Harness.start(
+            sender: .delivery,
+            configure: { configuration in
+                configuration.delivery.apnsBaseURL = mock.baseURL
+                configuration.delivery.caFile = mock.credentials.caFile
+                configuration.delivery.retry = RetryPolicy(maxAttempts: 3, baseDelay: 0.2, maxDelay: 1)
+                configuration.delivery.breaker.probeBase = 0.2
+            }, logs: log)
         _ = try await harness.admin("POST", "/apps", ["appId": "app1", "name": "App"])
         _ = try await harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", Self.provider(mock))
         let bob = try await harness.makeUser("bob")
@@ -133,5 +136,9 @@ import Testing
         await Self.expectDelivered(1, harness, mock)
         #expect(try await Self.healthz(harness.port).body["misconfiguredProviders"] == nil)
         #expect(mock.log(kind: "apns").count == 2)
+        // and the log says so at the level each deserves: the breaker opening (no push of the
+        // provider goes out: an operator must look) as an error, its closing as info
+        #expect(log.records(containing: "apns-1 is misconfigured").map(\.level) == [.error])
+        #expect(log.records(containing: "apns-1 answers again").map(\.level) == [.info])
     }
 }

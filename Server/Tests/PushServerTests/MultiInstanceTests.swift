@@ -80,7 +80,7 @@ import Testing
     /// The scenario on `database` (the instances' `--database`; the test reads the jobs
     /// through the same store type).
     static func scenario(database: String, sends: Int = sends) async throws {
-        let store = try StoreLocation.parse(database).open(poolSize: 2)
+        let store = try StoreLocation.parse(database).open(poolSize: 2, logger: .silent)
         let directory = NSTemporaryDirectory() + "push-multi-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let mock = try NativeMockAPNs(

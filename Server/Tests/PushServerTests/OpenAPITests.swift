@@ -76,26 +76,65 @@ import Testing
         }
     }
 
-    /// The Error schema's `code` enum lists every code the service's sources can answer.
-    @Test func everyErrorCodeIsDocumented() throws {
+    /// The Error schema's `code` enum is the API's closed set of error codes (`APIError.Code`),
+    /// and no source of the service spells a code anywhere else: every error is declared once,
+    /// in `APIError.swift`.
+    @Test func theDocumentedErrorCodesAreTheAPIsCodes() throws {
         let document = try Self.document()
         let schemas = (document["components"] as? [String: Any])?["schemas"] as? [String: Any]
         let error = ((schemas?["Error"] as? [String: Any])?["properties"] as? [String: Any])?["error"] as? [String: Any]
         let code = (error?["properties"] as? [String: Any])?["code"] as? [String: Any]
         let documented = Set(try #require(code?["enum"] as? [String]))
+        let declared = Set(APIError.Code.allCases.map(\.rawValue))
+        #expect(declared.count == APIError.Code.allCases.count)
+        #expect(
+            documented == declared,
+            "only in Server/openapi.json: \(documented.subtracting(declared).sorted()); only in APIError.Code: \(declared.subtracting(documented).sorted())"
+        )
+
         let sources = Self.serverDirectory.appendingPathComponent("Sources/PushService")
         let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
         let pattern = try NSRegularExpression(pattern: #""((?:AUTH_)?ERR_[A-Z_]+)""#)
-        var used: Set<String> = []
-        for file in files where file.hasSuffix(".swift") {
+        var spelt: [String] = []
+        for file in files
+        where file.hasSuffix(".swift")
+            && !["APIError.swift", "OpenAPIDocument.swift"].contains(file.split(separator: "/").last.map(String.init))
+        {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
-            for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
-                if let range = Range(match.range(at: 1), in: text) { used.insert(String(text[range])) }
+            spelt += pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).map {
+                "\(file): \((text as NSString).substring(with: $0.range))"
             }
         }
-        #expect(used.count > 15)
-        #expect(
-            used.subtracting(documented).isEmpty, "error codes missing from Server/openapi.json: \(used.subtracting(documented).sorted())")
+        #expect(spelt.isEmpty, "error codes spelt outside APIError.swift: \(spelt)")
+    }
+
+    /// Where the document names an error code in an answer (`"409": … ERR_PROVIDER_ALREADY_EXISTS`),
+    /// the answer's status is the code's (`APIError.Code.status`).
+    @Test func eachDocumentedAnswerNamesCodesOfItsStatus() throws {
+        let document = try Self.document()
+        let components = (document["components"] as? [String: Any])?["responses"] as? [String: [String: Any]] ?? [:]
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        let codes = Dictionary(uniqueKeysWithValues: APIError.Code.allCases.map { ($0.rawValue, $0) })
+        var checked = 0
+        for (path, item) in paths {
+            for (method, value) in item where Self.methods.contains(method) {
+                let responses = ((value as? [String: Any])?["responses"] as? [String: [String: Any]]) ?? [:]
+                for (status, response) in responses {
+                    let resolved =
+                        (response["$ref"] as? String).flatMap { components[String($0.split(separator: "/").last ?? "")] } ?? response
+                    let description = resolved["description"] as? String ?? ""
+                    for match in description.matches(of: /`((?:AUTH_)?ERR_[A-Z_]+)`/) {
+                        let name = String(match.output.1)
+                        let code = try #require(codes[name], "\(method.uppercased()) \(path) \(status) names \(name), not a code")
+                        #expect(
+                            String(code.status) == status,
+                            "\(method.uppercased()) \(path) answers \(name) with \(status), not \(code.status)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked > 50)
     }
 
     @Test func theServiceServesTheDocumentOfTheRepository() async throws {

@@ -339,7 +339,7 @@ import Testing
         }
         #expect(try await harness.admin("POST", "/apps", ["appId": "app1"]).status == 200)
         let apns: [String: Any] = [
-            "providerId": "apns-1", "keyId": MockPushServer.keyID, "teamId": MockPushServer.teamID, "bundleId": "com.example.app",
+            "providerId": "apns-1", "keyId": MockPushServer.keyId, "teamId": MockPushServer.teamId, "bundleId": "com.example.app",
             "p8Key": mock.credentials.apnsPrivateKeyPEM, "production": false,
         ]
         #expect(try await harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", apns).status == 200)

@@ -1,6 +1,7 @@
 import Foundation
 import PushMocks
 import PushStore
+import ServerSupport
 
 /// The PostgreSQL the tests use: `PUSH_TEST_DATABASE_URL` (Server/Scripts/ci.sh starts a
 /// throwaway cluster with Server/Scripts/pg-cluster.sh and sets it). Without it the
@@ -71,9 +72,10 @@ final class PGTestSchema: Sendable {
         return url
     }
 
-    /// Opens a store on the schema (named `application` in pg_stat_activity when given).
-    func open(poolSize: Int = 4, application: String? = nil) throws -> PostgresStore {
-        try PostgresStore(url: Self.url(PGTest.url ?? "", schema: name, application: application), poolSize: poolSize)
+    /// Opens a store on the schema (named `application` in pg_stat_activity when given), logging
+    /// to `logger`.
+    func open(poolSize: Int = 4, application: String? = nil, logger: Logger = .silent) throws -> PostgresStore {
+        try PostgresStore(url: Self.url(PGTest.url ?? "", schema: name, application: application), poolSize: poolSize, logger: logger)
     }
 
     /// Runs SQL in the schema with psql.

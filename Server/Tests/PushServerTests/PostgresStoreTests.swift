@@ -1,6 +1,7 @@
 import Foundation
 import PushCore
 import PushStore
+import PushTestSupport
 import Testing
 
 /// What a scenario observed, step by step: each store call's result (records, counts, ids)
@@ -773,7 +774,8 @@ struct PostgresStoreTests {
         let schema = try PGTestSchema()
         defer { schema.drop() }
         let application = "victim_" + schema.name
-        let store = try schema.open(poolSize: 2, application: application)
+        let log = RecordingLogHandler()
+        let store = try schema.open(poolSize: 2, application: application, logger: log.logger())
         let other = try schema.open(poolSize: 1)
         defer {
             store.close()
@@ -787,8 +789,11 @@ struct PostgresStoreTests {
         #expect(Int(killed) ?? 0 >= 2, "the pool's connection and the listener's")
         // The pool reopens its connection on the next call.
         #expect(try store.pushJobCounts().pending == 0)
-        // The listener reconnects and says so (notifications may have been missed).
+        // The listener reconnects and says so (notifications may have been missed), and the log
+        // tells the loss once as a warning and the reconnection as info.
         try await Self.waitUntil { wakes.withLock { $0 } >= 1 }
+        #expect(log.records(containing: "listener lost its connection").map(\.level) == [.warning])
+        #expect(log.records(containing: "listener is connected again").map(\.level) == [.info])
         let before = wakes.withLock { $0 }
         try other.enqueue(webhooks: [], pushJobs: [StoreScenarios.job("j1")])
         try await Self.waitUntil { wakes.withLock { $0 } > before }
@@ -985,7 +990,7 @@ struct PostgresStoreTests {
             "postgres://push:s3cr3t-pw@127.0.0.1:1/push?bogus_option=s3cr3t-pw",
         ] {
             do {
-                _ = try PostgresStore(url: url, poolSize: 1)
+                _ = try PostgresStore(url: url, poolSize: 1, logger: .silent)
                 Issue.record("opened \(url.count)-byte URL that cannot work")
             } catch let error as StoreError {
                 guard case .database(let message) = error else {

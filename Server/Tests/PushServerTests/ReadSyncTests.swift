@@ -111,7 +111,7 @@ import Testing
         }
         _ = try await harness.admin("POST", "/apps", ["appId": "app1", "name": "App"])
         let provider: [String: Any] = [
-            "providerId": "apns-1", "keyId": MockPushServer.keyID, "teamId": MockPushServer.teamID, "bundleId": "com.example.app",
+            "providerId": "apns-1", "keyId": MockPushServer.keyId, "teamId": MockPushServer.teamId, "bundleId": "com.example.app",
             "p8Key": mock.credentials.apnsPrivateKeyPEM, "production": false,
         ]
         #expect(try await harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", provider).status == 200)

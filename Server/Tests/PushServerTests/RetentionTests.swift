@@ -180,12 +180,12 @@ import Testing
     /// after it with the same short interval, purges its own old job; by then the service with
     /// retention off has had as many chances and still has its old job.
     @Test func retentionZeroKeepsEverything() async throws {
-        let log = Locked<[String]>([])
+        let log = RecordingLogHandler()
         let keeping = try await Harness.start(
             configure: {
                 $0.retentionDays = 0
                 $0.retentionIntervalSeconds = 0.05
-            }, logger: { line in log.withLock { $0.append(line) } })
+            }, logs: log)
         try Self.insertFinishedJob("kept", createdAt: Date().addingTimeInterval(-3_650 * 86_400), into: keeping.store)
         let control = try await Harness.start { $0.retentionIntervalSeconds = 0.05 }
         try Self.insertFinishedJob("purged", createdAt: Date().addingTimeInterval(-3_650 * 86_400), into: control.store)
@@ -194,7 +194,7 @@ import Testing
         }
         #expect(controlPurged, "the control service did not purge")
         #expect(try keeping.store.pushJobLog(appId: "a", requestId: "r").map(\.id) == ["kept"])
-        #expect(log.withLock { $0 }.contains { $0.contains("retention off") })
+        #expect(log.records(containing: "retention off").map(\.level) == [.info])
         let metrics = try await RawHTTP.json(port: keeping.port, "GET", "/metrics")
         #expect(Self.text(metrics).contains("push_retention_deleted_total{kind=\"push_jobs\"} 0"), "\(Self.text(metrics))")
     }
@@ -203,13 +203,12 @@ import Testing
     /// the next interval while the service goes on answering; once the cause is gone, the next
     /// run deletes the job.
     @Test func aFailedPurgeIsLoggedAndRetried() async throws {
-        let log = Locked<[String]>([])
-        let harness = try await Harness.start(
-            configure: { $0.retentionIntervalSeconds = 0.05 }, logger: { line in log.withLock { $0.append(line) } })
+        let log = RecordingLogHandler()
+        let harness = try await Harness.start(configure: { $0.retentionIntervalSeconds = 0.05 }, logs: log)
         try Self.blockDeletes(of: harness.database, true)
         try Self.insertFinishedJob("blocked", createdAt: Date().addingTimeInterval(-30 * 86_400), into: harness.store)
         let retried = await Harness.eventually(timeout: 60) {
-            log.withLock { $0 }.count { $0.contains("retention purge failed") } >= 2
+            log.records(containing: "retention purge failed").count >= 2
         }
         #expect(retried, "no failed purge was logged twice")
         let health = try await RawHTTP.json(port: harness.port, "GET", "/healthz")

@@ -22,7 +22,7 @@ import Testing
         let first = try await Harness.start(sender: .delivery, configure: configure)
         _ = try await first.admin("POST", "/apps", ["appId": "app1", "name": "App"])
         let provider: [String: Any] = [
-            "providerId": "apns-1", "keyId": MockPushServer.keyID, "teamId": MockPushServer.teamID, "bundleId": "com.example.app",
+            "providerId": "apns-1", "keyId": MockPushServer.keyId, "teamId": MockPushServer.teamId, "bundleId": "com.example.app",
             "p8Key": mock.credentials.apnsPrivateKeyPEM, "production": false,
         ]
         #expect(try await first.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", provider).status == 200)
@@ -52,7 +52,7 @@ import Testing
         #expect(Set(jwts).count == 1)
 
         // And the first signed it, the second took it from the store, as /metrics says
-        let labels = "{team=\"\(MockPushServer.teamID)\",key=\"\(MockPushServer.keyID)\"}"
+        let labels = "{team=\"\(MockPushServer.teamId)\",key=\"\(MockPushServer.keyId)\"}"
         let metricsFirst = String(decoding: try await RawHTTP.request(port: first.port, "GET", "/metrics").body, as: UTF8.self)
         let metricsSecond = String(decoding: try await RawHTTP.request(port: second.port, "GET", "/metrics").body, as: UTF8.self)
         #expect(metricsFirst.contains("push_apns_provider_tokens_signed_total\(labels) 1"))

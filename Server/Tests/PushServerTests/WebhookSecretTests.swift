@@ -17,14 +17,14 @@ import Testing
             try await first.makeApp(webhookURL: receiver.url)
         }
         // When the service runs with another secret key and an event comes in
-        let lines = Locked<[String]>([])
+        let log = RecordingLogHandler()
         let second = try await Harness.start(
             database: database,
             configure: {
                 $0.dataDirectory = directory
                 $0.secretKey = Data(repeating: 9, count: 32).base64EncodedString()
             },
-            logger: { line in lines.withLock { $0.append(line) } })
+            logs: log)
         let alice = try await second.makeUser("alice")
         let reply = try await second.client(
             "POST", "/messages", session: alice,
@@ -32,7 +32,7 @@ import Testing
         #expect(reply.status == 200)
 
         // Then nothing reaches the receiver; the event waits and the log says why
-        #expect(await Harness.eventually { lines.withLock { $0.contains { $0.contains("cannot be decrypted") } } })
+        #expect(await Harness.eventually { !log.records(containing: "cannot be decrypted").isEmpty })
         #expect(receiver.all.isEmpty, "no unsigned delivery")
         #expect(try second.store.pendingWebhookJobCount() == 1)
     }

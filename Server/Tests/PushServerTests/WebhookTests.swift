@@ -5,6 +5,7 @@ import PushCore
 import PushCrypto
 import PushService
 import PushStore
+import PushTestSupport
 import Testing
 
 /// Events forwarded to the operator's webhook: signed, retried with back-off, never dropped.
@@ -89,8 +90,8 @@ import Testing
 
     @Test func eventsWaitForAWebhookURLInsteadOfBeingDropped() async throws {
         let receiver = try Receiver(failures: 0)
-        let lines = Locked<[String]>([])
-        let harness = try await Harness.start(logger: { line in lines.withLock { $0.append(line) } })
+        let log = RecordingLogHandler()
+        let harness = try await Harness.start(logs: log)
         try await harness.makeApp()
         let bob = try await harness.makeUser("bob")
         _ = try await harness.client("POST", "/users/alice/conversation/delivered", session: bob, ["messageId": "m-1"])
@@ -102,7 +103,7 @@ import Testing
         // Wait until the dispatcher has tried both jobs without a URL: they stay queued
         #expect(
             await Harness.eventually {
-                lines.withLock { $0.filter { $0.contains("no webhook URL configured") }.count >= 2 }
+                log.records(containing: "no webhook URL configured").count >= 2
             })
         #expect(try harness.store.pendingWebhookJobCount() == 2)
         _ = try await harness.admin("PUT", "/apps/app1", ["webhookUrl": receiver.url])

@@ -30,13 +30,22 @@ final class APIHandler: Sendable {
         routes.map(\.signature)
     }
 
+    /// Answers the request and writes its access line, `METHOD /path status Nms client=…`: at
+    /// info, or at debug for the probes a load balancer and Prometheus send every few seconds
+    /// (``isProbe(_:)``).
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         let started = Date()
         let response = route(request)
-        service.logger.info(
+        service.logger.log(
+            Self.isProbe(request) ? .debug : .info,
             "\(request.method) \(Self.redactedPath(request.path)) \(response.status) \(Int(Date().timeIntervalSince(started) * 1000))ms client=\(request.clientAddress)"
         )
         return response
+    }
+
+    /// `GET /healthz`, `/health` and `/metrics`: polled, not used.
+    static func isProbe(_ request: HTTPRequest) -> Bool {
+        request.method == "GET" && (request.path == "/healthz" || request.path == "/health" || request.path == "/metrics")
     }
 
     private func route(_ request: HTTPRequest) -> HTTPResponse {
@@ -61,9 +70,9 @@ final class APIHandler: Sendable {
             } catch let error as APIError {
                 return error.response
             } catch StoreError.conflict {
-                return APIError(409, "ERR_ALREADY_EXISTS", "It already exists.").response
+                return APIError.alreadyExists.response
             } catch StoreError.notFound {
-                return APIError(404, "ERR_NOT_FOUND", "It does not exist.").response
+                return APIError.doesNotExist.response
             } catch {
                 service.logger.error("request failed: \(type(of: error))")
                 return APIError.operationFailed.response

@@ -22,7 +22,7 @@ extension AdminAPI {
         do {
             try service.store.createApp(record)
         } catch StoreError.conflict {
-            throw APIError(409, "ERR_APP_ALREADY_EXISTS", "An app with this id exists.")
+            throw APIError.appAlreadyExists
         }
         service.logger.info("app created app=\(id)")
         var value = appJSON(record)

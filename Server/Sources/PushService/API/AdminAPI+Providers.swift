@@ -41,9 +41,9 @@ extension AdminAPI {
         }
         // The bundle id becomes the `apns-topic` header (with `.voip` for VoIP pushes).
         let bundleId = try body.string("bundleId", maxLength: 256)
-        if let problem = APNsLimits.bundleIDProblem(bundleId) {
+        if let problem = APNsLimits.bundleIdProblem(bundleId) {
             throw APIError.badRequest(
-                "The bundleId must be the app's bundle id (letters, digits, - and ., at most \(APNsLimits.maxBundleIDBytes) characters): \(problem).",
+                "The bundleId must be the app's bundle id (letters, digits, - and ., at most \(APNsLimits.maxBundleIdBytes) characters): \(problem).",
                 field: "bundleId", problem: problem)
         }
         let settings: [String: Any] = [
@@ -138,7 +138,7 @@ extension AdminAPI {
             do {
                 try service.store.createProvider(record)
             } catch StoreError.conflict {
-                throw APIError(409, "ERR_PROVIDER_ALREADY_EXISTS", "A provider with this id exists.")
+                throw APIError.providerAlreadyExists
             }
         } else {
             guard let existing = try service.store.provider(appId: call.appId, id: id) else { throw APIError.providerNotFound }

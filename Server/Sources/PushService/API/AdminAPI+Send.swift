@@ -24,7 +24,7 @@ extension AdminAPI {
                 let uid = call.parameter("uid")
                 try Validate.identifier(uid, field: "uid")
                 guard try service.store.user(appId: call.appId, uid: uid) != nil else {
-                    throw Self.userNotFound
+                    throw APIError.userNotFound
                 }
                 return try ReadSync(service: service).handle(call, appId: call.appId, uid: uid, excludingAuthTokenHash: nil)
             },
@@ -88,7 +88,7 @@ extension AdminAPI {
             value["replayed"] = true
             return value
         case .keyReused:
-            throw APIError(422, "ERR_IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used with a different request.")
+            throw APIError.idempotencyKeyReused
         }
     }
 

@@ -16,7 +16,7 @@ extension AdminAPI {
             },
             Route("DELETE", "notifications/push/v1/tokens/:pushToken", .adminApp) { call in
                 guard try service.store.deleteToken(appId: call.appId, token: call.parameter("pushToken")) else {
-                    throw APIError(404, "ERR_TOKEN_NOT_FOUND", "No push token matches.")
+                    throw APIError.tokenNotFound
                 }
                 return ["deleted": 1]
             },

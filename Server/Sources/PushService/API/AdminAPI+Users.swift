@@ -18,7 +18,7 @@ extension AdminAPI {
         do {
             try service.store.createUser(record)
         } catch StoreError.conflict {
-            throw APIError(409, "ERR_UID_ALREADY_EXISTS", "A user with this uid exists.")
+            throw APIError.uidAlreadyExists
         }
         var value = userJSON(record)
         if try body.bool("withAuthToken") == true {

@@ -27,7 +27,7 @@ struct AdminAPI {
             Route("GET", "users", .adminApp) { call in try service.store.users(appId: call.appId).map(userJSON) },
             Route("GET", "users/:uid", .adminApp) { call in try userJSON(existingUser(call)) },
             Route("DELETE", "users/:uid", .adminApp) { call in
-                guard try service.store.deleteUser(appId: call.appId, uid: call.parameter("uid")) else { throw Self.userNotFound }
+                guard try service.store.deleteUser(appId: call.appId, uid: call.parameter("uid")) else { throw APIError.userNotFound }
                 return ["uid": call.parameter("uid"), "deleted": true]
             },
             Route("POST", "users/:uid/auth_tokens", .adminApp) { call in try createAuthToken(existingUser(call)) },
@@ -45,7 +45,7 @@ struct AdminAPI {
                 let revoked = try service.store.revokeAuthToken(
                     appId: call.appId, uid: call.parameter("uid"), hash: Crypto.sha256(call.parameter("authToken")))
                 // 404, not the client API's 401: the admin key is fine, the token is unknown.
-                guard revoked else { throw APIError(404, "ERR_AUTH_TOKEN_NOT_FOUND", "This user has no such auth token.") }
+                guard revoked else { throw APIError.userAuthTokenNotFound }
                 return ["revoked": 1]
             },
             Route("GET", "admin/outbox", .admin) { _ in
@@ -63,8 +63,6 @@ struct AdminAPI {
             + PreferencesAPI(service: service).adminRoutes
     }
 
-    static let userNotFound = APIError(404, "ERR_UID_NOT_FOUND", "No user has this uid.")
-
     static func seconds(_ date: Date) -> Int64 {
         Int64(date.timeIntervalSince1970)
     }
@@ -76,7 +74,7 @@ struct AdminAPI {
 
     func existingUser(_ call: Call) throws -> UserRecord {
         let uid = call.parameter("uid")
-        guard let user = try service.store.user(appId: call.appId, uid: uid) else { throw Self.userNotFound }
+        guard let user = try service.store.user(appId: call.appId, uid: uid) else { throw APIError.userNotFound }
         return user
     }
 

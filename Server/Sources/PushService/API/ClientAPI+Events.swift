@@ -66,7 +66,7 @@ extension ClientAPI {
         let pushId = call.parameter("pushId")
         try Validate.identifier(pushId, field: "pushId")
         guard let event = try PushTrace(service: service).record(.opened, pushId: pushId, session: session, detail: nil) else {
-            throw APIError(404, "ERR_NOT_FOUND", "No push \(pushId) was sent to this user.")
+            throw APIError.pushNotFound(pushId)
         }
         return ["pushId": pushId, "openedAt": Int64(event.at.timeIntervalSince1970 * 1000)]
     }

@@ -52,7 +52,7 @@ struct ClientAPI {
         }
         let platformText = try body.string("platform", maxLength: 64)
         guard let platform = TokenPlatform(rawValue: platformText) else {
-            throw APIError(400, "ERR_BAD_REQUEST", "The platform field is not valid.", details: ["platform": platformText])
+            throw APIError.badRequest("The platform field is not valid.", field: "platform", problem: platformText)
         }
         let timezone = try body.optionalString("timezone", maxLength: 64)
         // The token's APNs environment (the `aps-environment` of the app's provisioning

@@ -25,7 +25,7 @@ struct PreferencesAPI {
     var adminRoutes: [Route] {
         routes(prefix: "users/:uid/push-preferences", auth: .adminApp) { call in
             let uid = call.parameter("uid")
-            guard try service.store.user(appId: call.appId, uid: uid) != nil else { throw AdminAPI.userNotFound }
+            guard try service.store.user(appId: call.appId, uid: uid) != nil else { throw APIError.userNotFound }
             return (call.appId, uid)
         }
     }

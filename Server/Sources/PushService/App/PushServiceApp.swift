@@ -35,6 +35,8 @@ public final class PushServiceApp: Sendable {
     /// Opens the store, starts the HTTP server, the delivery engine and the webhook worker.
     ///
     /// - Parameters:
+    ///   - logger: the service's logger, handed down to every part that logs (`--log-level`
+    ///     sets its level in `push-server`).
     ///   - sender: replaces the configured sender (tests hand in a double); the engine drives
     ///     it like any other.
     ///   - startDelivery: false leaves the engine stopped until ``startDelivery()`` (tests
@@ -42,14 +44,14 @@ public final class PushServiceApp: Sendable {
     ///   - clock: the API's clock (tests set the time of day for quiet hours and mute expiry;
     ///     the delivery engine keeps the real one).
     public init(
-        configuration: ServiceConfiguration, logger: ServiceLogger = ServiceLogger(), sender: (any PushSender)? = nil,
+        configuration: ServiceConfiguration, logger: Logger, sender: (any PushSender)? = nil,
         startDelivery: Bool = true, clock: @escaping @Sendable () -> Date = Date.init
     ) throws {
         self.configuration = configuration
         // The data directory 0700 and the service's files in it 0600, before any is opened.
         var sqlitePath: String?
         if case .sqlite(let path) = configuration.storeLocation { sqlitePath = path }
-        try PrivateFiles.secureDataDirectory(configuration.dataDirectory, database: sqlitePath) { logger.info($0) }
+        try PrivateFiles.secureDataDirectory(configuration.dataDirectory, database: sqlitePath, logger: logger)
         let secrets = try Self.secretBox(configuration, logger: logger)
         let adminKey: String
         if let key = configuration.adminKey {
@@ -61,7 +63,7 @@ public final class PushServiceApp: Sendable {
             adminKeySource = path
         }
         let store = try configuration.storeLocation.open(
-            poolSize: configuration.databasePoolSize, sqliteSynchronousFull: configuration.sqliteSynchronousFull)
+            poolSize: configuration.databasePoolSize, sqliteSynchronousFull: configuration.sqliteSynchronousFull, logger: logger)
         self.store = store
         providers = ProviderSecrets(store: store, secrets: secrets)
         context = ServiceContext(
@@ -82,23 +84,22 @@ public final class PushServiceApp: Sendable {
                 "--max-connections \(configuration.maxConnections) is more than the open-file limit allows: serving at most "
                     + "\(server.effectiveConnectionLimit) connections (raise the hard limit, e.g. LimitNOFILE= in the systemd unit)")
         }
-        let log: @Sendable (String) -> Void = { logger.warning($0) }
         switch (sender, configuration.sender) {
         case (let sender?, _):
-            delivery = DeliveryService(store: store, sender: sender, engine: configuration.engine, log: log)
+            delivery = DeliveryService(store: store, sender: sender, engine: configuration.engine, logger: logger)
         case (nil, .delivery):
             delivery = DeliveryService(
                 store: store, directory: providers,
-                configuration: configuration.delivery.sharingProviderTokens(through: store, secrets: secrets, log: log),
+                configuration: configuration.delivery.sharingProviderTokens(through: store, secrets: secrets, logger: logger),
                 engine: configuration.engine,
                 lastRegistration: { appId, token in
                     (try? store.tokens(appId: appId, uid: nil))?.first { $0.token == token }?.updatedAt
-                }, log: log)
+                }, logger: logger)
         case (nil, .log):
-            let sender = LogSender(journalPath: configuration.senderJournal) { logger.info($0) }
-            delivery = DeliveryService(store: store, sender: sender, engine: configuration.engine, log: log)
+            let sender = LogSender(journalPath: configuration.senderJournal, logger: logger)
+            delivery = DeliveryService(store: store, sender: sender, engine: configuration.engine, logger: logger)
         case (nil, .none):
-            delivery = DeliveryService(store: store, sender: NoneSender(), engine: configuration.engine, log: log)
+            delivery = DeliveryService(store: store, sender: NoneSender(), engine: configuration.engine, logger: logger)
         }
         let engine = delivery
         context.deliveryStatus.withLock { $0 = engine }
@@ -143,7 +144,7 @@ public final class PushServiceApp: Sendable {
         (store as? PostgresStore)?.close()
     }
 
-    private static func secretBox(_ configuration: ServiceConfiguration, logger: ServiceLogger) throws -> SecretBox {
+    private static func secretBox(_ configuration: ServiceConfiguration, logger: Logger) throws -> SecretBox {
         if let text = configuration.secretKey {
             guard let key = KeyFiles.parseKey(text) else {
                 throw ConfigurationError.invalid("PUSH_SECRET_KEY must be 32 bytes as base64 or 64 hex digits")

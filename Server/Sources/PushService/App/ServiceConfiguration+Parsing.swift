@@ -282,8 +282,7 @@ extension ServiceConfiguration {
         },
         Option(flag: "--seed-webhook-url", placeholder: "url", help: "Webhook URL of the seed app.") { $0.seedWebhookURL = $1 },
         Option(flag: "--log-level", placeholder: "level", help: "debug, info, warning or error (default info).") { configuration, value in
-            let levels: [String: ServiceLogger.Level] = ["debug": .debug, "info": .info, "warning": .warning, "error": .error]
-            guard let level = levels[value.lowercased()] else {
+            guard let level = LogLevel(name: value) else {
                 throw ConfigurationError.invalid("--log-level must be debug, info, warning or error")
             }
             configuration.logLevel = level

@@ -108,7 +108,7 @@ public struct ServiceConfiguration: Sendable {
     /// Webhook URL of the seed app (`--seed-webhook-url`, `PUSH_SEED_WEBHOOK_URL`).
     public var seedWebhookURL: String?
     /// Log level: debug, info, warning, error (`--log-level`, `PUSH_LOG_LEVEL`).
-    public var logLevel = ServiceLogger.Level.info
+    public var logLevel = LogLevel.info
     /// Webhook URLs may be `http://`, to loopback addresses only, and loopback addresses are
     /// allowed over `https` too (`--allow-insecure-webhooks`, `PUSH_ALLOW_INSECURE_WEBHOOKS`):
     /// for development, never on a server others use.

@@ -21,7 +21,7 @@ final class ServiceContext: Sendable {
     let store: any ServiceStore
     let secrets: SecretBox
     let adminKey: String
-    let logger: ServiceLogger
+    let logger: Logger
     let rateLimiter: RateLimiter
     let clock: @Sendable () -> Date
     /// The delivery engine's view of providers (tests may attach another).
@@ -34,7 +34,7 @@ final class ServiceContext: Sendable {
     let httpServer = Locked<HTTPServer?>(nil)
 
     init(
-        configuration: ServiceConfiguration, store: any ServiceStore, secrets: SecretBox, adminKey: String, logger: ServiceLogger,
+        configuration: ServiceConfiguration, store: any ServiceStore, secrets: SecretBox, adminKey: String, logger: Logger,
         clock: @escaping @Sendable () -> Date = Date.init
     ) {
         self.configuration = configuration
@@ -50,14 +50,14 @@ final class ServiceContext: Sendable {
 
     /// A new random id for jobs, requests and messages: a lowercase version-4 UUID.
     func newId() -> String {
-        RandomIDs.shared.next()
+        RandomIds.shared.next()
     }
 }
 
 /// Version-4 UUID strings from kernel randomness fetched 4 KB at a time (`UUID()` opens,
 /// reads and closes `/dev/urandom` for each id, which dominated creating a large send's jobs).
-final class RandomIDs: Sendable {
-    static let shared = RandomIDs()
+final class RandomIds: Sendable {
+    static let shared = RandomIds()
 
     struct Pool {
         var bytes = [UInt8](repeating: 0, count: 4096)

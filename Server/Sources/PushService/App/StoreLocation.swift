@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import PushStore
+import ServerSupport
 
 /// Where a store lives, as an operator writes it (`--database`, `PUSH_DATABASE_URL`,
 /// `migrate-store --from/--to`):
@@ -86,13 +87,14 @@ public enum StoreLocation: Sendable, Hashable, CustomStringConvertible {
 
     /// Opens the store (creating a SQLite file, and migrating either schema, as the service
     /// does). `poolSize`: the PostgreSQL connection pool; `sqliteSynchronousFull`: SQLite's
-    /// `synchronous=FULL` (the service's default).
-    public func open(poolSize: Int = 8, sqliteSynchronousFull: Bool = true) throws -> any ServiceStore {
+    /// `synchronous=FULL` (the service's default); `logger`: where a PostgreSQL store tells of
+    /// its listener's lost connection.
+    public func open(poolSize: Int = 8, sqliteSynchronousFull: Bool = true, logger: Logger) throws -> any ServiceStore {
         switch self {
         case .sqlite(let path):
             return try SQLiteStore(path: path, synchronousFull: sqliteSynchronousFull)
         case .postgres(let url):
-            return try PostgresStore(url: url, poolSize: poolSize)
+            return try PostgresStore(url: url, poolSize: poolSize, logger: logger)
         }
     }
 

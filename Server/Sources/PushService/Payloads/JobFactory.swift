@@ -82,17 +82,17 @@ struct JobFactory {
     /// bytes, else `sha256-` and the base64url SHA-256 of the session id (50 bytes): the same
     /// for every push of the call, so they still replace one another on the device.
     static func collapseId(sessionId: String) -> String {
-        if sessionId.utf8.count <= APNsLimits.maxCollapseIDBytes { return sessionId }
+        if sessionId.utf8.count <= APNsLimits.maxCollapseIdBytes { return sessionId }
         return "sha256-" + Base64URL.encode(Crypto.sha256(sessionId))
     }
 
-    /// Why APNs would refuse a job (``APNsLimits/problem(payloadBytes:voip:background:priority:collapseID:)``,
+    /// Why APNs would refuse a job (``APNsLimits/problem(payloadBytes:voip:background:priority:collapseId:)``,
     /// the check the APNs client makes before sending), or nil. The send API refuses a send
     /// with such a job instead of storing it.
-    static func apnsProblem(_ job: PushJob) -> String? {
+    static func apnsProblem(_ job: PushJob) -> APNsReason? {
         APNsLimits.problem(
             payloadBytes: job.payload.count, voip: job.headers.pushType == .voip, background: job.headers.pushType == .background,
-            priority: job.headers.priority, collapseID: job.headers.collapseId)
+            priority: job.headers.priority, collapseId: job.headers.collapseId)
     }
 
     /// APNs headers: VoIP → `voip`, priority 10, expiration 0, topic + `.voip`; alerts →

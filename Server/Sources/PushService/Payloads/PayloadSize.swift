@@ -15,10 +15,10 @@ enum PayloadSize {
         for job in jobs {
             guard let problem = JobFactory.apnsProblem(job) else { continue }
             let voip = job.headers.pushType == .voip
-            guard problem == "PayloadTooLarge" else {
+            guard problem == .payloadTooLarge else {
                 // The service sets the other headers itself; this would be its own fault.
                 return APIError.badRequest(
-                    "APNs would refuse this push (\(problem)).", field: eventKey(event), problem: problem)
+                    "APNs would refuse this push (\(problem)).", field: eventKey(event), problem: problem.rawValue)
             }
             let limit = APNsLimits.payloadLimit(voip: voip)
             let (field, bytes) = largestField(of: event, voip: voip, badge: badge)

@@ -45,7 +45,7 @@ struct PushTrace {
     func trace(appId: String, requestId: String) throws -> Any {
         let entries = try service.store.pushJobLog(appId: appId, requestId: requestId)
         guard let first = entries.first else {
-            throw APIError(404, "ERR_NOT_FOUND", "No send request \(requestId) in this app.")
+            throw APIError.sendRequestNotFound(requestId)
         }
         let events = Dictionary(grouping: try service.store.pushEvents(appId: appId, requestId: requestId), by: \.pushId)
         var order: [String] = []
@@ -75,7 +75,7 @@ struct PushTrace {
         ]
         var stopped: [String: Any]?
         var sent: [String: Any] = [:]
-        if entry.platform.isAPNs { sent["apns-id"] = DeliverySender.apnsID(forJob: entry.id) }
+        if entry.platform.isAPNs { sent["apns-id"] = DeliverySender.apnsId(forJob: entry.id) }
         switch entry.state {
         case "delivered":
             sent["status"] = 200

@@ -8,11 +8,13 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ServerSupport
 
 /// The modes of what the service keeps in its data directory: the directory 0700, its files
 /// 0600 (the SQLite database and its `-wal`, `-shm` and `-journal`, `admin.key`, `secret.key`,
 /// `dev-seed.json`). New ones are created so; ones an older version (or a careless copy) left
-/// readable by others are tightened at start, one log line per path changed.
+/// readable by others are tightened at start, one info line per path changed (a warning when
+/// it cannot be changed).
 ///
 /// Only what the service owns is touched: those names in the data directory, and the directory
 /// itself when it belongs to the service's user and is not a shared one (sticky bit, like
@@ -29,18 +31,18 @@ enum PrivateFiles {
     /// Creates the data directory (0700; its parents as usual) or tightens it, and tightens
     /// the files the service owns in it: those of ``ownedNames``, and `database` (a SQLite path)
     /// with its `-wal`, `-shm` and `-journal` files when it lies in the directory.
-    static func secureDataDirectory(_ directory: String, database: String?, log: (String) -> Void) throws {
+    static func secureDataDirectory(_ directory: String, database: String?, logger: Logger) throws {
         if !FileManager.default.fileExists(atPath: directory) {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             chmod(directory, directoryMode)
         } else {
-            tighten(directory, to: directoryMode, directory: true, log: log)
+            tighten(directory, to: directoryMode, directory: true, logger: logger)
         }
         var files = ownedNames.map { directory.appendingPathComponent($0) }
         if let database, isInside(database, directory: directory) {
             files += ["", "-wal", "-shm", "-journal"].map { database + $0 }
         }
-        for file in files { tighten(file, to: fileMode, directory: false, log: log) }
+        for file in files { tighten(file, to: fileMode, directory: false, logger: logger) }
     }
 
     /// Writes `text` to `path` as a private file: a new file of mode 0600 in the same directory,
@@ -71,7 +73,7 @@ enum PrivateFiles {
     /// Removes the group and other bits of `path` (not following a symbolic link) when it exists,
     /// is what it should be (a regular file, or a directory that is the process's own and not
     /// sticky), and has some; logs the change.
-    private static func tighten(_ path: String, to mode: mode_t, directory: Bool, log: (String) -> Void) {
+    private static func tighten(_ path: String, to mode: mode_t, directory: Bool, logger: Logger) {
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
         let kind = info.st_mode & S_IFMT
@@ -81,10 +83,10 @@ enum PrivateFiles {
         guard current & ~mode != 0 else { return }
         let tightened = current & mode
         guard chmod(path, tightened) == 0 else {
-            log("could not tighten \(path) from \(octal(current)) to \(octal(tightened)): \(String(cString: strerror(errno)))")
+            logger.warning("could not tighten \(path) from \(octal(current)) to \(octal(tightened)): \(String(cString: strerror(errno)))")
             return
         }
-        log("tightened \(path) from \(octal(current)) to \(octal(tightened))")
+        logger.info("tightened \(path) from \(octal(current)) to \(octal(tightened))")
     }
 
     static func octal(_ mode: mode_t) -> String {

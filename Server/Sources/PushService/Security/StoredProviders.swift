@@ -17,10 +17,13 @@ public struct StoredProviders: Sendable {
     private let store: any ServiceStore
     private let secrets: ProviderSecrets
     private let box: SecretBox
+    private let logger: Logger
 
-    /// Opens the database and the secret key that `configuration` names.
+    /// Opens the database and the secret key that `configuration` names; the shared provider
+    /// token's problems go to `logger`.
     /// - Throws: ``ConfigurationError/invalid(_:)`` with a plain explanation when either is missing.
-    public init(configuration: ServiceConfiguration) throws {
+    public init(configuration: ServiceConfiguration, logger: Logger) throws {
+        self.logger = logger
         let database = configuration.resolvedDatabasePath
         guard configuration.postgresURL != nil || FileManager.default.fileExists(atPath: database) else {
             throw ConfigurationError.invalid(
@@ -40,7 +43,7 @@ public struct StoredProviders: Sendable {
         guard let key = KeyFiles.parseKey(keyText) else {
             throw ConfigurationError.invalid("the secret key is not 32 bytes as base64 or 64 hex digits")
         }
-        store = try configuration.storeLocation.open(poolSize: 1, sqliteSynchronousFull: false)
+        store = try configuration.storeLocation.open(poolSize: 1, sqliteSynchronousFull: false, logger: logger)
         box = try SecretBox(key: key)
         secrets = ProviderSecrets(store: store, secrets: box)
     }
@@ -48,7 +51,7 @@ public struct StoredProviders: Sendable {
     /// The APNs provider tokens the service's instances share through this database: a test
     /// push uses the token they use instead of signing one more (each new token counts as a
     /// token update at APNs).
-    public var providerTokenSharing: any ProviderTokenSharing { StoredProviderTokens(store: store, secrets: box) }
+    public var providerTokenSharing: any ProviderTokenSharing { StoredProviderTokens(store: store, secrets: box, logger: logger) }
 
     /// Whether the app exists.
     public func appExists(_ appId: String) throws -> Bool {

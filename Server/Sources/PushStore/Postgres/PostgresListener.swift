@@ -19,6 +19,7 @@ import Foundation
 /// A thread waits on the connection's socket with `poll(2)` (and on a pipe that `close()`
 /// writes to). When the connection drops, it reconnects every half second, listens and
 /// takes the lock again, and calls the handler once (notifications sent meanwhile are lost).
+/// The loss is logged once as a warning, the reconnection as info.
 final class PGListener: @unchecked Sendable {
     // @unchecked: `closing`, `finished` and `handler` are only touched inside `state.withLock`;
     // the connection belongs to the thread after `init`.
@@ -29,11 +30,13 @@ final class PGListener: @unchecked Sendable {
     private var finished = false
     private var handler: (@Sendable () -> Void)?
     private let wake: (read: Int32, write: Int32)
+    private let logger: Logger
 
     /// Connects, listens on `channel` and takes the lock of `ownerLock` (SQL that takes it);
     /// throws when that fails, so a store never claims without its liveness lock.
-    init(_ parameters: PGParameters, channel: String, ownerLock: String) throws {
+    init(_ parameters: PGParameters, channel: String, ownerLock: String, logger: Logger) throws {
         self.parameters = parameters
+        self.logger = logger
         setup = "LISTEN \(channel); \(ownerLock)"
         let connection = try PGConnection(parameters)
         try connection.execute(setup)
@@ -89,11 +92,17 @@ final class PGListener: @unchecked Sendable {
         var connection: PGConnection? = first
         while !isClosing {
             guard let current = connection, !current.isBroken else {
+                if connection != nil {
+                    logger.warning(
+                        "PostgreSQL: the store's listener lost its connection; reconnecting every 0.5 s "
+                            + "(meanwhile other instances' new jobs are found by polling)")
+                }
                 connection?.close()
                 connection = nil
                 if waitForClose(seconds: 0.5) { break }
                 if let fresh = try? PGConnection(parameters), (try? fresh.execute(setup)) != nil {
                     connection = fresh
+                    logger.info("PostgreSQL: the store's listener is connected again")
                     fire()
                 }
                 continue

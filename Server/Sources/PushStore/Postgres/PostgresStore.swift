@@ -37,8 +37,9 @@ public final class PostgresStore: ServiceStore, @unchecked Sendable {
     let notifyJobs: String
 
     /// Opens a pool of `poolSize` connections to `url` (a libpq connection URI,
-    /// `postgres://user@host:port/db?…`) and migrates the database.
-    public init(url: String, poolSize: Int = 8) throws {
+    /// `postgres://user@host:port/db?…`) and migrates the database. The listener's lost and
+    /// regained connections are told to `logger`.
+    public init(url: String, poolSize: Int = 8, logger: Logger) throws {
         let parameters = try PGParameters(url: url)
         let pool = PGPool(parameters, size: poolSize)
         let schema = try pool.withConnection { connection in
@@ -53,7 +54,8 @@ public final class PostgresStore: ServiceStore, @unchecked Sendable {
         leaseOwner = owner
         listener = try PGListener(
             parameters, channel: channel,
-            ownerLock: "SELECT pg_advisory_lock(\(Self.ownerLockKey("'" + owner.replacing("'", with: "''") + "'")))")
+            ownerLock: "SELECT pg_advisory_lock(\(Self.ownerLockKey("'" + owner.replacing("'", with: "''") + "'")))",
+            logger: logger)
         self.pool = pool
     }
 

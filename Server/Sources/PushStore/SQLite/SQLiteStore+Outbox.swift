@@ -260,7 +260,7 @@ extension SQLiteStore {
             platform: TokenPlatform(rawValue: row.text(5)) ?? .apnsDevice, kind: PushKind(rawValue: row.text(6)) ?? .chat,
             providerId: row.text(7), payload: row.blob(8),
             headers: PushHeaders(
-                pushType: PushHeaders.PushType(rawValue: row.text(9)) ?? .alert, priority: Int(row.int(10)), expiration: row.int(11),
+                pushType: PushType(rawValue: row.text(9)) ?? .alert, priority: Int(row.int(10)), expiration: row.int(11),
                 collapseId: row.optionalText(12), topicSuffix: row.text(13)),
             attempts: Int(row.int(14)), notBefore: row.date(15), createdAt: row.date(16),
             environment: row.optionalText(17).flatMap(TokenEnvironment.init(rawValue:)), rule: row.optionalText(18),

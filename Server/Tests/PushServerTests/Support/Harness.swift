@@ -31,21 +31,22 @@ final class Harness: @unchecked Sendable {
     /// tests start one at once.
     ///
     /// `database`: the store of another harness, for tests of two services on one database
-    /// (give both the same `dataDirectory` too, for SQLite).
+    /// (give both the same `dataDirectory` too, for SQLite). `logs`: records what the service
+    /// logs at the configured `logLevel` and above (nothing is logged without it).
     static func start(
         sender: SenderChoice = .none, database: TestDatabase? = nil,
         configure: @escaping @Sendable (inout ServiceConfiguration) -> Void = { _ in },
-        logger: (@Sendable (String) -> Void)? = nil, clock: @escaping @Sendable () -> Date = Date.init,
+        logs: RecordingLogHandler? = nil, clock: @escaping @Sendable () -> Date = Date.init,
         outcome: (@Sendable (PushJob) -> JobOutcome)? = nil
     ) async throws -> Harness {
         try await offThePool {
-            try Harness(sender: sender, database: database, configure: configure, logger: logger, clock: clock, outcome: outcome)
+            try Harness(sender: sender, database: database, configure: configure, logs: logs, clock: clock, outcome: outcome)
         }
     }
 
     private init(
         sender: SenderChoice, database: TestDatabase?, configure: (inout ServiceConfiguration) -> Void,
-        logger: (@Sendable (String) -> Void)?, clock: @escaping @Sendable () -> Date, outcome: (@Sendable (PushJob) -> JobOutcome)?
+        logs: RecordingLogHandler?, clock: @escaping @Sendable () -> Date, outcome: (@Sendable (PushJob) -> JobOutcome)?
     ) throws {
         directory = NSTemporaryDirectory() + "push-tests-" + UUID().uuidString
         self.database = try database ?? TestDatabase(directory: directory)
@@ -68,9 +69,9 @@ final class Harness: @unchecked Sendable {
         configure(&configuration)
         let recorder = sender == .recording ? (outcome.map { RecordingSender(outcome: $0) } ?? RecordingSender()) : nil
         self.recorder = recorder
-        let serviceLogger = logger.map { ServiceLogger(minimum: configuration.logLevel, sink: $0) } ?? .silent
+        let logger = logs?.logger(level: configuration.logLevel) ?? .silent
         app = try PushServiceApp(
-            configuration: configuration, logger: serviceLogger, sender: recorder, startDelivery: sender != .none, clock: clock)
+            configuration: configuration, logger: logger, sender: recorder, startDelivery: sender != .none, clock: clock)
     }
 
     deinit {
