@@ -31,7 +31,7 @@ let package = Package(
         /// The seam between the service and the delivery engine: jobs, outcomes, the
         /// sender protocol and the outbox API of the store.
         .target(name: "ServerSupport", dependencies: ["CSystem"]),
-        .testTarget(name: "ServerSupportTests", dependencies: ["ServerSupport"]),
+        .testTarget(name: "ServerSupportTests", dependencies: ["ServerSupport", "PushTestSupport"]),
         .target(name: "PushCore", dependencies: ["ServerSupport"]),
         /// The store protocol and its SQLite (WAL) and PostgreSQL (libpq) implementations.
         .target(name: "PushStore", dependencies: ["PushCore", "CSQLite", "CLibPQ", "ServerSupport"]),
@@ -86,7 +86,7 @@ let package = Package(
         /// Test support: starts the protocol-speaking mocks of `Mocks/` with a test CA.
         .target(name: "PushMocks", dependencies: ["CSystem"]),
         /// Test doubles (a recording sender) shared by the test targets; never linked into the service.
-        .target(name: "PushTestSupport", dependencies: ["PushCore", "PushStore", "CLibPQ", "CSQLite"]),
+        .target(name: "PushTestSupport", dependencies: ["PushCore", "PushStore", "CLibPQ", "CSQLite", "ServerSupport"]),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "CurlHTTP", "PushCrypto", "PushMocks", "ServerSupport"]),
     ],
     swiftLanguageModes: [.v6]
