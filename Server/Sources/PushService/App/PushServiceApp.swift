@@ -108,12 +108,12 @@ public final class PushServiceApp: Sendable {
         context.delivery.withLock { $0 = engine }
         webhooks = WebhookDispatcher(service: context)
         retention = RetentionWorker(service: context)
-        // Jobs another instance added (PostgreSQL's NOTIFY) wake the workers at once; polling
-        // stays as the fallback.
-        let dispatcher = webhooks
-        (store as? PostgresStore)?.onJobsAdded {
-            engine.wake()
-            dispatcher.wake()
+        // Added jobs wake the workers at once (SQLite: after the commit; PostgreSQL: any
+        // instance's, through NOTIFY); polling stays as the fallback. Weak: the store outlives
+        // neither, and must not keep them.
+        store.onJobsAdded { [weak engine, weak dispatcher = webhooks] in
+            engine?.wake()
+            dispatcher?.wake()
         }
         if startDelivery { engine.start() }
         webhooks.start()
