@@ -29,15 +29,15 @@ public final class DeliveryEngine: Sendable {
         public var maxInFlightPerProvider: Int?
         /// How long a claim is leased (longer than the longest send).
         public var lease: TimeInterval
-        /// How long the claiming worker idles when the outbox has nothing due (`wake()` cuts it
-        /// short).
+        /// How long the claiming worker idles when the outbox has nothing due: the fallback poll.
+        /// Added jobs wake it (`wake()`), and it wakes when a retry it recorded falls due.
         public var idleWait: TimeInterval
         /// How long a call rings: a call push not sent within this time of its `sentAt` is
         /// recorded expired instead of ringing a device late.
         public var ringTimeout: TimeInterval = 45
 
         /// Creates a configuration.
-        public init(batchSize: Int = 500, maxInFlight: Int = 1400, lease: TimeInterval = 60, idleWait: TimeInterval = 0.02) {
+        public init(batchSize: Int = 500, maxInFlight: Int = 1400, lease: TimeInterval = 60, idleWait: TimeInterval = 0.2) {
             self.batchSize = batchSize
             self.maxInFlight = maxInFlight
             self.lease = lease
@@ -60,6 +60,41 @@ public final class DeliveryEngine: Sendable {
         /// `sending` per provider: what `maxInFlightPerProvider` bounds.
         var sendingBy: [ProviderRef: Int] = [:]
         var finished: [Finished] = []
+        /// When the retries recorded fall due.
+        var retries = RetryTimes()
+        /// Until when the claimer idles (nil during a pass): a retry due sooner wakes it.
+        var claimerIdleUntil: Date?
+    }
+
+    /// When the retries the engine recorded fall due, so that the claimer idles until the first
+    /// of them rather than a whole poll: rounded up to 10 ms (one entry however many jobs fall
+    /// due then, never before their `notBefore`), the earliest ``limit`` of them (later ones are
+    /// the poll's).
+    struct RetryTimes {
+        static let granularity: TimeInterval = 0.01
+        static let limit = 256
+        /// Ascending, without duplicates.
+        private(set) var times: [Date] = []
+
+        mutating func insert(_ date: Date) {
+            let rounded = Date(
+                timeIntervalSince1970: (date.timeIntervalSince1970 / Self.granularity).rounded(.up) * Self.granularity)
+            var low = 0
+            var high = times.count
+            while low < high {
+                let middle = (low + high) / 2
+                if times[middle] < rounded { low = middle + 1 } else { high = middle }
+            }
+            guard low < Self.limit, low == times.count || times[low] != rounded else { return }
+            times.insert(rounded, at: low)
+            if times.count > Self.limit { times.removeLast() }
+        }
+
+        /// Forgets the times that passed; the first one still ahead.
+        mutating func next(after now: Date) -> Date? {
+            times.removeFirst(times.prefix { $0 <= now }.count)
+            return times.first
+        }
     }
 
     private let store: any OutboxStore
@@ -188,6 +223,7 @@ public final class DeliveryEngine: Sendable {
         let perProvider = self.perProvider
         let providerClaimAt = self.providerClaimAt
         let slots: (free: Int, excluded: Set<ProviderRef>, busiest: Int)? = lock.withLock {
+            shared.claimerIdleUntil = nil
             let goesOn = claimer.waitWhile {
                 shared.sending > claimAt || shared.inFlight >= configuration.maxInFlight * 4
             }
@@ -208,8 +244,16 @@ public final class DeliveryEngine: Sendable {
         }
         if jobs.isEmpty {
             // With providers left out, wait for one of their sends to end (or new jobs)
-            // rather than read the queue every few milliseconds past their backlog.
-            return slots.excluded.isEmpty ? .idle : .idleFor(1)
+            // rather than read the queue every few milliseconds past their backlog. Either way
+            // no longer than until a retry falls due.
+            let now = clock.now
+            var until = now.addingTimeInterval(slots.excluded.isEmpty ? configuration.idleWait : 1)
+            return .idleUntil(
+                lock.withLock {
+                    if let retry = shared.retries.next(after: now), retry < until { until = retry }
+                    shared.claimerIdleUntil = until
+                    return until
+                })
         }
         lock.withLock {
             shared.inFlight += jobs.count
@@ -317,8 +361,19 @@ public final class DeliveryEngine: Sendable {
             // Their leases run out and the jobs are claimed again: at least once.
             log("delivery: recording \(batch.count) outcomes failed: \(error)")
         }
+        let retries = batch.compactMap { item -> Date? in
+            if case .retry(let notBefore, _) = item.outcome { return notBefore }
+            return nil
+        }
         lock.withLock {
             shared.inFlight -= batch.count
+            if !retries.isEmpty {
+                for retry in retries { shared.retries.insert(retry) }
+                // An idle claimer waits for the first retry instead of its whole poll.
+                if let idle = shared.claimerIdleUntil, let first = shared.retries.times.first, first < idle {
+                    claimer.wakeInsideLock()
+                }
+            }
             lock.broadcast()
         }
         // The answered requests' memory is free now: hand it back while busy.
