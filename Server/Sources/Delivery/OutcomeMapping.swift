@@ -6,6 +6,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PushCore
+import ServerSupport
 
 /// Turns provider answers into job outcomes (Contract/WIRE-CONTRACT.md §5 and §6).
 public struct OutcomeMapping: Sendable {

@@ -130,7 +130,7 @@ import Testing
     /// last probe's; any job gets it once it waited a whole step for one.
     @Test func probesPreferTokensThatDeliveredOfOtherUsers() {
         var settings = ProviderBreakers.Settings()
-        settings.probeBase = 10
+        settings.probe.baseDelay = 10
         let breakers = ProviderBreakers(settings: settings, lastDelivery: { _, _ in nil })
         _ = Self.record(breakers, .provider("InvalidProviderToken"), uid: "bob")
         func admit(_ uid: String, delivered: Bool, at offset: Double) -> Bool {

@@ -134,7 +134,7 @@ public struct ServiceConfiguration: Sendable {
     /// Defaults.
     public init() {}
 
-    /// The webhook retry schedule: the delivery engine's back-off, without a last attempt.
+    /// The webhook retry schedule: the one back-off type, with jitter, without a last attempt.
     public var webhookRetry: RetryPolicy {
         RetryPolicy(maxAttempts: .max, baseDelay: webhookRetryBase, maxDelay: webhookRetryMax)
     }
