@@ -63,27 +63,6 @@ public final class ProviderBreakers: Sendable {
         case token(String)
         /// Anything else (transport errors, 429, 5xx, other 4xx).
         case other
-
-        /// What an APNs answer says.
-        public static func of(status: Int, reason: String?) -> Answer {
-            switch (status, reason) {
-            case (200, _):
-                return .accepted
-            case (400, "BadDeviceToken"), (400, "DeviceTokenNotForTopic"):
-                return .token(reason ?? "")
-            case (410, _):
-                return .token(reason ?? "Unregistered")
-            case (400, "BadTopic"), (400, "TopicDisallowed"), (400, "MissingTopic"):
-                return .provider(reason ?? "")
-            case (403, "ExpiredProviderToken"):
-                // The client signed a new token and tried again; a retry follows.
-                return .other
-            case (403, _):
-                return .provider(reason ?? "HTTP 403")
-            default:
-                return .other
-            }
-        }
     }
 
     /// What to do with a job whose token was refused.

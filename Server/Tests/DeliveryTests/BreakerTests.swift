@@ -1,3 +1,4 @@
+import APNs
 import Delivery
 import Foundation
 import PushCore
@@ -26,19 +27,25 @@ import Testing
             tokenDelivered: delivered, appId: "a1", providerId: "p1", reason: "BadDeviceToken", at: t0.addingTimeInterval(offset))
     }
 
+    /// What an APNs answer tells the breaker (the policy's classification; AnswerPolicyTests has
+    /// the whole table).
+    static func of(_ status: Int, _ reason: String?) -> ProviderBreakers.Answer {
+        AnswerPolicy.meaning(of: .answered(APNsAnswer(status: status, reason: reason))).breakerAnswer
+    }
+
     @Test func answersAreSortedByWhatTheyProve() {
-        #expect(ProviderBreakers.Answer.of(status: 200, reason: nil) == .accepted)
-        #expect(ProviderBreakers.Answer.of(status: 400, reason: "BadDeviceToken") == .token("BadDeviceToken"))
-        #expect(ProviderBreakers.Answer.of(status: 400, reason: "DeviceTokenNotForTopic") == .token("DeviceTokenNotForTopic"))
-        #expect(ProviderBreakers.Answer.of(status: 410, reason: "Unregistered") == .token("Unregistered"))
+        #expect(Self.of(200, nil) == .accepted)
+        #expect(Self.of(400, "BadDeviceToken") == .token("BadDeviceToken"))
+        #expect(Self.of(400, "DeviceTokenNotForTopic") == .token("DeviceTokenNotForTopic"))
+        #expect(Self.of(410, "Unregistered") == .token("Unregistered"))
         for reason in ["BadTopic", "TopicDisallowed", "MissingTopic"] {
-            #expect(ProviderBreakers.Answer.of(status: 400, reason: reason) == .provider(reason))
+            #expect(Self.of(400, reason) == .provider(reason))
         }
-        #expect(ProviderBreakers.Answer.of(status: 403, reason: "InvalidProviderToken") == .provider("InvalidProviderToken"))
-        #expect(ProviderBreakers.Answer.of(status: 403, reason: "BadEnvironmentKeyIdInToken") == .provider("BadEnvironmentKeyIdInToken"))
-        #expect(ProviderBreakers.Answer.of(status: 403, reason: "ExpiredProviderToken") == .other)
-        #expect(ProviderBreakers.Answer.of(status: 429, reason: "TooManyRequests") == .other)
-        #expect(ProviderBreakers.Answer.of(status: 400, reason: "PayloadEmpty") == .other)
+        #expect(Self.of(403, "InvalidProviderToken") == .provider("InvalidProviderToken"))
+        #expect(Self.of(403, "BadEnvironmentKeyIdInToken") == .provider("BadEnvironmentKeyIdInToken"))
+        #expect(Self.of(403, "ExpiredProviderToken") == .other)
+        #expect(Self.of(429, "TooManyRequests") == .other)
+        #expect(Self.of(400, "PayloadEmpty") == .other)
     }
 
     /// The attack: one user's 40 made-up tokens, right after a restart of a provider that last
