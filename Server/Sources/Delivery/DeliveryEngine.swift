@@ -90,9 +90,14 @@ public final class DeliveryEngine: Sendable {
             if times.count > Self.limit { times.removeLast() }
         }
 
+        /// Forgets the times that passed (their jobs are due: the next claim takes them).
+        mutating func forget(upTo now: Date) {
+            times.removeFirst(times.prefix { $0 <= now }.count)
+        }
+
         /// Forgets the times that passed; the first one still ahead.
         mutating func next(after now: Date) -> Date? {
-            times.removeFirst(times.prefix { $0 <= now }.count)
+            forget(upTo: now)
             return times.first
         }
     }
@@ -368,6 +373,9 @@ public final class DeliveryEngine: Sendable {
         lock.withLock {
             shared.inFlight -= batch.count
             if !retries.isEmpty {
+                // Times that passed make room first: while the claimer is busy nothing else
+                // clears them.
+                shared.retries.forget(upTo: time)
                 for retry in retries { shared.retries.insert(retry) }
                 // An idle claimer waits for the first retry instead of its whole poll.
                 if let idle = shared.claimerIdleUntil, let first = shared.retries.times.first, first < idle {
