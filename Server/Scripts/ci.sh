@@ -42,7 +42,7 @@ heavy=(
     PushServerTests.MultiInstanceTests PushServerTests.EngineCrashTests PushServerTests.WebhookCrashTests
     PushServerTests.CrashRecoveryTests PushServerTests.FuzzTests PushServerTests.CurlUploadTests
     PushServerTests.HostileClientTests PushServerTests.ConnectionLimitTests PushServerTests.OutboundRequestTests
-    PushServerTests.DoorLimitsTests
+    PushServerTests.DoorLimitsTests PushServerTests.WakeUpTests
     DeliveryTests.RestartTests DeliveryTests.FaultTests
     APNsTests.APNsClientLoadTests APNsTests.RetryAfterTests
 )

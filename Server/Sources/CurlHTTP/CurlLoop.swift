@@ -9,6 +9,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ServerSupport
 import Synchronization
 
 /// The thread that owns a libcurl multi handle and every transfer on it.
@@ -292,13 +293,11 @@ final class CurlLoop: @unchecked Sendable {
                     code: Int(result.rawValue), message: message, isConnectFailure: connectFailure)))
     }
 
-    /// Holds new transfers back after a failed connection attempt, doubling each time.
+    /// Holds new transfers back after a failed connection attempt, on the configuration's
+    /// reconnection back-off.
     private func backOff() {
         connectFailures += 1
-        let delay = min(
-            configuration.reconnectDelayMilliseconds << min(connectFailures - 1, 16),
-            configuration.maxReconnectDelayMilliseconds)
-        holdUntil = ContinuousClock.now + .milliseconds(delay)
+        holdUntil = ContinuousClock.now + .seconds(configuration.reconnect.delay(attempt: connectFailures))
     }
 
     /// Sends HTTP/2 PINGs on idle-looking connections through libcurl's upkeep.

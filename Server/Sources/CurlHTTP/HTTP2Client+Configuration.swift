@@ -1,4 +1,5 @@
 import CCurl
+import ServerSupport
 
 extension HTTP2Client {
     /// Whether the client frees each request's upload buffer once its body was sent (saves
@@ -21,10 +22,10 @@ extension HTTP2Client {
         public var maxConcurrentStreams: Int
         /// Send an HTTP/2 PING on busy connections at this interval (0 turns pings off).
         public var pingIntervalMilliseconds: Int
-        /// First delay after a failed connection attempt; doubles up to `maxReconnectDelay`.
-        public var reconnectDelayMilliseconds: Int
-        /// Longest delay between reconnection attempts.
-        public var maxReconnectDelayMilliseconds: Int
+        /// How long new requests wait after failed connection attempts: the delay after the
+        /// n-th failure in a row is `reconnect.delay(attempt: n)` (default 50 ms doubling to 5 s,
+        /// exact).
+        public var reconnect: RetryPolicy
         /// Speak HTTP/2 without TLS (h2c, prior knowledge). For local tools only.
         public var cleartext: Bool
         /// Keep a single request in flight until one got an HTTP answer other than 403
@@ -45,16 +46,14 @@ extension HTTP2Client {
         /// Creates a configuration.
         public init(
             caFile: String? = nil, maxConnectionsPerHost: Int = 2, maxConcurrentStreams: Int = 1000,
-            pingIntervalMilliseconds: Int = 30_000, reconnectDelayMilliseconds: Int = 50,
-            maxReconnectDelayMilliseconds: Int = 5_000, cleartext: Bool = false,
+            pingIntervalMilliseconds: Int = 30_000, reconnect: RetryPolicy = .exact(from: 0.05, upTo: 5), cleartext: Bool = false,
             singleStreamUntilAuthenticated: Bool = false
         ) {
             self.caFile = caFile
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.maxConcurrentStreams = maxConcurrentStreams
             self.pingIntervalMilliseconds = pingIntervalMilliseconds
-            self.reconnectDelayMilliseconds = reconnectDelayMilliseconds
-            self.maxReconnectDelayMilliseconds = maxReconnectDelayMilliseconds
+            self.reconnect = reconnect
             self.cleartext = cleartext
             self.singleStreamUntilAuthenticated = singleStreamUntilAuthenticated
         }

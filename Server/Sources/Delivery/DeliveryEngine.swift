@@ -10,11 +10,13 @@ import Synchronization
 /// Workers that drain the durable outbox: claim due jobs in batches (calls first), send
 /// them concurrently through a `PushSender`, and record each outcome in the store.
 ///
-/// Two threads talk to the store (one claims, one finishes, so neither waits on the
-/// network); sends run as tasks, at most `maxInFlight` at a time, of which one provider (of one
-/// app) holds at most `maxInFlightPerProvider`: a claim leaves out the providers at their share,
-/// so a provider that is slow or hangs cannot take the slots other apps' pushes need. A job
-/// claimed by a process that dies is claimed again when its lease runs out, so nothing is lost.
+/// Two workers (``BackgroundWorker``) talk to the store, one claiming and one finishing, so
+/// neither waits on the network; they share one lock, under which the engine keeps its counters.
+/// Sends run as tasks, at most `maxInFlight` at a time, of which one provider (of one app) holds
+/// at most `maxInFlightPerProvider`: a claim leaves out the providers at their share, so a
+/// provider that is slow or hangs cannot take the slots other apps' pushes need. A job claimed
+/// by a process that dies is claimed again when its lease runs out, so nothing is lost. Time
+/// comes from the injected clock.
 public final class DeliveryEngine: Sendable {
     /// Tuning knobs.
     public struct Configuration: Sendable {
@@ -27,14 +29,15 @@ public final class DeliveryEngine: Sendable {
         public var maxInFlightPerProvider: Int?
         /// How long a claim is leased (longer than the longest send).
         public var lease: TimeInterval
-        /// How long to sleep when the outbox has nothing due (`wake()` cuts it short).
+        /// How long the claiming worker idles when the outbox has nothing due: the fallback poll.
+        /// Added jobs wake it (`wake()`), and it wakes when a retry it recorded falls due.
         public var idleWait: TimeInterval
         /// How long a call rings: a call push not sent within this time of its `sentAt` is
         /// recorded expired instead of ringing a device late.
         public var ringTimeout: TimeInterval = 45
 
         /// Creates a configuration.
-        public init(batchSize: Int = 500, maxInFlight: Int = 1400, lease: TimeInterval = 60, idleWait: TimeInterval = 0.02) {
+        public init(batchSize: Int = 500, maxInFlight: Int = 1400, lease: TimeInterval = 60, idleWait: TimeInterval = 0.2) {
             self.batchSize = batchSize
             self.maxInFlight = maxInFlight
             self.lease = lease
@@ -48,9 +51,8 @@ public final class DeliveryEngine: Sendable {
         let answeredAt: Date
     }
 
-    /// `@unchecked Sendable`: every field is guarded by `condition`.
+    /// `@unchecked Sendable`: every field is guarded by the workers' lock.
     final class Shared: @unchecked Sendable {
-        let condition = ConditionLock()
         /// Claimed and not yet recorded in the store.
         var inFlight = 0
         /// Claimed and not yet answered: what `maxInFlight` bounds (each holds a network stream).
@@ -58,9 +60,46 @@ public final class DeliveryEngine: Sendable {
         /// `sending` per provider: what `maxInFlightPerProvider` bounds.
         var sendingBy: [ProviderRef: Int] = [:]
         var finished: [Finished] = []
-        var stopped = false
-        var woken = false
-        var threadsRunning = 0
+        /// When the retries recorded fall due.
+        var retries = RetryTimes()
+        /// Until when the claimer idles (nil during a pass): a retry due sooner wakes it.
+        var claimerIdleUntil: Date?
+    }
+
+    /// When the retries the engine recorded fall due, so that the claimer idles until the first
+    /// of them rather than a whole poll: rounded up to 10 ms (one entry however many jobs fall
+    /// due then, never before their `notBefore`), the earliest ``limit`` of them (later ones are
+    /// the poll's).
+    struct RetryTimes {
+        static let granularity: TimeInterval = 0.01
+        static let limit = 256
+        /// Ascending, without duplicates.
+        private(set) var times: [Date] = []
+
+        mutating func insert(_ date: Date) {
+            let rounded = Date(
+                timeIntervalSince1970: (date.timeIntervalSince1970 / Self.granularity).rounded(.up) * Self.granularity)
+            var low = 0
+            var high = times.count
+            while low < high {
+                let middle = (low + high) / 2
+                if times[middle] < rounded { low = middle + 1 } else { high = middle }
+            }
+            guard low < Self.limit, low == times.count || times[low] != rounded else { return }
+            times.insert(rounded, at: low)
+            if times.count > Self.limit { times.removeLast() }
+        }
+
+        /// Forgets the times that passed (their jobs are due: the next claim takes them).
+        mutating func forget(upTo now: Date) {
+            times.removeFirst(times.prefix { $0 <= now }.count)
+        }
+
+        /// Forgets the times that passed; the first one still ahead.
+        mutating func next(after now: Date) -> Date? {
+            forget(upTo: now)
+            return times.first
+        }
     }
 
     private let store: any OutboxStore
@@ -69,7 +108,13 @@ public final class DeliveryEngine: Sendable {
     /// The engine's metrics.
     public let metrics: DeliveryMetrics
     private let logger: Logger
-    private let now: @Sendable () -> Date
+    private let clock: any ServiceClock
+    /// Claims due jobs and starts their sends.
+    private let claimer: BackgroundWorker
+    /// Records the outcomes of answered sends.
+    private let finisher: BackgroundWorker
+    /// The workers' lock: it guards `shared`.
+    private var lock: ConditionLock { claimer.lock }
     private let shared = Shared()
     private let trimmer = HeapTrimmer()
     /// Touched by the finishing thread only: what it already recorded as delivered.
@@ -104,55 +149,54 @@ public final class DeliveryEngine: Sendable {
         }
     }
 
-    /// Creates an engine logging through `logger`; call `start()` to run it.
+    /// Creates an engine logging through `logger`; call `start()` to run it. `clock` is where its
+    /// time comes from (the leases, the answers' times, its idle waits).
     public init(
         store: any OutboxStore, sender: any PushSender, configuration: Configuration = Configuration(),
-        metrics: DeliveryMetrics = DeliveryMetrics(), logger: Logger,
-        now: @escaping @Sendable () -> Date = Date.init
+        metrics: DeliveryMetrics = DeliveryMetrics(), logger: Logger, clock: any ServiceClock = SystemClock()
     ) {
         self.store = store
         self.sender = sender
         self.configuration = configuration
         self.metrics = metrics
         self.logger = logger
-        self.now = now
+        self.clock = clock
+        claimer = BackgroundWorker(name: "delivery-claim", idle: configuration.idleWait, clock: clock)
+        finisher = BackgroundWorker(name: "delivery-finish", idle: configuration.idleWait, clock: clock, lock: claimer.lock)
     }
 
-    /// Starts the claiming and finishing threads, after taking over the leases of jobs that
+    /// Starts the claiming and finishing workers, after taking over the leases of jobs that
     /// a process which no longer runs (this service's predecessor) held: they are sent again
     /// at once instead of after their lease.
     public func start() {
         do {
-            let released = try store.releaseAbandonedLeases(now: now())
+            let released = try store.releaseAbandonedLeases(now: clock.now)
             if released > 0 { logger.warning("delivery: took over \(released) jobs in flight of a process that no longer runs") }
         } catch {
             logger.error("delivery: releasing abandoned leases failed: \(error)")
         }
-        shared.condition.withLock { shared.threadsRunning = 2 }
-        ServerThread.start(name: "delivery-claim") { [self] in claimLoop() }
-        ServerThread.start(name: "delivery-finish") { [self] in finishLoop() }
+        claimer.start { [self] in claimPass() }
+        finisher.start { [self] in finishPass() }
     }
 
     /// Tells the engine new jobs may be due (after a send was accepted).
     public func wake() {
-        shared.condition.withLock {
-            shared.woken = true
-            shared.condition.broadcast()
-        }
+        claimer.wake()
     }
 
-    /// Stops claiming, waits up to `timeout` seconds for sends in flight to be recorded.
+    /// Stops claiming, waits up to `timeout` seconds for sends in flight to be recorded, then
+    /// stops recording.
     public func stop(timeout: TimeInterval = 20) {
-        let deadline = Date().addingTimeInterval(timeout)
-        shared.condition.withLock {
-            shared.stopped = true
-            shared.condition.broadcast()
-            while shared.threadsRunning > 0, shared.condition.wait(until: deadline) {}
+        let deadline = clock.now.addingTimeInterval(timeout)
+        claimer.stop(timeout: timeout)
+        lock.withLock {
+            while shared.inFlight > 0, clock.wait(on: lock, until: deadline) {}
         }
+        finisher.stop(timeout: max(0, deadline.timeIntervalSince(clock.now)))
     }
 
     /// Jobs claimed and not yet recorded.
-    public var inFlight: Int { shared.condition.withLock { shared.inFlight } }
+    public var inFlight: Int { lock.withLock { shared.inFlight } }
 
     /// One provider's share of the sends in flight.
     private var perProvider: Int {
@@ -175,52 +219,55 @@ public final class DeliveryEngine: Sendable {
     /// answered send would make the store the bottleneck).
     private var providerClaimAt: Int { max(0, perProvider - chunk) }
 
-    private func claimLoop() {
-        defer { threadDone() }
-        while true {
-            // Claim when enough sends have been answered; answered jobs waiting to be recorded
-            // do not hold a slot (recording is one transaction per batch, behind the network),
-            // but at most four times `maxInFlight` may wait, so a slow store slows claiming.
-            let perProvider = self.perProvider
-            let providerClaimAt = self.providerClaimAt
-            let slots: (free: Int, excluded: Set<ProviderRef>, busiest: Int)? = shared.condition.withLock {
-                while !shared.stopped,
-                    shared.sending > claimAt
-                        || shared.inFlight >= configuration.maxInFlight * 4
-                {
-                    shared.condition.wait()
-                }
-                guard !shared.stopped else { return nil }
-                let excluded = Set(shared.sendingBy.filter { $0.value > providerClaimAt }.keys)
-                let busiest = shared.sendingBy.values.filter { $0 <= providerClaimAt }.max() ?? 0
-                return (configuration.maxInFlight - shared.sending, excluded, busiest)
+    /// One pass of the claiming worker: waits for free slots, claims, starts the sends.
+    private func claimPass() -> BackgroundWorker.Next {
+        // Claim when enough sends have been answered; answered jobs waiting to be recorded
+        // do not hold a slot (recording is one transaction per batch, behind the network),
+        // but at most four times `maxInFlight` may wait, so a slow store slows claiming.
+        let perProvider = self.perProvider
+        let providerClaimAt = self.providerClaimAt
+        let slots: (free: Int, excluded: Set<ProviderRef>, busiest: Int)? = lock.withLock {
+            shared.claimerIdleUntil = nil
+            let goesOn = claimer.waitWhile {
+                shared.sending > claimAt || shared.inFlight >= configuration.maxInFlight * 4
             }
-            guard let slots else { return }
-            // A claim may go to one provider only: at most what keeps every provider within its share.
-            let limit = min(slots.free, configuration.batchSize, perProvider - slots.busiest)
-            let jobs: [PushJob]
-            do {
-                jobs = try store.claimPushJobs(limit: limit, lease: configuration.lease, now: now(), excluding: slots.excluded)
-            } catch {
-                logger.error("delivery: claiming jobs failed: \(error)")
-                idle(seconds: 1)
-                continue
-            }
-            if jobs.isEmpty {
-                // With providers left out, wait for one of their sends to end (or new jobs)
-                // rather than read the queue every few milliseconds past their backlog.
-                idle(seconds: slots.excluded.isEmpty ? configuration.idleWait : 1)
-                continue
-            }
-            shared.condition.withLock {
-                shared.inFlight += jobs.count
-                shared.sending += jobs.count
-                for job in jobs { shared.sendingBy[ProviderRef(appId: job.appId, providerId: job.providerId), default: 0] += 1 }
-            }
-            // Calls jump the queue: start them before the rest of the batch.
-            for job in jobs where job.kind == .call { dispatch(job) }
-            for job in jobs where job.kind != .call { dispatch(job) }
+            guard goesOn else { return nil }
+            let excluded = Set(shared.sendingBy.filter { $0.value > providerClaimAt }.keys)
+            let busiest = shared.sendingBy.values.filter { $0 <= providerClaimAt }.max() ?? 0
+            return (configuration.maxInFlight - shared.sending, excluded, busiest)
         }
+        guard let slots else { return .end }
+        // A claim may go to one provider only: at most what keeps every provider within its share.
+        let limit = min(slots.free, configuration.batchSize, perProvider - slots.busiest)
+        let jobs: [PushJob]
+        do {
+            jobs = try store.claimPushJobs(limit: limit, lease: configuration.lease, now: clock.now, excluding: slots.excluded)
+        } catch {
+            logger.error("delivery: claiming jobs failed: \(error)")
+            return .idleFor(1)
+        }
+        if jobs.isEmpty {
+            // With providers left out, wait for one of their sends to end (or new jobs)
+            // rather than read the queue every few milliseconds past their backlog. Either way
+            // no longer than until a retry falls due.
+            let now = clock.now
+            var until = now.addingTimeInterval(slots.excluded.isEmpty ? configuration.idleWait : 1)
+            return .idleUntil(
+                lock.withLock {
+                    if let retry = shared.retries.next(after: now), retry < until { until = retry }
+                    shared.claimerIdleUntil = until
+                    return until
+                })
+        }
+        lock.withLock {
+            shared.inFlight += jobs.count
+            shared.sending += jobs.count
+            for job in jobs { shared.sendingBy[ProviderRef(appId: job.appId, providerId: job.providerId), default: 0] += 1 }
+        }
+        // Calls jump the queue: start them before the rest of the batch.
+        for job in jobs where job.kind == .call { dispatch(job) }
+        for job in jobs where job.kind != .call { dispatch(job) }
+        return .again
     }
 
     /// Why the job must not be sent any more, or nil while its moment lasts: an alert past
@@ -254,88 +301,90 @@ public final class DeliveryEngine: Sendable {
 
     private func dispatch(_ job: PushJob) {
         let shared = self.shared
+        let claimer = self.claimer
+        let clock = self.clock
         let claimAt = self.claimAt
         let providerClaimAt = self.providerClaimAt
         let provider = ProviderRef(appId: job.appId, providerId: job.providerId)
         let sender: any PushSender =
-            Self.expiry(of: job, now: now(), ringTimeout: configuration.ringTimeout).map { ExpiredAnswer(reason: $0) } ?? self.sender
+            Self.expiry(of: job, now: clock.now, ringTimeout: configuration.ringTimeout).map { ExpiredAnswer(reason: $0) } ?? self.sender
         sender.send(job) { outcome in
-            let answeredAt = Date()
-            shared.condition.withLock {
+            let answeredAt = clock.now
+            claimer.lock.withLock {
                 shared.sending -= 1
                 let held = shared.sendingBy[provider] ?? 1
                 shared.sendingBy[provider] = held > 1 ? held - 1 : nil
                 if held == providerClaimAt + 1 {
                     // The provider's share has room for a chunk again: claims may include it.
-                    shared.woken = true
-                    shared.condition.broadcast()
+                    claimer.wakeInsideLock()
                 }
                 shared.finished.append(Finished(job: job, outcome: outcome, answeredAt: answeredAt))
-                // Wake the threads only when they have something to do: the finisher when its
+                // Wake the workers only when they have something to do: the finisher when its
                 // list stops being empty, the claimer when enough sends were answered.
-                if shared.finished.count == 1 || shared.sending == claimAt || shared.stopped {
-                    shared.condition.broadcast()
+                if shared.finished.count == 1 || shared.sending == claimAt {
+                    claimer.lock.broadcast()
                 }
             }
         }
     }
 
-    private func finishLoop() {
-        defer { threadDone() }
-        while true {
-            let batch: [Finished] = shared.condition.withLock {
-                while shared.finished.isEmpty && !(shared.stopped && shared.inFlight == 0) {
-                    shared.condition.wait()
-                }
-                defer { shared.finished.removeAll(keepingCapacity: true) }
-                return shared.finished
-            }
-            if batch.isEmpty { return }
-            let time = now()
-            for item in batch {
-                let latency = item.answeredAt.timeIntervalSince(item.job.createdAt)
-                metrics.record(item.outcome, provider: item.job.platform.isAPNs ? "apns" : "fcm", latency: latency)
-                if item.outcome == .delivered { metrics.recordFunnel(app: item.job.appId, stage: "sent") }
-            }
+    /// One pass of the finishing worker: waits for answered sends, records their outcomes.
+    /// Stopping, it records what was answered and ends.
+    private func finishPass() -> BackgroundWorker.Next {
+        let batch: [Finished] = lock.withLock {
+            _ = finisher.waitWhile { shared.finished.isEmpty }
+            defer { shared.finished.removeAll(keepingCapacity: true) }
+            return shared.finished
+        }
+        if batch.isEmpty { return .end }
+        record(batch)
+        return .again
+    }
+
+    private func record(_ batch: [Finished]) {
+        let time = clock.now
+        for item in batch {
+            let latency = item.answeredAt.timeIntervalSince(item.job.createdAt)
+            metrics.record(item.outcome, provider: item.job.platform.isAPNs ? "apns" : "fcm", latency: latency)
+            if item.outcome == .delivered { metrics.recordFunnel(app: item.job.appId, stage: "sent") }
+        }
+        do {
+            try store.finishPushJobs(batch.map { ($0.job.id, $0.outcome) }, now: time)
+            // What the breakers keep across restarts: only what is new (almost never, once
+            // the tokens delivered), so a batch costs no more statements than before.
+            let due = recorded.withLock { $0.due(batch.filter { $0.outcome == .delivered }.map(\.job), at: time) }
             do {
-                try store.finishPushJobs(batch.map { ($0.job.id, $0.outcome) }, now: time)
-                // What the breakers keep across restarts: only what is new (almost never, once
-                // the tokens delivered), so a batch costs no more statements than before.
-                let due = recorded.withLock { $0.due(batch.filter { $0.outcome == .delivered }.map(\.job), at: time) }
-                do {
-                    try store.recordDeliveries(tokens: due.tokens, providers: due.providers, at: time)
-                } catch {
-                    // Only the breakers' memory, and tried again: what this batch delivered
-                    // is recorded with the next one that delivers.
-                    recorded.withLock { $0 = RecordedDeliveries() }
-                    logger.error("delivery: recording what delivered failed: \(error)")
-                }
+                try store.recordDeliveries(tokens: due.tokens, providers: due.providers, at: time)
             } catch {
-                // Their leases run out and the jobs are claimed again: at least once.
-                logger.error("delivery: recording \(batch.count) outcomes failed: \(error)")
+                // Only the breakers' memory, and tried again: what this batch delivered
+                // is recorded with the next one that delivers.
+                recorded.withLock { $0 = RecordedDeliveries() }
+                logger.error("delivery: recording what delivered failed: \(error)")
             }
-            shared.condition.withLock {
-                shared.inFlight -= batch.count
-                shared.condition.broadcast()
+        } catch {
+            // Their leases run out and the jobs are claimed again: at least once.
+            logger.error("delivery: recording \(batch.count) outcomes failed: \(error)")
+        }
+        let retries = batch.compactMap { item -> Date? in
+            if case .retry(let notBefore, _) = item.outcome { return notBefore }
+            return nil
+        }
+        lock.withLock {
+            shared.inFlight -= batch.count
+            if !retries.isEmpty {
+                // Times that passed make room first: while the claimer is busy nothing else
+                // clears them.
+                shared.retries.forget(upTo: time)
+                for retry in retries { shared.retries.insert(retry) }
+                // An idle claimer waits for the first retry instead of its whole poll.
+                if let idle = shared.claimerIdleUntil, let first = shared.retries.times.first, first < idle {
+                    claimer.wakeInsideLock()
+                }
             }
-            // The answered requests' memory is free now: hand it back while busy.
-            trimmer.trimIfDue()
+            lock.broadcast()
         }
-    }
-
-    private func idle(seconds: TimeInterval) {
-        shared.condition.withLock {
-            let deadline = Date().addingTimeInterval(seconds)
-            while !shared.woken, !shared.stopped, shared.condition.wait(until: deadline) {}
-            shared.woken = false
-        }
-    }
-
-    private func threadDone() {
-        shared.condition.withLock {
-            shared.threadsRunning -= 1
-            shared.condition.broadcast()
-        }
+        // The answered requests' memory is free now: hand it back while busy.
+        trimmer.trimIfDue()
     }
 }
 

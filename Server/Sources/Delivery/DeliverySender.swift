@@ -10,11 +10,11 @@ import PushCrypto
 import ServerSupport
 
 /// The real `PushSender`: delivers jobs to APNs (HTTP/2, token auth) or FCM HTTP v1 with
-/// the job's provider credentials, and maps every answer to a `JobOutcome`.
+/// the job's provider credentials; ``AnswerPolicy`` decides every job's `JobOutcome`.
 public final class DeliverySender: PushSender {
     private let clients: ProviderClients
     private let book = ProviderHealthBook()
-    private let mapping: OutcomeMapping
+    private let policy: AnswerPolicy
     private let lastRegistration: @Sendable (_ appId: String, _ token: String) -> Date?
     private let tokenDelivered: @Sendable (_ appId: String, _ token: String) -> Bool
     private let now: @Sendable () -> Date
@@ -62,7 +62,7 @@ public final class DeliverySender: PushSender {
         events: Events = Events(), logger: Logger, now: @escaping @Sendable () -> Date = Date.init
     ) {
         clients = ProviderClients(directory: directory, configuration: configuration)
-        mapping = OutcomeMapping(retry: configuration.retry)
+        policy = AnswerPolicy(retry: configuration.retry)
         breakers = ProviderBreakers(settings: configuration.breaker, lastDelivery: lastDelivery)
         self.events = events
         self.logger = logger
@@ -125,8 +125,7 @@ public final class DeliverySender: PushSender {
         do {
             credentials = try clients.credentials(appId: job.appId, providerId: job.providerId, now: now())
         } catch {
-            return completion(
-                mapping.retry.retry(attempt: job.attempts, reason: "provider lookup failed", retryAfter: nil, now: now()))
+            return completion(decide(.temporary(reason: "provider lookup failed"), job))
         }
         switch (credentials, job.platform.isAPNs) {
         case (.apns(let apns), true):
@@ -134,10 +133,15 @@ public final class DeliverySender: PushSender {
         case (.fcm(let fcm), false):
             Task { completion(await sendFCM(job, credentials: fcm)) }
         case (nil, _):
-            completion(.failed(reason: "provider \(job.providerId) not found"))
+            completion(decide(.failed(reason: "provider \(job.providerId) not found"), job))
         default:
-            completion(.failed(reason: "provider \(job.providerId) does not serve \(job.platform.rawValue) tokens"))
+            completion(decide(.failed(reason: "provider \(job.providerId) does not serve \(job.platform.rawValue) tokens"), job))
         }
+    }
+
+    /// What the policy makes of something the sender found itself, for attempt `job.attempts` now.
+    private func decide(_ meaning: AnswerPolicy.Meaning, _ job: PushJob, notBefore: Date? = nil) -> JobOutcome {
+        policy.decide(meaning, AnswerPolicy.Context(attempt: job.attempts, now: now(), notBefore: notBefore))
     }
 
     /// Closes every provider connection.
@@ -151,16 +155,13 @@ public final class DeliverySender: PushSender {
             appId: job.appId, providerId: job.providerId, uid: job.uid, tokenDelivered: { tokenDelivered(job.appId, job.token) }, at: now())
         guard admission.admitted else {
             // Misconfigured: the job waits (never fails) until a probe or an update fixes it.
-            let until = max(admission.waitUntil, now().addingTimeInterval(mapping.retry.delay(attempt: job.attempts)))
-            return completion(.retry(notBefore: until, reason: "\(JobOutcome.waitingPrefix): \(admission.reason ?? "")"))
+            return completion(decide(.providerWrong(reason: admission.reason ?? ""), job, notBefore: admission.waitUntil))
         }
         let first = job.environment ?? (credentials.production ? .production : .sandbox)
         send(job, credentials: credentials, environment: first) { [self] response in
             // A token of unknown environment refused as BadDeviceToken is tried once on the
             // other one; where it works, that environment is stored for it.
-            guard job.environment == nil, case .answered(let answer) = response, answer.status == 400,
-                answer.reason == .badDeviceToken
-            else {
+            guard AnswerPolicy.triesOtherEnvironment(after: response, environmentKnown: job.environment != nil) else {
                 return finishAPNs(job, response: response, completion: completion)
             }
             send(job, credentials: credentials, environment: first.other) { [self] second in
@@ -193,13 +194,13 @@ public final class DeliverySender: PushSender {
         client.send(notification, completion: completion)
     }
 
-    /// Maps the final answer, through the provider's breaker: a refused token is deleted only
-    /// when the breaker's verdict says it is dead; answers that prove the provider wrong make
-    /// the job wait.
+    /// Records the final answer with the provider's breaker and has the policy decide: a
+    /// refused token is deleted only when the breaker's verdict says it is dead; answers that
+    /// prove the provider wrong make the job wait.
     private func finishAPNs(_ job: PushJob, response: APNsResponse, completion: @escaping @Sendable (JobOutcome) -> Void) {
         let time = now()
-        var answer = ProviderBreakers.Answer.other
-        if case .answered(let reply) = response { answer = .of(status: reply.status, reason: reply.reason) }
+        let meaning = AnswerPolicy.meaning(of: response)
+        let answer = meaning.breakerAnswer
         // Whether the token delivered before: one indexed read, only for a refused token.
         var delivered = false
         if case .token = answer { delivered = tokenDelivered(job.appId, job.token) }
@@ -217,23 +218,16 @@ public final class DeliverySender: PushSender {
         case nil:
             break
         }
-        let waitUntil = time.addingTimeInterval(mapping.retry.delay(attempt: job.attempts))
-        switch answer {
-        case .provider(let reason):
-            return completion(.retry(notBefore: waitUntil, reason: "\(JobOutcome.waitingPrefix): \(reason)"))
-        case .token(let reason):
-            let verdict = breakers.verdict(
+        var context = AnswerPolicy.Context(attempt: job.attempts, now: time)
+        if case .tokenRefused(let reason, let unregisteredAt) = meaning {
+            context.verdict = breakers.verdict(
                 tokenDelivered: delivered, appId: job.appId, providerId: job.providerId, reason: reason, at: time)
-            if case .wait(let why) = verdict { return completion(.retry(notBefore: waitUntil, reason: why)) }
-        case .accepted, .other:
-            break
+            if unregisteredAt != nil, context.verdict == .dead {
+                // Rare (a dead token with a timestamp): one indexed read on the loop thread.
+                context.registeredAt = lastRegistration(job.appId, job.token)
+            }
         }
-        var registeredAt: Date?
-        if case .answered(let reply) = response, reply.status == 410, reply.unregisteredAt != nil {
-            // Rare (a dead token with a timestamp): one indexed read on the loop thread.
-            registeredAt = lastRegistration(job.appId, job.token)
-        }
-        completion(mapping.outcome(for: response, attempt: job.attempts, registeredAt: registeredAt, now: time))
+        completion(policy.decide(meaning, context))
     }
 
     /// The `apns-id` of a job: the job id when it is a UUID (the service's ids are), else a
@@ -252,12 +246,12 @@ public final class DeliverySender: PushSender {
     }
 
     private func sendFCM(_ job: PushJob, credentials: FCMCredentials) async -> JobOutcome {
-        guard job.headers.pushType != .voip else { return .failed(reason: "FCM cannot carry VoIP pushes") }
+        guard job.headers.pushType != .voip else { return decide(.failed(reason: "FCM cannot carry VoIP pushes"), job) }
         let client: FCMClient
         do {
             client = try clients.fcmClient(for: credentials)
         } catch {
-            return .failed(reason: "FCM service account key cannot be used")
+            return decide(.failed(reason: "FCM service account key cannot be used"), job)
         }
         var headers = [
             "apns-push-type": job.headers.pushType.rawValue, "apns-priority": String(job.headers.priority),
@@ -269,9 +263,9 @@ public final class DeliverySender: PushSender {
             let message = FCMMessage.make(
                 token: job.token, payload: job.payload, apnsHeaders: headers, includeNotification: notify)
         else {
-            return .failed(reason: "payload is not a JSON object")
+            return decide(.failed(reason: "payload is not a JSON object"), job)
         }
         let response = await client.send(message: message)
-        return mapping.outcome(for: response, attempt: job.attempts, now: now())
+        return policy.decide(response, AnswerPolicy.Context(attempt: job.attempts, now: now()))
     }
 }

@@ -14,19 +14,21 @@ public final class DeliveryService: DeliveryStatus {
     /// The APNs/FCM sender, when the service delivers (`--sender delivery`).
     public let sender: DeliverySender?
     private let store: any OutboxStore
+    private let clock: any ServiceClock
     /// The outbox depth, counted at most once a second: counting scans the jobs' index and
     /// holds the store, so frequent health checks must not pay it each time.
-    private let depth = Locked<(at: ContinuousClock.Instant, counts: OutboxCounts?)?>(nil)
+    private let depth = Locked<(at: Date, counts: OutboxCounts?)?>(nil)
 
     /// Builds the engine over `store`, delivering to APNs/FCM with credentials from `directory`.
     /// - Parameters:
     ///   - lastRegistration: when a token was last registered (for the 410 rule).
     ///   - logger: the service's logger, for the engine, the sender and the provider events.
+    ///   - clock: where the engine and the sender take their time from.
     public convenience init(
         store: any OutboxStore, directory: any ProviderDirectory, configuration: DeliveryConfiguration,
         engine: DeliveryEngine.Configuration = DeliveryEngine.Configuration(),
         lastRegistration: @escaping @Sendable (_ appId: String, _ token: String) -> Date?,
-        logger: Logger
+        logger: Logger, clock: any ServiceClock = SystemClock()
     ) {
         let wake = Locked<DeliveryEngine?>(nil)
         let events = DeliverySender.Events(
@@ -38,7 +40,7 @@ public final class DeliveryService: DeliveryStatus {
                 }
             },
             providerRecovered: { appId, providerId in
-                let released = (try? store.releaseWaitingJobs(appId: appId, providerId: providerId, now: Date())) ?? 0
+                let released = (try? store.releaseWaitingJobs(appId: appId, providerId: providerId, now: clock.now)) ?? 0
                 if released > 0 { logger.info("delivery: \(released) waiting jobs of \(appId)/\(providerId) are due now") }
                 wake.withLock { $0 }?.wake()
             })
@@ -48,8 +50,8 @@ public final class DeliveryService: DeliveryStatus {
             directory: directory, configuration: configuration, lastRegistration: lastRegistration,
             tokenDelivered: { appId, token in (try? store.tokenHasDelivered(appId: appId, token: token)) ?? false },
             lastDelivery: { appId, providerId in try? store.providerLastDelivered(appId: appId, providerId: providerId) },
-            events: events, logger: logger)
-        self.init(store: store, sender: sender, engine: engine, logger: logger)
+            events: events, logger: logger, now: { clock.now })
+        self.init(store: store, sender: sender, engine: engine, logger: logger, clock: clock)
         wake.withLock { $0 = self.engine }
     }
 
@@ -61,14 +63,15 @@ public final class DeliveryService: DeliveryStatus {
     }
 
     /// Builds the engine over `store` with any sender (`LogSender`, `NoneSender`, a test double),
-    /// logging through `logger`.
+    /// logging through `logger`, on `clock`.
     public init(
         store: any OutboxStore, sender: any PushSender, engine: DeliveryEngine.Configuration = DeliveryEngine.Configuration(),
-        logger: Logger
+        logger: Logger, clock: any ServiceClock = SystemClock()
     ) {
         self.store = store
+        self.clock = clock
         self.sender = sender as? DeliverySender
-        self.engine = DeliveryEngine(store: store, sender: sender, configuration: engine, logger: logger)
+        self.engine = DeliveryEngine(store: store, sender: sender, configuration: engine, logger: logger, clock: clock)
     }
 
     /// Starts the workers.
@@ -127,8 +130,8 @@ public final class DeliveryService: DeliveryStatus {
     }
 
     private func outboxDepth() -> OutboxCounts? {
-        let now = ContinuousClock.now
-        if let cached = depth.withLock({ $0 }), now - cached.at < .seconds(1) { return cached.counts }
+        let now = clock.now
+        if let cached = depth.withLock({ $0 }), abs(now.timeIntervalSince(cached.at)) < 1 { return cached.counts }
         let counts = try? store.activePushJobCounts()
         depth.withLock { $0 = (now, counts) }
         return counts

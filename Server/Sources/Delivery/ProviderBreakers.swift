@@ -5,6 +5,7 @@ import Foundation
 #endif
 import APNs
 import PushCore
+import ServerSupport
 import Synchronization
 
 /// A circuit breaker per provider, consulted before any token is deleted, that no client can
@@ -40,10 +41,9 @@ public final class ProviderBreakers: Sendable {
         public var window = 50
         /// A 200 this recent keeps the provider healthy (default 600 s).
         public var healthyWithin: TimeInterval = 600
-        /// The first probe delay once open, doubled per failed probe (default 1 s).
-        public var probeBase: TimeInterval = 1
-        /// The longest probe delay (default 300 s).
-        public var probeMax: TimeInterval = 300
+        /// When probes are let through once open: the first after `probe.baseDelay`, the n-th
+        /// after `probe.delay(attempt: n)` (default 1 s doubling to 300 s, exact).
+        public var probe = RetryPolicy.exact(from: 1, upTo: 300)
         /// Distinct users whose tokens must be refused before refusals of tokens that never
         /// delivered count towards opening (default 5); they must also be most of the users
         /// among the recent answers.
@@ -64,27 +64,6 @@ public final class ProviderBreakers: Sendable {
         case token(APNsReason)
         /// Anything else (transport errors, 429, 5xx, other 4xx).
         case other
-
-        /// What an APNs answer says.
-        public static func of(status: Int, reason: APNsReason?) -> Answer {
-            switch (status, reason) {
-            case (200, _):
-                return .accepted
-            case (400, .badDeviceToken?), (400, .deviceTokenNotForTopic?):
-                return .token(reason ?? .badDeviceToken)
-            case (410, _):
-                return .token(reason ?? .unregistered)
-            case (400, .badTopic?), (400, .topicDisallowed?), (400, .missingTopic?):
-                return .provider(reason?.rawValue ?? "")
-            case (403, .expiredProviderToken?):
-                // The client signed a new token and tried again; a retry follows.
-                return .other
-            case (403, _):
-                return .provider(reason?.rawValue ?? "HTTP 403")
-            default:
-                return .other
-            }
-        }
     }
 
     /// What to do with a job whose token was refused.
@@ -129,7 +108,8 @@ public final class ProviderBreakers: Sendable {
         var lastAccepted: Date?
         var openReason: String?
         var nextProbe = Date.distantPast
-        var probeDelay: TimeInterval = 0
+        /// Probes let through since the breaker opened.
+        var probes = 0
         var lastProbeUid: String?
     }
 
@@ -180,15 +160,15 @@ public final class ProviderBreakers: Sendable {
                 state.lastAccepted = now
                 guard state.openReason != nil else { return first ? .known : nil }
                 state.openReason = nil
-                state.probeDelay = 0
+                state.probes = 0
                 state.lastProbeUid = nil
                 return .closed
             }
             guard state.openReason == nil, !healthy(state, now: now) else { return nil }
             guard let reason = openingReason(state) else { return nil }
             state.openReason = reason
-            state.probeDelay = settings.probeBase
-            state.nextProbe = now.addingTimeInterval(settings.probeBase)
+            state.probes = 0
+            state.nextProbe = now.addingTimeInterval(settings.probe.delay(attempt: 1))
             return .opened(reason: reason)
         }
     }
@@ -254,10 +234,10 @@ public final class ProviderBreakers: Sendable {
             guard var state = states[Self.key(appId, providerId)], let reason = state.openReason else { return (true, now, nil) }
             guard now >= state.nextProbe else { return (false, state.nextProbe, reason) }
             let preferred = uid != state.lastProbeUid && tokenDelivered()
-            let overdue = now >= state.nextProbe.addingTimeInterval(max(state.probeDelay, settings.probeBase))
-            guard preferred || overdue else { return (false, now.addingTimeInterval(settings.probeBase), reason) }
-            state.probeDelay = min(max(state.probeDelay * 2, settings.probeBase), settings.probeMax)
-            state.nextProbe = now.addingTimeInterval(state.probeDelay)
+            let overdue = now >= state.nextProbe.addingTimeInterval(settings.probe.delay(attempt: state.probes + 1))
+            guard preferred || overdue else { return (false, now.addingTimeInterval(settings.probe.baseDelay), reason) }
+            state.probes += 1
+            state.nextProbe = now.addingTimeInterval(settings.probe.delay(attempt: state.probes + 1))
             state.lastProbeUid = uid
             states[Self.key(appId, providerId)] = state
             return (true, state.nextProbe, reason)

@@ -86,6 +86,13 @@ public protocol ServiceStore: OutboxStore, SharedStore {
     /// Stores webhook jobs and push jobs (for example a decline and the push to the caller)
     /// in one transaction.
     func enqueue(webhooks: [WebhookJob], pushJobs: [PushJob]) throws
+    /// Registers what runs when jobs were added (push jobs a preference did not skip, or webhook
+    /// jobs), so that the workers wake at once instead of at their next poll; a second call
+    /// replaces the first. ``SQLiteStore`` calls it after the commit of ``acceptSend(appId:idempotencyKey:requestHash:jobs:webhooks:response:now:)``
+    /// or ``enqueue(webhooks:pushJobs:)``, on the thread that added them; `PostgresStore` when
+    /// any instance on the database committed some (its `NOTIFY`, heard on the listener's thread),
+    /// and once after the listener reconnected. Keep it short.
+    func onJobsAdded(_ handler: @escaping @Sendable () -> Void)
 
     // MARK: Push events (the trace)
     /// The job of a push id in the app, as a delivery log line, with its request id.

@@ -27,22 +27,28 @@ import Testing
             tokenDelivered: delivered, appId: "a1", providerId: "p1", reason: .badDeviceToken, at: t0.addingTimeInterval(offset))
     }
 
+    /// What an APNs answer tells the breaker (the policy's classification; AnswerPolicyTests has
+    /// the whole table).
+    static func of(_ status: Int, _ reason: APNsReason?) -> ProviderBreakers.Answer {
+        AnswerPolicy.meaning(of: .answered(APNsAnswer(status: status, reason: reason))).breakerAnswer
+    }
+
     @Test func answersAreSortedByWhatTheyProve() {
-        #expect(ProviderBreakers.Answer.of(status: 200, reason: nil) == .accepted)
-        #expect(ProviderBreakers.Answer.of(status: 400, reason: .badDeviceToken) == .token(.badDeviceToken))
-        #expect(ProviderBreakers.Answer.of(status: 400, reason: .deviceTokenNotForTopic) == .token(.deviceTokenNotForTopic))
-        #expect(ProviderBreakers.Answer.of(status: 410, reason: .unregistered) == .token(.unregistered))
+        #expect(Self.of(200, nil) == .accepted)
+        #expect(Self.of(400, .badDeviceToken) == .token(.badDeviceToken))
+        #expect(Self.of(400, .deviceTokenNotForTopic) == .token(.deviceTokenNotForTopic))
+        #expect(Self.of(410, .unregistered) == .token(.unregistered))
         for reason in [APNsReason.badTopic, .topicDisallowed, .missingTopic] {
-            #expect(ProviderBreakers.Answer.of(status: 400, reason: reason) == .provider(reason.rawValue))
+            #expect(Self.of(400, reason) == .provider(reason.rawValue))
         }
-        #expect(ProviderBreakers.Answer.of(status: 403, reason: .invalidProviderToken) == .provider("InvalidProviderToken"))
-        #expect(ProviderBreakers.Answer.of(status: 403, reason: .badEnvironmentKeyInToken) == .provider("BadEnvironmentKeyInToken"))
-        #expect(ProviderBreakers.Answer.of(status: 403, reason: .unknown("NewReason")) == .provider("NewReason"))
-        #expect(ProviderBreakers.Answer.of(status: 403, reason: nil) == .provider("HTTP 403"))
-        #expect(ProviderBreakers.Answer.of(status: 410, reason: nil) == .token(.unregistered))
-        #expect(ProviderBreakers.Answer.of(status: 403, reason: .expiredProviderToken) == .other)
-        #expect(ProviderBreakers.Answer.of(status: 429, reason: .tooManyRequests) == .other)
-        #expect(ProviderBreakers.Answer.of(status: 400, reason: .payloadEmpty) == .other)
+        #expect(Self.of(403, .invalidProviderToken) == .provider("InvalidProviderToken"))
+        #expect(Self.of(403, .badEnvironmentKeyInToken) == .provider("BadEnvironmentKeyInToken"))
+        #expect(Self.of(403, .unknown("NewReason")) == .provider("NewReason"))
+        #expect(Self.of(403, nil) == .provider("HTTP 403"))
+        #expect(Self.of(410, nil) == .token(.unregistered))
+        #expect(Self.of(403, .expiredProviderToken) == .other)
+        #expect(Self.of(429, .tooManyRequests) == .other)
+        #expect(Self.of(400, .payloadEmpty) == .other)
     }
 
     /// The attack: one user's 40 made-up tokens, right after a restart of a provider that last
@@ -134,7 +140,7 @@ import Testing
     /// last probe's; any job gets it once it waited a whole step for one.
     @Test func probesPreferTokensThatDeliveredOfOtherUsers() {
         var settings = ProviderBreakers.Settings()
-        settings.probeBase = 10
+        settings.probe.baseDelay = 10
         let breakers = ProviderBreakers(settings: settings, lastDelivery: { _, _ in nil })
         _ = Self.record(breakers, .provider("InvalidProviderToken"), uid: "bob")
         func admit(_ uid: String, delivered: Bool, at offset: Double) -> Bool {

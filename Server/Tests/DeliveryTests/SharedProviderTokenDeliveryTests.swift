@@ -1,6 +1,7 @@
 import Delivery
 import Foundation
 import PushCore
+import ServerSupport
 import PushCrypto
 import PushMocks
 import PushStore

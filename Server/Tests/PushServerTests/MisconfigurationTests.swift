@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import ServerSupport
 import PushMocks
 import PushTestSupport
 import PushService
@@ -50,7 +51,7 @@ import Testing
             configuration.delivery.apnsBaseURL = mock.baseURL
             configuration.delivery.caFile = mock.credentials.caFile
             configuration.delivery.retry = RetryPolicy(maxAttempts: 3, baseDelay: 120, maxDelay: 900)
-            configuration.delivery.breaker.probeBase = 120
+            configuration.delivery.breaker.probe.baseDelay = 120
         }
         _ = try await harness.admin("POST", "/apps", ["appId": "app1", "name": "App"])
         #expect(try await harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", Self.provider(mock)).status == 200)
@@ -120,7 +121,7 @@ import Testing
                 configuration.delivery.apnsBaseURL = mock.baseURL
                 configuration.delivery.caFile = mock.credentials.caFile
                 configuration.delivery.retry = RetryPolicy(maxAttempts: 3, baseDelay: 0.2, maxDelay: 1)
-                configuration.delivery.breaker.probeBase = 0.2
+                configuration.delivery.breaker.probe.baseDelay = 0.2
             }, logs: log)
         _ = try await harness.admin("POST", "/apps", ["appId": "app1", "name": "App"])
         _ = try await harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", Self.provider(mock))

@@ -41,6 +41,36 @@ import Testing
         #expect(claimed.first?.body == Data())
     }
 
+    /// What wakes the workers on SQLite: each commit that added work runs the handler, after the
+    /// commit (the handler sees the jobs); a replayed send, skipped jobs and nothing do not.
+    @Test func addedJobsAreReportedAfterTheirCommit() throws {
+        let store = try SQLiteStore(path: path)
+        let seen = Locked<[Int]>([])
+        store.onJobsAdded { seen.withLock { $0.append((try? store.pushJobCounts().pending) ?? -1) } }
+        try store.enqueue(webhooks: [], pushJobs: [job("j1")])
+        #expect(seen.withLock { $0 } == [1])
+        let send = { (key: String, id: String) in
+            try store.acceptSend(
+                appId: "a", idempotencyKey: key, requestHash: Data([1]), jobs: [job(id)], webhooks: [], response: Data(), now: Date())
+        }
+        _ = try send("k1", "j2")
+        #expect(seen.withLock { $0 } == [1, 2])
+        // A replay adds nothing
+        _ = try send("k1", "j3")
+        #expect(seen.withLock { $0 } == [1, 2])
+        // Webhook jobs alone wake too
+        try store.enqueue(
+            webhooks: [WebhookJob(id: "w1", appId: "a", event: "e", body: Data(), attempts: 0, notBefore: Date(), createdAt: Date())],
+            pushJobs: [])
+        #expect(seen.withLock { $0 } == [1, 2, 2])
+        // Jobs a preference skipped, and nothing, do not
+        var skipped = job("j4")
+        skipped.skipped = true
+        try store.enqueue(webhooks: [], pushJobs: [skipped])
+        try store.enqueue(webhooks: [], pushJobs: [])
+        #expect(seen.withLock { $0 } == [1, 2, 2])
+    }
+
     @Test func claimLeasesFinishAndRetry() async throws {
         let store = try SQLiteStore(path: path)
         let now = Date(timeIntervalSince1970: 1_000)

@@ -42,10 +42,12 @@ public final class PushServiceApp: Sendable {
     ///   - startDelivery: false leaves the engine stopped until ``startDelivery()`` (tests
     ///     that inspect jobs in the outbox).
     ///   - clock: the API's clock (tests set the time of day for quiet hours and mute expiry;
-    ///     the delivery engine keeps the real one).
+    ///     the webhook dispatcher claims and signs with it too).
+    ///   - workerClock: the clock of the background workers (the delivery engine, the webhook
+    ///     dispatcher's waits, the retention purge) and of the rate limiter.
     public init(
         configuration: ServiceConfiguration, logger: Logger, sender: (any PushSender)? = nil,
-        startDelivery: Bool = true, clock: @escaping @Sendable () -> Date = Date.init
+        startDelivery: Bool = true, clock: @escaping @Sendable () -> Date = Date.init, workerClock: any ServiceClock = SystemClock()
     ) throws {
         self.configuration = configuration
         // The data directory 0700 and the service's files in it 0600, before any is opened.
@@ -67,7 +69,8 @@ public final class PushServiceApp: Sendable {
         self.store = store
         providers = ProviderSecrets(store: store, secrets: secrets)
         context = ServiceContext(
-            configuration: configuration, store: store, secrets: secrets, adminKey: adminKey, logger: logger, clock: clock)
+            configuration: configuration, store: store, secrets: secrets, adminKey: adminKey, logger: logger, clock: clock,
+            workerClock: workerClock)
         seed = configuration.seedDev ? try DevSeed.apply(context: context) : nil
         let handler = APIHandler(service: context)
         routes = handler.routeList
@@ -86,7 +89,7 @@ public final class PushServiceApp: Sendable {
         }
         switch (sender, configuration.sender) {
         case (let sender?, _):
-            delivery = DeliveryService(store: store, sender: sender, engine: configuration.engine, logger: logger)
+            delivery = DeliveryService(store: store, sender: sender, engine: configuration.engine, logger: logger, clock: workerClock)
         case (nil, .delivery):
             delivery = DeliveryService(
                 store: store, directory: providers,
@@ -94,24 +97,24 @@ public final class PushServiceApp: Sendable {
                 engine: configuration.engine,
                 lastRegistration: { appId, token in
                     (try? store.tokens(appId: appId, uid: nil))?.first { $0.token == token }?.updatedAt
-                }, logger: logger)
+                }, logger: logger, clock: workerClock)
         case (nil, .log):
             let sender = LogSender(journalPath: configuration.senderJournal, logger: logger)
-            delivery = DeliveryService(store: store, sender: sender, engine: configuration.engine, logger: logger)
+            delivery = DeliveryService(store: store, sender: sender, engine: configuration.engine, logger: logger, clock: workerClock)
         case (nil, .none):
-            delivery = DeliveryService(store: store, sender: NoneSender(), engine: configuration.engine, logger: logger)
+            delivery = DeliveryService(store: store, sender: NoneSender(), engine: configuration.engine, logger: logger, clock: workerClock)
         }
         let engine = delivery
         context.deliveryStatus.withLock { $0 = engine }
         context.delivery.withLock { $0 = engine }
         webhooks = WebhookDispatcher(service: context)
         retention = RetentionWorker(service: context)
-        // Jobs another instance added (PostgreSQL's NOTIFY) wake the workers at once; polling
-        // stays as the fallback.
-        let dispatcher = webhooks
-        (store as? PostgresStore)?.onJobsAdded {
-            engine.wake()
-            dispatcher.wake()
+        // Added jobs wake the workers at once (SQLite: after the commit; PostgreSQL: any
+        // instance's, through NOTIFY); polling stays as the fallback. Weak: the store outlives
+        // neither, and must not keep them.
+        store.onJobsAdded { [weak engine, weak dispatcher = webhooks] in
+            engine?.wake()
+            dispatcher?.wake()
         }
         if startDelivery { engine.start() }
         webhooks.start()

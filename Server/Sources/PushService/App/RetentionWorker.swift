@@ -9,55 +9,47 @@ import ServerSupport
 /// Deletes finished work older than `--retention-days` in the background: once shortly after
 /// start (after the interval, at most a minute), then every `--retention-interval` seconds.
 ///
-/// It runs on a thread of its own and deletes in batches
-/// (``ServiceStore/purgeFinished(before:batchSize:)``), so requests and deliveries go on
-/// between batches. A run that deleted something logs one line of counts; a failed run is
-/// logged and tried again at the next interval. With `--retention-days 0` it never starts.
+/// It is a ``BackgroundWorker`` on the service's worker clock (one purge per pass, then idle for
+/// the interval) and deletes in batches (``ServiceStore/purgeFinished(before:batchSize:)``), so
+/// requests and deliveries go on between batches. A run that deleted something logs one line of
+/// counts; a failed run is logged and tried again at the next interval. With
+/// `--retention-days 0` it never starts.
 final class RetentionWorker: Sendable {
     /// Rows per delete statement.
     static let batchSize = 5_000
 
     private let service: ServiceContext
-    private let running = Locked(true)
-    private let pause = ConditionLock()
+    private let worker: BackgroundWorker
 
     init(service: ServiceContext) {
         self.service = service
+        worker = BackgroundWorker(
+            name: "push-retention", idle: service.configuration.retentionIntervalSeconds, clock: service.workerClock)
     }
 
-    /// Starts the worker's thread, unless retention is off.
+    /// Starts the worker, unless retention is off: the first purge comes after the interval, at
+    /// most a minute, then one every interval.
     func start() {
         let days = service.configuration.retentionDays
         guard days > 0 else {
             service.logger.info("retention off (--retention-days 0): finished jobs, trace events and idempotency keys are kept")
             return
         }
-        ServerThread.start(name: "push-retention") { [self] in run() }
-    }
-
-    /// Ends the worker (a purge under way ends after its current batch's store call).
-    func stop() {
-        running.withLock { $0 = false }
-        pause.withLock { pause.broadcast() }
-    }
-
-    private func run() {
-        let interval = service.configuration.retentionIntervalSeconds
-        var next = Date().addingTimeInterval(min(interval, 60))
-        while true {
-            pause.withLock {
-                while running.withLock({ $0 }), Date() < next { pause.wait(until: next) }
-            }
-            guard running.withLock({ $0 }) else { return }
+        worker.start(after: min(service.configuration.retentionIntervalSeconds, 60)) { [self] in
             purgeOnce()
-            next = Date().addingTimeInterval(interval)
+            return .idle
         }
+    }
+
+    /// Ends the worker; waits up to `timeout` seconds for a purge under way to end.
+    func stop(timeout: TimeInterval = 10) {
+        worker.stop(timeout: timeout)
     }
 
     /// One purge with the cutoff `--retention-days` before now.
     func purgeOnce() {
         let days = service.configuration.retentionDays
-        let cutoff = Date().addingTimeInterval(-Double(days) * 86_400)
+        let cutoff = worker.clock.now.addingTimeInterval(-Double(days) * 86_400)
         do {
             let counts = try service.store.purgeFinished(before: cutoff, batchSize: Self.batchSize)
             service.retentionDeleted.withLock { $0 += counts }

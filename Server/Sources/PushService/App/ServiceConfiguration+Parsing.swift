@@ -247,7 +247,10 @@ extension ServiceConfiguration {
         Option(flag: "--webhook-concurrency", placeholder: "n", help: "Webhook posts in flight per app (default 4).") {
             $0.webhookConcurrency = try number($1, "--webhook-concurrency", 1...64)
         },
-        Option(flag: "--poll-interval", placeholder: "seconds", help: "Webhook outbox poll interval when idle (default 0.2).") {
+        Option(
+            flag: "--poll-interval", placeholder: "seconds",
+            help: "Outbox poll interval of the delivery engine and webhooks when idle; added jobs wake them (default 0.2)."
+        ) {
             $0.pollInterval = try number($1, "--poll-interval", 0.005...60)
         },
         Option(

@@ -79,8 +79,10 @@ public struct ServiceConfiguration: Sendable {
     /// an app whose receiver is slow or hangs holds at most this many of the dispatcher's
     /// 64 slots, so the events of other apps go on at once.
     public var webhookConcurrency = 4
-    /// Seconds between webhook outbox polls when idle (`--poll-interval`, `PUSH_POLL_INTERVAL`);
-    /// the delivery engine is woken by each accepted send instead.
+    /// Seconds between outbox polls of the delivery engine and the webhook dispatcher when idle
+    /// (`--poll-interval`, `PUSH_POLL_INTERVAL`): the fallback, as added jobs wake both at once
+    /// (``PushStore/ServiceStore/onJobsAdded(_:)``) and the engine wakes when a retry it
+    /// recorded falls due.
     public var pollInterval = 0.2
     /// Seconds a claimed push job stays leased by the delivery engine; jobs of a process that
     /// died are claimed again after it, or at once by the next process started on the same
@@ -132,7 +134,7 @@ public struct ServiceConfiguration: Sendable {
     /// Defaults.
     public init() {}
 
-    /// The webhook retry schedule: the delivery engine's back-off, without a last attempt.
+    /// The webhook retry schedule: the one back-off type, with jitter, without a last attempt.
     public var webhookRetry: RetryPolicy {
         RetryPolicy(maxAttempts: .max, baseDelay: webhookRetryBase, maxDelay: webhookRetryMax)
     }
@@ -151,6 +153,7 @@ public struct ServiceConfiguration: Sendable {
         engine.maxInFlight = deliveryMaxInFlight
         engine.batchSize = min(engine.batchSize, deliveryMaxInFlight)
         engine.lease = jobLeaseSeconds
+        engine.idleWait = pollInterval
         return engine
     }
 

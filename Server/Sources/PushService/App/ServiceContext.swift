@@ -23,7 +23,12 @@ final class ServiceContext: Sendable {
     let adminKey: String
     let logger: Logger
     let rateLimiter: RateLimiter
+    /// The API's clock: what requests stamp (jobs, events, idempotency records); the webhook
+    /// dispatcher claims and signs with it too, as it compares with what the API stamped.
     let clock: @Sendable () -> Date
+    /// The clock of the background workers' own time (idle waits, leases, the retention
+    /// cutoff) and of the rate limiter.
+    let workerClock: any ServiceClock
     /// The delivery engine's view of providers (tests may attach another).
     let deliveryStatus = Locked<(any DeliveryStatus)?>(nil)
     /// The service's delivery engine: `/healthz` and `/metrics` read it.
@@ -35,15 +40,17 @@ final class ServiceContext: Sendable {
 
     init(
         configuration: ServiceConfiguration, store: any ServiceStore, secrets: SecretBox, adminKey: String, logger: Logger,
-        clock: @escaping @Sendable () -> Date = Date.init
+        clock: @escaping @Sendable () -> Date = Date.init, workerClock: any ServiceClock = SystemClock()
     ) {
         self.configuration = configuration
         self.store = store
         self.secrets = secrets
         self.adminKey = adminKey
         self.logger = logger
-        self.rateLimiter = RateLimiter(perMinute: configuration.rateLimitPerMinute, burst: configuration.rateLimitBurst)
+        self.rateLimiter = RateLimiter(
+            perMinute: configuration.rateLimitPerMinute, burst: configuration.rateLimitBurst, clock: workerClock)
         self.clock = clock
+        self.workerClock = workerClock
     }
 
     var now: Date { clock() }

@@ -28,6 +28,11 @@ import ServerSupport
 /// Posts go through libcurl (`HTTP2Client`: HTTP/1.1, or HTTP/2 where TLS offers it), not
 /// Foundation's URLSession, which on Linux stops the process on some libcurl errors.
 ///
+/// It is a ``BackgroundWorker`` on the service's worker clock: a pass claims what is due for the
+/// apps with a free slot and starts those posts; with nothing to claim it idles for
+/// `--poll-interval` (new jobs, and a post that frees a slot it was waiting for, wake it). Claims,
+/// retry times and signatures use the service's clock, as the API that queued the jobs does.
+///
 /// Every post carries the webhook ``DestinationPolicy`` (``ServiceConfiguration/webhookDestinations``):
 /// a URL saved before the admin API checked destinations, or a name that now resolves to a
 /// private address, is refused at connection time ("destination refused: 127.0.0.1 is
@@ -36,22 +41,22 @@ final class WebhookDispatcher: Sendable {
     /// Posts in flight across all apps.
     static let totalInFlight = 64
 
-    private struct Slots {
+    /// Posts in flight, per app and in all.
+    /// `@unchecked Sendable`: the fields are only touched inside the worker's lock.
+    private final class Slots: @unchecked Sendable {
         var byApp: [String: Int] = [:]
         var total = 0
-        var started = false
-        var exited = false
     }
 
     private let service: ServiceContext
     private let client: HTTP2Client
     /// Where posts may connect (checked at every connection).
     private let destinations: DestinationPolicy
-    private let running = Locked(true)
-    /// Posts in flight per app, and the thread's life; changed under `pause`, whose
-    /// broadcast wakes the loop (a slot freed) and `stop()` (the thread is done).
-    private let slots = Locked(Slots())
-    private let pause = ConditionLock()
+    private let worker: BackgroundWorker
+    /// Changed under the worker's lock: a post that ends wakes the worker when it made room.
+    private let slots = Slots()
+    /// Whether the last claim failed (the outage is logged once, not once per poll).
+    private let storeFailing = Locked(false)
 
     init(service: ServiceContext) {
         self.service = service
@@ -62,97 +67,78 @@ final class WebhookDispatcher: Sendable {
         // A receiver that hangs must hold only its own posts, not queue the app's others.
         configuration.waitsForMultiplexing = false
         client = HTTP2Client(configuration: configuration, name: "push-webhooks-io")
+        worker = BackgroundWorker(name: "push-webhooks", idle: service.configuration.pollInterval, clock: service.workerClock)
     }
 
-    /// Stops claiming and waits (at most `timeout` seconds) until the posts in flight are
+    /// Stops claiming and waits (at most `timeout` seconds in all) until the posts in flight are
     /// recorded: they are ended as transport errors and their jobs put back as pending, so
     /// nothing stays leased after the service stopped.
     func stop(timeout: TimeInterval = 10) {
-        running.withLock { $0 = false }
-        pause.withLock { pause.broadcast() }
+        let clock = worker.clock
+        let deadline = clock.now.addingTimeInterval(timeout)
+        worker.stop(timeout: timeout)
+        // The client's shutdown ends every post in flight; wait until each is recorded.
         client.shutdown()
-        let deadline = Date().addingTimeInterval(timeout)
-        pause.withLock {
-            while slots.withLock({ $0.started && !$0.exited }), pause.wait(until: deadline) {}
+        worker.lock.withLock {
+            while slots.total > 0, clock.wait(on: worker.lock, until: deadline) {}
         }
     }
 
     /// Ends the idle wait early (new webhook jobs were added).
     func wake() {
-        pause.withLock { pause.broadcast() }
+        worker.wake()
     }
 
-    /// Starts the dispatcher on its own thread (not the Swift concurrency pool, so busy or
-    /// blocked tasks elsewhere in the process never delay retries).
+    /// Starts the dispatcher's worker (a thread of its own, not the Swift concurrency pool, so
+    /// busy or blocked tasks elsewhere in the process never delay retries).
     func start() {
-        slots.withLock { $0.started = true }
-        ServerThread.start(name: "push-webhooks") { [self] in
-            run()
-            pause.withLock {
-                slots.withLock { $0.exited = true }
-                pause.broadcast()
-            }
-        }
+        worker.start { [self] in pass() }
     }
 
-    private func run() {
+    /// Claims what is due for the apps with a free slot and starts those posts; with nothing to
+    /// claim, idles until new jobs, a freed slot or the next poll.
+    private func pass() -> BackgroundWorker.Next {
         let perApp = service.configuration.webhookConcurrency
         let lease = service.configuration.webhookTimeout * 3 + 5
-        var storeFailing = false
-        while running.withLock({ $0 }) {
-            let (busy, free) = slots.withLock { ($0.byApp, Self.totalInFlight - $0.total) }
-            var jobs: [WebhookJob] = []
-            if free > 0 {
-                do {
-                    jobs = try service.store.claimWebhookJobs(
-                        limit: min(16, free), lease: lease, now: service.now, perApp: perApp, busy: busy)
-                    if storeFailing { service.logger.info("webhook outbox readable again") }
-                    storeFailing = false
-                } catch {
-                    // Once per outage, not once per poll.
-                    if !storeFailing { service.logger.error("webhook outbox could not be read (retried every poll): \(error)") }
-                    storeFailing = true
+        let (busy, free) = worker.lock.withLock { (slots.byApp, Self.totalInFlight - slots.total) }
+        var jobs: [WebhookJob] = []
+        if free > 0 {
+            do {
+                jobs = try service.store.claimWebhookJobs(
+                    limit: min(16, free), lease: lease, now: service.now, perApp: perApp, busy: busy)
+                if storeFailing.withLock({ $0 }) { service.logger.info("webhook outbox readable again") }
+                storeFailing.withLock { $0 = false }
+            } catch {
+                // Once per outage, not once per poll.
+                if !storeFailing.withLock({ $0 }) {
+                    service.logger.error("webhook outbox could not be read (retried every poll): \(error)")
                 }
-            }
-            guard !jobs.isEmpty else {
-                // Nothing due for an app with a free slot: wait for new jobs, a freed slot or
-                // the next poll.
-                let until = Date().addingTimeInterval(service.configuration.pollInterval)
-                pause.withLock {
-                    if running.withLock({ $0 }) { pause.wait(until: until) }
-                }
-                continue
-            }
-            slots.withLock { slots in
-                for job in jobs { slots.byApp[job.appId, default: 0] += 1 }
-                slots.total += jobs.count
-            }
-            for job in jobs {
-                post(job) { failure in
-                    self.finish(job, failure: failure)
-                    self.release(job.appId, perApp: perApp)
-                }
+                storeFailing.withLock { $0 = true }
             }
         }
-        // Stopping: the client's shutdown ends every post in flight; wait until each is recorded.
-        let deadline = Date().addingTimeInterval(service.configuration.webhookTimeout + 5)
-        pause.withLock {
-            while slots.withLock({ $0.total > 0 }), pause.wait(until: deadline) {}
+        guard !jobs.isEmpty else { return .idle }
+        worker.lock.withLock {
+            for job in jobs { slots.byApp[job.appId, default: 0] += 1 }
+            slots.total += jobs.count
         }
+        for job in jobs {
+            post(job) { failure in
+                self.finish(job, failure: failure)
+                self.release(job.appId, perApp: perApp)
+            }
+        }
+        return .again
     }
 
-    /// Frees the app's slot; wakes the loop when that made room it was waiting for (the app
-    /// was at its limit, or every slot was taken).
+    /// Frees the app's slot; wakes the worker when that made room it was waiting for (the app
+    /// was at its limit, or every slot was taken), and `stop()` when the last post ended.
     private func release(_ appId: String, perApp: Int) {
-        pause.withLock {
-            let wasFull = slots.withLock { slots -> Bool in
-                let count = slots.byApp[appId] ?? 0
-                let full = count >= perApp || slots.total >= Self.totalInFlight
-                slots.byApp[appId] = count > 1 ? count - 1 : nil
-                slots.total -= 1
-                return full || slots.total == 0
-            }
-            if wasFull { pause.broadcast() }
+        worker.lock.withLock {
+            let count = slots.byApp[appId] ?? 0
+            let wasFull = count >= perApp || slots.total >= Self.totalInFlight
+            slots.byApp[appId] = count > 1 ? count - 1 : nil
+            slots.total -= 1
+            if wasFull || slots.total == 0 { worker.wakeInsideLock() }
         }
     }
 

@@ -63,9 +63,9 @@ public final class PostgresStore: ServiceStore, @unchecked Sendable {
         close()
     }
 
-    /// Registers what runs when any instance on the database adds jobs (LISTEN/NOTIFY). It
-    /// runs on the listener's thread (keep it short), also once after the listener
-    /// reconnected, as notifications sent while it was away are lost.
+    /// Registers what runs when any instance on the database adds jobs (LISTEN/NOTIFY), this
+    /// one included. It runs on the listener's thread (keep it short), also once after the
+    /// listener reconnected, as notifications sent while it was away are lost.
     public func onJobsAdded(_ handler: @escaping @Sendable () -> Void) {
         listener.onNotification(handler)
     }

@@ -32,8 +32,8 @@ extension SQLiteStore {
     public func acceptSend(
         appId: String, idempotencyKey: String, requestHash: Data, jobs: [PushJob], webhooks: [WebhookJob], response: Data, now: Date
     ) throws -> SendAcceptance {
-        try withConnection { connection in
-            try connection.transaction {
+        let acceptance = try withConnection { connection in
+            try connection.transaction { () throws -> SendAcceptance in
                 let seen = try connection.query(
                     "SELECT request_hash, response FROM idempotency WHERE app_id = ? AND key = ?", [.text(appId), .text(idempotencyKey)]
                 ) { ($0.blob(0), $0.blob(1)) }
@@ -52,6 +52,8 @@ extension SQLiteStore {
                 return .accepted(response: response)
             }
         }
+        if case .accepted = acceptance { reportAdded(jobs, webhooks: webhooks) }
+        return acceptance
     }
 
     public func enqueue(webhooks: [WebhookJob], pushJobs: [PushJob]) throws {
@@ -65,6 +67,7 @@ extension SQLiteStore {
                 }
             }
         }
+        reportAdded(pushJobs, webhooks: webhooks)
     }
 
     /// Claims due jobs: call pushes first (they jump the queue), then the oldest due jobs,

@@ -9,6 +9,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PushCore
+import ServerSupport
 
 /// The default store: one SQLite file in WAL mode, one connection behind a lock.
 ///
@@ -17,6 +18,8 @@ import PushCore
 public final class SQLiteStore: ServiceStore, @unchecked Sendable {
     // @unchecked: the connection is only used inside `database.withLock`.
     private let database: Locked<SQLiteConnection>
+    /// What runs after jobs were added (``onJobsAdded(_:)``).
+    private let jobsAdded = Locked<(@Sendable () -> Void)?>(nil)
 
     /// The schema version after migrations.
     public let schemaVersion: Int
@@ -64,6 +67,18 @@ public final class SQLiteStore: ServiceStore, @unchecked Sendable {
         guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return }
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if fd >= 0 { close(fd) }
+    }
+
+    /// Registers what runs after the commit of added jobs, on the thread that added them.
+    public func onJobsAdded(_ handler: @escaping @Sendable () -> Void) {
+        jobsAdded.withLock { $0 = handler }
+    }
+
+    /// Runs the ``onJobsAdded(_:)`` handler when `jobs` or `webhooks` hold work (a push job
+    /// that was not skipped, or a webhook job). Call after the commit, outside the connection.
+    func reportAdded(_ jobs: [PushJob], webhooks: [WebhookJob]) {
+        guard !webhooks.isEmpty || jobs.contains(where: { !$0.skipped }) else { return }
+        jobsAdded.withLock { $0 }?()
     }
 
     @discardableResult
