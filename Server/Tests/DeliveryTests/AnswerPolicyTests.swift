@@ -76,7 +76,8 @@ import Testing
         .apns(
             .answered(
                 APNsAnswer(
-                    status: status, reason: reason.map(APNsReason.init(rawValue:)), unregisteredAt: unregisteredAt, retryAfter: retryAfter)))
+                    status: status, reason: reason.map(APNsReason.init(rawValue:)), unregisteredAt: unregisteredAt, retryAfter: retryAfter))
+        )
     }
 
     static func fcm(_ status: Int, _ code: String? = nil, retryAfter: TimeInterval? = nil) -> Row.Answer {
