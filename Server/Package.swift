@@ -72,7 +72,7 @@ let package = Package(
         .target(name: "FCM", dependencies: ["CurlHTTP", "PushCrypto", "ServerSupport"]),
         /// The delivery engine: outbox workers, APNs/FCM senders, outcome mapping, metrics.
         .target(
-            name: "Delivery", dependencies: ["PushCore", "PushStore", "APNs", "FCM", "CurlHTTP", "PushCrypto", "ServerSupport"]),
+            name: "Delivery", dependencies: ["PushCore", "APNs", "FCM", "CurlHTTP", "PushCrypto", "ServerSupport"]),
         .testTarget(
             name: "DeliveryTests",
             dependencies: [
