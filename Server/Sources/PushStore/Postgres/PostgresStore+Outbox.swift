@@ -160,23 +160,24 @@ extension PostgresStore {
         try finishPushJobs([(id, outcome)], now: now)
     }
 
-    /// Records many outcomes: every delivered job (nearly all of them) with one statement,
-    /// the others one statement each (one transaction when there are several).
+    /// Records many outcomes, as ``OutcomeRows`` says: every delivered job (nearly all of them)
+    /// with one statement, the others one statement each (one transaction when there are
+    /// several).
     public func finishPushJobs(_ results: [(id: String, outcome: JobOutcome)], now: Date) throws {
         guard !results.isEmpty else { return }
-        let delivered = results.filter { $0.outcome == .delivered }.map(\.id)
-        let others = results.filter { $0.outcome != .delivered }
+        let batch = OutcomeBatch(results)
         try withConnection { connection in
             let work = {
-                if !delivered.isEmpty {
-                    try Self.end(ids: delivered, state: "'delivered'", now: now, reason: nil, on: connection)
+                if !batch.delivered.isEmpty {
+                    try Self.end(ids: batch.delivered, state: JobState.delivered, now: now, reason: nil, on: connection)
                 }
-                for (id, outcome) in others {
-                    try Self.finish(id: id, outcome: outcome, now: now, on: connection)
+                for (id, rows) in batch.others {
+                    try Self.apply(rows, toJob: id, now: now, on: connection)
                 }
             }
             // One statement needs no transaction of its own.
-            if others.isEmpty || (delivered.isEmpty && others.count == 1 && !Self.isTokenInvalid(others[0].outcome)) {
+            let others = batch.others
+            if others.isEmpty || (batch.delivered.isEmpty && others.count == 1 && !others[0].rows.deletesToken) {
                 try work()
             } else {
                 try connection.transaction(work)
@@ -184,19 +185,14 @@ extension PostgresStore {
         }
     }
 
-    private static func isTokenInvalid(_ outcome: JobOutcome) -> Bool {
-        if case .tokenInvalid = outcome { return true }
-        return false
-    }
-
     /// Ends jobs in one statement: deletes their queue rows and writes the outcome, with the
     /// attempts the queue counted and the last lease's owner, into their job rows (every job named, queued or not, as a
-    /// finish always did).
+    /// finish always did). `state` (a ``JobState``) goes into the SQL as a literal, for the planner.
     private static func end(ids: [String], state: String, now: Date, reason: String?, on connection: PGConnection) throws {
         try connection.query(
             """
             WITH done AS (DELETE FROM push_queue WHERE id = ANY($1) RETURNING id, attempts, lease_owner)
-            UPDATE push_jobs j SET state = \(state), lease_until = NULL, finished_at = $2, last_error = $3,
+            UPDATE push_jobs j SET state = '\(state)', lease_until = NULL, finished_at = $2, last_error = $3,
                 attempts = COALESCE(d.attempts, j.attempts),
                 lease_owner = CASE WHEN d.id IS NULL THEN j.lease_owner ELSE d.lease_owner END
             FROM unnest($1::text[]) AS u(id) LEFT JOIN done d ON d.id = u.id
@@ -205,10 +201,11 @@ extension PostgresStore {
             [.textArray(ids), .date(now), .text(reason)])
     }
 
-    private static func finish(id: String, outcome: JobOutcome, now: Date, on connection: PGConnection) throws {
-        switch outcome {
-        case .delivered:
-            try end(ids: [id], state: "'delivered'", now: now, reason: nil, on: connection)
+    /// Carries out one job's ``OutcomeRows``.
+    private static func apply(_ rows: OutcomeRows, toJob id: String, now: Date, on connection: PGConnection) throws {
+        switch rows.job {
+        case .finish(let state, let reason):
+            try end(ids: [id], state: state, now: now, reason: reason, on: connection)
         case .retry(let notBefore, let reason):
             // Back in its lane at its new time (a job no longer queued is queued again, as a
             // retry always made the job pending).
@@ -223,12 +220,8 @@ extension PostgresStore {
                 ON CONFLICT (id) DO UPDATE SET lane = excluded.lane, due = excluded.due, not_before = excluded.not_before
                 """,
                 [.date(notBefore), .text(reason), .text(id)])
-        case .failed(let reason):
-            try end(ids: [id], state: "'failed'", now: now, reason: reason, on: connection)
-        case .expired(let reason):
-            try end(ids: [id], state: "'expired'", now: now, reason: reason, on: connection)
-        case .tokenInvalid(let reason):
-            try end(ids: [id], state: "'failed'", now: now, reason: reason, on: connection)
+        }
+        if rows.deletesToken {
             try connection.query(
                 "DELETE FROM push_tokens WHERE (app_id, token) IN (SELECT app_id, token FROM push_jobs WHERE id = $1)", [.text(id)])
         }

@@ -6,28 +6,6 @@ import Foundation
 import PushCore
 import ServerSupport
 
-/// Job states in `push_jobs.state` and `webhook_jobs.state`.
-enum JobState {
-    static let pending = "pending"
-    static let leased = "leased"
-    static let delivered = "delivered"
-    static let failed = "failed"
-    static let expired = "expired"
-    /// Skipped by a notification preference: never claimed, counted nowhere.
-    static let skipped = "skipped"
-}
-
-extension OutboxCounts {
-    /// Counts from (state, count) rows; a state may appear more than once (added up).
-    init(byState rows: [(String, Int)]) {
-        let counts = Dictionary(rows, uniquingKeysWith: +)
-        self.init(
-            pending: counts[JobState.pending] ?? 0, inFlight: counts[JobState.leased] ?? 0,
-            delivered: counts[JobState.delivered] ?? 0, failed: counts[JobState.failed] ?? 0,
-            expired: counts[JobState.expired] ?? 0)
-    }
-}
-
 extension SQLiteStore {
     public func acceptSend(
         appId: String, idempotencyKey: String, requestHash: Data, jobs: [PushJob], webhooks: [WebhookJob], response: Data, now: Date
@@ -117,47 +95,42 @@ extension SQLiteStore {
         try finishPushJobs([(id, outcome)], now: now)
     }
 
-    /// Records many outcomes in one transaction (the delivery engine finishes in batches).
+    /// Records many outcomes in one transaction (the delivery engine finishes in batches), as
+    /// ``OutcomeRows`` says.
     public func finishPushJobs(_ results: [(id: String, outcome: JobOutcome)], now: Date) throws {
+        let batch = OutcomeBatch(results)
         try withConnection { connection in
             try connection.transaction {
                 // Delivered jobs (nearly all of them) are marked with one statement per 500.
-                let delivered = results.filter { $0.outcome == .delivered }.map(\.id)
-                for start in stride(from: 0, to: delivered.count, by: 500) {
-                    let chunk = delivered[start..<min(start + 500, delivered.count)]
+                for start in stride(from: 0, to: batch.delivered.count, by: 500) {
+                    let chunk = batch.delivered[start..<min(start + 500, batch.delivered.count)]
                     let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
                     try connection.run(
                         "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = NULL WHERE id IN (\(placeholders))",
                         [.text(JobState.delivered), .date(now)] + chunk.map { .text($0) })
                 }
-                for (id, outcome) in results where outcome != .delivered {
-                    switch outcome {
-                    case .delivered:
-                        try connection.run(
-                            "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = NULL WHERE id = ?",
-                            [.text(JobState.delivered), .date(now), .text(id)])
-                    case .retry(let notBefore, let reason):
-                        try connection.run(
-                            "UPDATE push_jobs SET state = ?, lease_until = NULL, not_before = ?, last_error = ? WHERE id = ?",
-                            [.text(JobState.pending), .date(notBefore), .text(reason), .text(id)])
-                    case .failed(let reason):
-                        try connection.run(
-                            "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = ? WHERE id = ?",
-                            [.text(JobState.failed), .date(now), .text(reason), .text(id)])
-                    case .expired(let reason):
-                        try connection.run(
-                            "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = ? WHERE id = ?",
-                            [.text(JobState.expired), .date(now), .text(reason), .text(id)])
-                    case .tokenInvalid(let reason):
-                        try connection.run(
-                            "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = ? WHERE id = ?",
-                            [.text(JobState.failed), .date(now), .text(reason), .text(id)])
-                        try connection.run(
-                            "DELETE FROM push_tokens WHERE (app_id, token) IN (SELECT app_id, token FROM push_jobs WHERE id = ?)",
-                            [.text(id)])
-                    }
+                for (id, rows) in batch.others {
+                    try Self.apply(rows, toJob: id, now: now, on: connection)
                 }
             }
+        }
+    }
+
+    /// Carries out one job's ``OutcomeRows``.
+    private static func apply(_ rows: OutcomeRows, toJob id: String, now: Date, on connection: SQLiteConnection) throws {
+        switch rows.job {
+        case .finish(let state, let reason):
+            try connection.run(
+                "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = ? WHERE id = ?",
+                [.text(state), .date(now), .optionalText(reason), .text(id)])
+        case .retry(let notBefore, let reason):
+            try connection.run(
+                "UPDATE push_jobs SET state = ?, lease_until = NULL, not_before = ?, last_error = ? WHERE id = ?",
+                [.text(JobState.pending), .date(notBefore), .text(reason), .text(id)])
+        }
+        if rows.deletesToken {
+            try connection.run(
+                "DELETE FROM push_tokens WHERE (app_id, token) IN (SELECT app_id, token FROM push_jobs WHERE id = ?)", [.text(id)])
         }
     }
 
