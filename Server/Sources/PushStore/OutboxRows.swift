@@ -5,8 +5,9 @@ import Foundation
 #endif
 import PushCore
 
-// What both stores share about the outbox's rows: the job states, and what recording a
-// delivery outcome does to the rows. Each store carries it out in its own SQL.
+// What both stores share about the outbox's rows: the job states, how a job is read from its
+// row, and what recording a delivery outcome does to the rows. Each store carries it out in its
+// own SQL.
 
 /// Job states in `push_jobs.state` and `webhook_jobs.state`.
 enum JobState {
@@ -84,5 +85,42 @@ struct OutcomeBatch {
                 others.append((id, rows))
             }
         }
+    }
+}
+
+/// A result row as both stores read it: a column's value by its index (`SQLiteStatement` on a
+/// row, `PGRow`).
+protocol StoredRow {
+    /// The column as text.
+    func text(_ column: Int32) -> String
+    /// The column as text; nil when it is NULL.
+    func optionalText(_ column: Int32) -> String?
+    /// The column as an integer.
+    func int(_ column: Int32) -> Int64
+    /// The column as a time (stored as milliseconds since 1970).
+    func date(_ column: Int32) -> Date
+    /// The column as bytes.
+    func blob(_ column: Int32) -> Data
+}
+
+extension SQLiteStatement: StoredRow {}
+extension PGRow: StoredRow {}
+
+extension PushJob {
+    /// A job from its row, its columns in this order (both stores select them so): `id`,
+    /// `app_id`, `request_id`, `uid`, `token`, `platform`, `kind`, `provider_id`, `payload`,
+    /// `push_type`, `priority`, `expiration`, `collapse_id`, `topic_suffix`, `attempts`,
+    /// `not_before`, `created_at`, `environment`, `rule`, `state`.
+    init(row: some StoredRow) {
+        self.init(
+            id: row.text(0), appId: row.text(1), requestId: row.text(2), uid: row.text(3), token: row.text(4),
+            platform: TokenPlatform(rawValue: row.text(5)) ?? .apnsDevice, kind: PushKind(rawValue: row.text(6)) ?? .chat,
+            providerId: row.text(7), payload: row.blob(8),
+            headers: PushHeaders(
+                pushType: PushType(rawValue: row.text(9)) ?? .alert, priority: Int(row.int(10)), expiration: row.int(11),
+                collapseId: row.optionalText(12), topicSuffix: row.text(13)),
+            attempts: Int(row.int(14)), notBefore: row.date(15), createdAt: row.date(16),
+            environment: row.optionalText(17).flatMap(TokenEnvironment.init(rawValue:)), rule: row.optionalText(18),
+            skipped: row.text(19) == JobState.skipped)
     }
 }

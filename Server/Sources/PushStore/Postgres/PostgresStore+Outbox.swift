@@ -152,7 +152,7 @@ extension PostgresStore {
                 SELECT \(Self.jobColumnList(attempts: "c.attempts", prefix: "j.")) FROM claimed c JOIN push_jobs j ON j.id = c.id
                 """,
                 values
-            ).map(Self.jobRow)
+            ).map(PushJob.init(row:))
         }
         return jobs.sorted { ($0.kind == .call ? 0 : 1, $0.notBefore) < ($1.kind == .call ? 0 : 1, $1.notBefore) }
     }
@@ -334,11 +334,11 @@ extension PostgresStore {
             try $0.query(
                 "SELECT \(Self.jobColumnList()) FROM push_job_rows WHERE request_id = $1 ORDER BY created_at, id", [.text(requestId)]
             )
-            .map(Self.jobRow)
+            .map(PushJob.init(row:))
         }
     }
 
-    /// The columns ``jobRow(_:)`` reads, each with `prefix` (a table alias), attempts from
+    /// The columns `PushJob(row:)` reads, each with `prefix` (a table alias), attempts from
     /// `attempts`.
     static func jobColumnList(attempts: String = "attempts", prefix: String = "") -> String {
         let before = [
@@ -349,16 +349,4 @@ extension PostgresStore {
         return (before.map { prefix + $0 } + [attempts] + after.map { prefix + $0 }).joined(separator: ", ")
     }
 
-    static func jobRow(_ row: PGRow) -> PushJob {
-        PushJob(
-            id: row.text(0), appId: row.text(1), requestId: row.text(2), uid: row.text(3), token: row.text(4),
-            platform: TokenPlatform(rawValue: row.text(5)) ?? .apnsDevice, kind: PushKind(rawValue: row.text(6)) ?? .chat,
-            providerId: row.text(7), payload: row.blob(8),
-            headers: PushHeaders(
-                pushType: PushType(rawValue: row.text(9)) ?? .alert, priority: Int(row.int(10)), expiration: row.int(11),
-                collapseId: row.optionalText(12), topicSuffix: row.text(13)),
-            attempts: Int(row.int(14)), notBefore: row.date(15), createdAt: row.date(16),
-            environment: row.optionalText(17).flatMap(TokenEnvironment.init(rawValue:)), rule: row.optionalText(18),
-            skipped: row.text(19) == JobState.skipped)
-    }
 }

@@ -85,7 +85,7 @@ extension SQLiteStore {
                     "UPDATE push_jobs SET state = ?, lease_until = ?, lease_owner = ?, attempts = attempts + 1 "
                         + "WHERE id IN (\(placeholders)) " + returning,
                     [.text(JobState.leased), .date(now.addingTimeInterval(lease)), .text(ProcessIdentity.current)]
-                        + ids.map { .text($0) }, Self.jobRow)
+                        + ids.map { .text($0) }, PushJob.init(row:))
                 return jobs.sorted { ($0.kind == .call ? 0 : 1, $0.notBefore) < ($1.kind == .call ? 0 : 1, $1.notBefore) }
             }
         }
@@ -191,7 +191,7 @@ extension SQLiteStore {
     /// Every push job of one send request, oldest first (for the admin API and tests).
     public func pushJobs(requestId: String) throws -> [PushJob] {
         try withConnection {
-            try $0.query(Self.jobColumns + " WHERE request_id = ? ORDER BY created_at, id", [.text(requestId)], Self.jobRow)
+            try $0.query(Self.jobColumns + " WHERE request_id = ? ORDER BY created_at, id", [.text(requestId)], PushJob.init(row:))
         }
     }
 
@@ -225,23 +225,11 @@ extension SQLiteStore {
             ])
     }
 
+    /// The query of the columns `PushJob(row:)` reads, in its order.
     static let jobColumns = """
         SELECT id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type, priority, expiration,
             collapse_id, topic_suffix, attempts, not_before, created_at, environment, rule, state FROM push_jobs
         """
-
-    static func jobRow(_ row: SQLiteStatement) -> PushJob {
-        PushJob(
-            id: row.text(0), appId: row.text(1), requestId: row.text(2), uid: row.text(3), token: row.text(4),
-            platform: TokenPlatform(rawValue: row.text(5)) ?? .apnsDevice, kind: PushKind(rawValue: row.text(6)) ?? .chat,
-            providerId: row.text(7), payload: row.blob(8),
-            headers: PushHeaders(
-                pushType: PushType(rawValue: row.text(9)) ?? .alert, priority: Int(row.int(10)), expiration: row.int(11),
-                collapseId: row.optionalText(12), topicSuffix: row.text(13)),
-            attempts: Int(row.int(14)), notBefore: row.date(15), createdAt: row.date(16),
-            environment: row.optionalText(17).flatMap(TokenEnvironment.init(rawValue:)), rule: row.optionalText(18),
-            skipped: row.text(19) == JobState.skipped)
-    }
 
     public func recordDeliveries(tokens: [TokenRef], providers: [ProviderRef], at time: Date) throws {
         guard !tokens.isEmpty || !providers.isEmpty else { return }
