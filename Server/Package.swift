@@ -1,5 +1,6 @@
 // swift-tools-version:6.0
-// The push service: a self-hostable backend for the iOS push SDK (see Server/README.md).
+// The push service: a self-hostable backend for the iOS push SDK. Its modules, from the bottom,
+// are described in Server/README.md ("Layout and tests") and docs/ARCHITECTURE.md.
 import PackageDescription
 
 let package = Package(
@@ -22,26 +23,35 @@ let package = Package(
         .systemLibrary(
             name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
-        // Shared with part 2 (JWT signing): add the wrappers you need to shim.h.
+        // OpenSSL's libcrypto, for PushCrypto only (the service's one crypto module).
         .systemLibrary(
             name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
 
-        // MARK: Service (part 1)
-        /// The seam between the service and the delivery engine: jobs, outcomes, the
-        /// sender protocol and the outbox API of the store.
+        // MARK: The base, the store and the service
+        /// What every module uses and none owns: threads and locks, `BackgroundWorker` and its
+        /// `ServiceClock`, `RetryPolicy` (the one back-off), the logger, a JSON codec without
+        /// Foundation, IP addresses and CIDR blocks, files, the process's identity.
         .target(name: "ServerSupport", dependencies: ["CSystem"]),
         .testTarget(name: "ServerSupportTests", dependencies: ["ServerSupport", "PushTestSupport"]),
+        /// The seam between the service and the delivery engine: jobs, headers and outcomes, the
+        /// sender protocol, provider credentials and health, and what delivery needs of the store
+        /// (`OutboxStore`, `ProviderTokenStore`).
         .target(name: "PushCore", dependencies: ["ServerSupport"]),
         /// The store protocol and its SQLite (WAL) and PostgreSQL (libpq) implementations.
         .target(name: "PushStore", dependencies: ["PushCore", "CSQLite", "CLibPQ", "ServerSupport"]),
-        /// A small HTTP/1.1 server on libmicrohttpd.
+        /// A small HTTP/1.1 server on libmicrohttpd, with per-address connection limits and the
+        /// trusted proxy (its `HTTPRequest` and `HTTPResponse` are what the service receives and
+        /// answers; CurlHTTP's `OutboundRequest` is what it sends).
         .target(name: "HTTPServer", dependencies: ["CMHD", "ServerSupport"]),
-        /// Client and admin API, payload builder, webhooks, configuration, workers.
+        /// The client, admin and send APIs, payloads and preferences, webhooks, provider secrets
+        /// and rate limits, configuration, the app that starts the workers, the dashboard.
         .target(
             name: "PushService",
             dependencies: ["PushCore", "PushStore", "HTTPServer", "PushCrypto", "CurlHTTP", "APNs", "FCM", "Delivery", "ServerSupport"]),
+        /// The C library calls Swift cannot make directly (variadic or GNU-only).
         .systemLibrary(name: "CSystem", path: "Sources/CSystem"),
+        /// The executable: `serve` and the operator commands (`check-provider`, `migrate-store`, …).
         .executableTarget(name: "push-server", dependencies: ["PushService", "PushStore", "Delivery", "CSystem", "ServerSupport"]),
         .testTarget(
             name: "PushServerTests",
@@ -51,42 +61,48 @@ let package = Package(
                 "push-server", "ServerSupport",
             ]),
 
-        // MARK: Delivery (part 2)
-        // The issue 8 engineer adds their targets here: CCurl, PushCrypto, APNs, FCM,
-        // Delivery, mocks, and their tests. They consume `PushCore` (PushJob, JobOutcome,
-        // PushSender, OutboxStore). Add new targets below this line only.
+        // MARK: Cryptography, the HTTP/2 client, the providers and delivery
+        // They see the store only through PushCore's protocols: Delivery does not depend on PushStore.
         /// libcurl (multi interface, HTTP/2) with typed wrappers for its variadic calls.
         .systemLibrary(
             name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
-        /// ES256 / RS256 JWT signing and the APNs provider-token cache.
-        /// All of the service's cryptography: JWT signing, hashes and MACs, random bytes, the
-        /// sealing of stored secrets and webhook signatures.
+        /// All of the service's cryptography: JWT signing (ES256, RS256) and the APNs
+        /// provider-token cache, hashes and MACs, random bytes, the sealing of stored secrets and
+        /// webhook signatures.
         .target(name: "PushCrypto", dependencies: ["CCrypto", "ServerSupport"]),
         .testTarget(name: "PushCryptoTests", dependencies: ["PushCrypto", "PushMocks"]),
-        /// An HTTP/2 client on libcurl's multi interface (connection pool, multiplexing).
+        /// An HTTP/2 client on libcurl's multi interface (connection pool, multiplexing) for every
+        /// request the service sends (`OutboundRequest`), with the destination checks of the URLs
+        /// an admin chooses.
         .target(name: "CurlHTTP", dependencies: ["CCurl", "ServerSupport"]),
-        /// The APNs provider API client (token auth, push types, payload limits).
+        /// The APNs provider API client (token auth, push types, payload limits, `APNsReason`).
         .target(name: "APNs", dependencies: ["PushCore", "CurlHTTP", "PushCrypto", "ServerSupport"]),
         /// The FCM HTTP v1 client (service-account OAuth exchange, messages:send).
         .target(name: "FCM", dependencies: ["CurlHTTP", "PushCrypto", "ServerSupport"]),
-        /// The delivery engine: outbox workers, APNs/FCM senders, outcome mapping, metrics.
+        /// The delivery engine and its senders, `AnswerPolicy` (what each provider answer means),
+        /// the provider clients and their circuit breakers, shared provider tokens, metrics and
+        /// health, `check-provider`.
         .target(
-            name: "Delivery", dependencies: ["PushCore", "PushStore", "APNs", "FCM", "CurlHTTP", "PushCrypto", "ServerSupport"]),
+            name: "Delivery", dependencies: ["PushCore", "APNs", "FCM", "CurlHTTP", "PushCrypto", "ServerSupport"]),
         .testTarget(
             name: "DeliveryTests",
             dependencies: [
                 "Delivery", "APNs", "FCM", "PushCore", "PushStore", "PushMocks", "PushTestSupport", "CurlHTTP", "PushCrypto",
                 "ServerSupport",
             ]),
-        /// A fast mock APNs (HTTP/2 over TLS on libnghttp2 + OpenSSL) for the benchmark.
+        /// A fast mock APNs (HTTP/2 over TLS on libnghttp2 + OpenSSL) for the benchmarks and the
+        /// load tests.
         .executableTarget(
             name: "apns-mock-native", path: "Sources/apns-mock-native",
             linkerSettings: [.linkedLibrary("nghttp2"), .linkedLibrary("ssl"), .linkedLibrary("crypto")]),
-        /// Test support: starts the protocol-speaking mocks of `Mocks/` with a test CA.
+        /// Test support: starts the protocol-speaking mocks of `Mocks/` (APNs, FCM, the fault
+        /// proxy) and `apns-mock-native`, with a test CA and test credentials.
         .target(name: "PushMocks", dependencies: ["CSystem"]),
-        /// Test doubles (a recording sender, a recording log handler, a manual clock) shared by the
-        /// test targets; never linked into the service.
+        /// Test support shared by the test targets: doubles (a recording sender, a recording log
+        /// handler, a manual clock), the test database (SQLite, or PostgreSQL when
+        /// `PUSH_TEST_DATABASE_URL` is set) and the waits that follow the work; never linked into
+        /// the service.
         .target(name: "PushTestSupport", dependencies: ["PushCore", "PushStore", "ServerSupport", "CLibPQ", "CSQLite"]),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "PushCore", "CurlHTTP", "PushCrypto", "PushMocks", "ServerSupport"]),
     ],

@@ -22,7 +22,7 @@ configs="${SERVER_CI_CONFIGS:-debug release}"
 
 # The Debian and Python packages (one list for the repository: Scripts/debian-packages.txt).
 bash "$server/../Scripts/install-deps.sh" test
-# Part 2's delivery tests start the Python mocks in Server/Mocks (h2 over TLS) and verify JWTs
+# The delivery and service tests start the Python mocks in Server/Mocks (h2 over TLS) and verify JWTs
 # with Python's cryptography; the test CA and keys are made by the tests with openssl.
 command -v openssl >/dev/null || { echo "ci.sh: openssl is needed"; exit 1; }
 # They run `python3` from PATH: put the repository's virtual environment (Scripts/pyenv.sh) first.

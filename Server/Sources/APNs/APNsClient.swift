@@ -107,7 +107,7 @@ public final class APNsClient: Sendable {
         }
     }
 
-    func request(for notification: APNsNotification, token: APNsTokenProvider.Token) -> HTTPRequest {
+    func request(for notification: APNsNotification, token: APNsTokenProvider.Token) -> OutboundRequest {
         var headers: [(name: String, value: String)] = [
             ("authorization", "bearer " + token.value),
             ("apns-topic", notification.topic),
@@ -117,7 +117,7 @@ public final class APNsClient: Sendable {
         ]
         if let collapse = notification.collapseId { headers.append(("apns-collapse-id", collapse)) }
         if let id = notification.apnsId { headers.append(("apns-id", id)) }
-        return HTTPRequest(
+        return OutboundRequest(
             url: environment.baseURL + "/3/device/" + notification.deviceToken, headers: headers,
             body: notification.payload, timeoutMilliseconds: timeoutMilliseconds)
     }

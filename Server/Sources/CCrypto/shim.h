@@ -1,9 +1,7 @@
-// OpenSSL libcrypto for Swift, shared by the service (part 1: AES-256-GCM at rest,
-// HMAC-SHA256, SHA-256, random bytes) and the delivery engine (part 2: JWT signing).
-//
-// Part 2: add the includes and typed static-inline wrappers you need (variadic functions,
-// macros such as BIO_get_mem_data / OPENSSL_free) below the marked section. Keep the part 1
-// wrappers as they are.
+// OpenSSL libcrypto for Swift, used by PushCrypto only (the service's one crypto module: sealing
+// at rest with AES-256-GCM, HMAC-SHA256, SHA-256, random bytes, JWT signing). It holds the typed
+// static-inline wrappers for what does not import into Swift (macros such as the GCM controls,
+// and key generation for `--seed-dev`); PushCrypto calls the rest of libcrypto directly.
 #ifndef CCRYPTO_SHIM_H
 #define CCRYPTO_SHIM_H
 
@@ -19,8 +17,6 @@
 #include <openssl/bio.h>
 #include <openssl/pem.h>
 #include <openssl/rsa.h>
-
-// MARK: part 1 (service)
 
 /// EVP_CIPHER_CTX_ctrl for GCM: sets the IV length (12 bytes recommended).
 static inline int ccrypto_gcm_set_iv_length(EVP_CIPHER_CTX *ctx, int length) {
@@ -60,8 +56,6 @@ done:
     EVP_PKEY_CTX_free(ctx);
     return written;
 }
-
-// MARK: part 2 (delivery): add wrappers below this line.
 
 #include <openssl/bio.h>
 #include <openssl/pem.h>

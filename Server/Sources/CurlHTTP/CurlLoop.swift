@@ -269,7 +269,7 @@ final class CurlLoop: @unchecked Sendable {
             connectFailures = 0
             answered.store(true, ordering: .relaxed)
             if status != 403 { authenticated = true }
-            transfer.completion(.success(HTTPResponse(status: status, headers: transfer.headers, body: transfer.body)))
+            transfer.completion(.success(OutboundResponse(status: status, headers: transfer.headers, body: transfer.body)))
             return
         }
         if let refusal = transfer.refusal {

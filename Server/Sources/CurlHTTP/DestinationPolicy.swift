@@ -9,7 +9,7 @@ import Darwin
 /// Where a request whose URL someone other than the operator chose (an app's webhook, a
 /// service account's `token_uri`) may connect: no server-side request forgery.
 ///
-/// A request carrying a policy (``HTTPRequest/destinationPolicy``) is checked three times:
+/// A request carrying a policy (``OutboundRequest/destinationPolicy``) is checked three times:
 /// 1. before it starts: its URL, parsed by libcurl's own URL parser (`curl_url`, so the check
 ///    reads the host libcurl connects to, numeric forms like `0x7f000001` normalised to
 ///    `127.0.0.1`), must be `https` (or `http` with ``allowsInsecureLoopback``), and a host that

@@ -46,14 +46,14 @@ public final class HTTP2Client: Sendable {
 
     /// Sends `request`; `completion` runs on the loop thread with the answer or a transport error.
     public func send(
-        _ request: HTTPRequest,
-        completion: @escaping @Sendable (Result<HTTPResponse, HTTPTransportError>) -> Void
+        _ request: OutboundRequest,
+        completion: @escaping @Sendable (Result<OutboundResponse, HTTPTransportError>) -> Void
     ) {
         loop.submit(Transfer(request: request, completion: completion))
     }
 
     /// Sends `request` and waits for its answer.
-    public func send(_ request: HTTPRequest) async -> Result<HTTPResponse, HTTPTransportError> {
+    public func send(_ request: OutboundRequest) async -> Result<OutboundResponse, HTTPTransportError> {
         await withCheckedContinuation { continuation in
             send(request) { continuation.resume(returning: $0) }
         }

@@ -7,10 +7,10 @@ import ServerSupport
 /// `@unchecked Sendable`: created by the submitting thread, then touched only by the
 /// client's loop thread (libcurl calls the write, read and header callbacks on it).
 final class Transfer: @unchecked Sendable {
-    let request: HTTPRequest
+    let request: OutboundRequest
     /// The client's `maxResponseBytes`.
     var responseLimit = Int.max
-    let completion: @Sendable (Result<HTTPResponse, HTTPTransportError>) -> Void
+    let completion: @Sendable (Result<OutboundResponse, HTTPTransportError>) -> Void
     var headers: [String: String] = [:]
     var body: [UInt8] = []
     /// Set when the response body passed the client's `maxResponseBytes` (the transfer was aborted).
@@ -24,7 +24,7 @@ final class Transfer: @unchecked Sendable {
     /// Why the destination policy refused a connection of this transfer (the first refusal).
     var refusal: DestinationPolicy.Refusal?
 
-    init(request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, HTTPTransportError>) -> Void) {
+    init(request: OutboundRequest, completion: @escaping @Sendable (Result<OutboundResponse, HTTPTransportError>) -> Void) {
         self.request = request
         self.completion = completion
     }

@@ -6,7 +6,6 @@ import Foundation
 import CurlHTTP
 import PushCore
 import PushCrypto
-import PushStore
 import ServerSupport
 
 /// Where and how the delivery engine connects to APNs and FCM.
@@ -57,7 +56,7 @@ extension DeliveryConfiguration {
     /// This configuration with the APNs provider tokens shared through `store`, sealed with
     /// `secrets` (``StoredProviderTokens``): every instance on the store uses one token per key.
     /// The sharing's problems are told to `logger`.
-    public func sharingProviderTokens(through store: any SharedStore, secrets: SecretBox, logger: Logger) -> DeliveryConfiguration {
+    public func sharingProviderTokens(through store: any ProviderTokenStore, secrets: SecretBox, logger: Logger) -> DeliveryConfiguration {
         var configuration = self
         configuration.providerTokenSharing = StoredProviderTokens(store: store, secrets: secrets, logger: logger)
         return configuration

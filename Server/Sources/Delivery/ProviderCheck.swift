@@ -88,9 +88,7 @@ public enum ProviderCheck {
             }
         case .fcm(let fcm):
             do {
-                let account = try FCMServiceAccount(
-                    projectId: fcm.projectId, clientEmail: fcm.clientEmail, privateKeyId: fcm.privateKeyId, tokenURI: fcm.tokenURI,
-                    privateKeyPEM: fcm.privateKeyPEM)
+                let account = try ProviderClientBuilder.fcmAccount(for: fcm)
                 report.ok("the service account's private key unseals and parses (\(account.privateKey.kind == .rsa ? "RSA" : "EC"))")
                 struct Assertion: Encodable {
                     let iss: String
@@ -136,23 +134,19 @@ public enum ProviderCheck {
             body = #"{"aps":{"alert":{"title":"push-server","body":"Test push from push-server check-provider"},"sound":"default"}}"#
         case .background: body = #"{"aps":{"content-available":1}}"#
         }
+        let builder = ProviderClientBuilder(configuration: configuration)
         switch credentials {
         case .apns(let apns):
             let useProduction = production ?? apns.production
-            let environment: APNsEnvironment =
-                configuration.apnsBaseURL.map { .custom(baseURL: $0) } ?? (useProduction ? .production : .sandbox)
+            let environment = builder.apnsEnvironment(for: apns, production: useProduction)
             let tokens: APNsTokenProvider
             do {
-                tokens = try APNsTokenProvider(
-                    key: PrivateKey(pem: apns.privateKeyPEM), keyId: apns.keyId, teamId: apns.teamId,
-                    sharing: configuration.providerTokenSharing)
+                tokens = try builder.apnsTokens(for: apns)
             } catch {
                 report.fail("the key cannot sign a provider token: \(error)")
                 return report
             }
-            let client = APNsClient(
-                environment: environment, tokens: tokens, http: HTTP2Client.Configuration(caFile: configuration.caFile), connections: 1,
-                timeoutMilliseconds: configuration.requestTimeoutMilliseconds)
+            let client = builder.apnsClient(environment: environment, tokens: tokens, connections: 1)
             defer { client.shutdown() }
             let notification = APNsNotification(
                 deviceToken: deviceToken, bundleId: apns.bundleId, pushType: push.pushType,
@@ -164,15 +158,11 @@ public enum ProviderCheck {
             report.merge(
                 explain(response, apns: apns, production: useProduction, topic: notification.topic, url: environment.baseURL))
         case .fcm(let fcm):
-            let http = HTTP2Client(configuration: HTTP2Client.Configuration(caFile: configuration.caFile), name: "check-fcm")
+            let http = builder.fcmHTTP(name: "check-fcm")
             defer { http.shutdown() }
             let client: FCMClient
             do {
-                let account = try FCMServiceAccount(
-                    projectId: fcm.projectId, clientEmail: fcm.clientEmail, privateKeyId: fcm.privateKeyId, tokenURI: fcm.tokenURI,
-                    privateKeyPEM: fcm.privateKeyPEM)
-                client = FCMClient(
-                    account: account, baseURL: configuration.fcmBaseURL, http: http, tokenDestinations: configuration.tokenDestinations)
+                client = try builder.fcmClient(for: fcm, http: http)
             } catch {
                 report.fail("the service account's key cannot be used: \(error)")
                 return report

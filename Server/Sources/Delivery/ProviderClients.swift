@@ -51,6 +51,7 @@ final class ProviderClients: Sendable {
 
     private let directory: any ProviderDirectory
     private let configuration: DeliveryConfiguration
+    private let builder: ProviderClientBuilder
     private let credentials = Mutex<[String: CachedCredentials]>([:])
     private let apns = Mutex<[String: APNsEntry]>([:])
     /// Token providers by team and key id; the counts of replaced ones (a key changed) are kept.
@@ -61,8 +62,8 @@ final class ProviderClients: Sendable {
     init(directory: any ProviderDirectory, configuration: DeliveryConfiguration) {
         self.directory = directory
         self.configuration = configuration
-        fcmHTTP = HTTP2Client(
-            configuration: HTTP2Client.Configuration(caFile: configuration.caFile, maxConnectionsPerHost: 2), name: "fcm")
+        builder = ProviderClientBuilder(configuration: configuration)
+        fcmHTTP = builder.fcmHTTP(name: "fcm")
     }
 
     /// The credentials of a provider (cached for `providerCacheSeconds`).
@@ -83,13 +84,9 @@ final class ProviderClients: Sendable {
         _ = credentials.withLock { $0.removeValue(forKey: appId + "\u{0}" + providerId) }
     }
 
-    private func environment(for credentials: APNsCredentials) -> APNsEnvironment {
-        configuration.apnsBaseURL.map { .custom(baseURL: $0) } ?? (credentials.production ? .production : .sandbox)
-    }
-
     /// The APNs client for these credentials, created on first use.
     func apnsClient(for credentials: APNsCredentials) throws -> APNsClient {
-        let environment = environment(for: credentials)
+        let environment = builder.apnsEnvironment(for: credentials)
         let key = environment.baseURL + "\u{0}" + credentials.keyId
         return try apns.withLock { clients in
             if let entry = clients[key], entry.keyPEM == credentials.privateKeyPEM, entry.teamId == credentials.teamId {
@@ -97,11 +94,7 @@ final class ProviderClients: Sendable {
             }
             clients[key]?.client.shutdown()
             let tokens = try tokenProvider(for: credentials)
-            let client = APNsClient(
-                environment: environment, tokens: tokens,
-                http: HTTP2Client.Configuration(caFile: configuration.caFile),
-                connections: configuration.apnsConnections,
-                timeoutMilliseconds: configuration.requestTimeoutMilliseconds)
+            let client = builder.apnsClient(environment: environment, tokens: tokens, connections: configuration.apnsConnections)
             clients[key] = APNsEntry(client: client, keyPEM: credentials.privateKeyPEM, teamId: credentials.teamId)
             return client
         }
@@ -113,9 +106,7 @@ final class ProviderClients: Sendable {
         let key = credentials.teamId + "\u{0}" + credentials.keyId
         return try tokenProviders.withLock { providers in
             if let entry = providers.current[key], entry.keyPEM == credentials.privateKeyPEM { return entry.tokens }
-            let tokens = try APNsTokenProvider(
-                key: PrivateKey(pem: credentials.privateKeyPEM), keyId: credentials.keyId, teamId: credentials.teamId,
-                sharing: configuration.providerTokenSharing)
+            let tokens = try builder.apnsTokens(for: credentials)
             if let old = providers.current[key] {
                 providers.retired[key, default: TokenCounts()].add(old.tokens)
             }
@@ -145,12 +136,7 @@ final class ProviderClients: Sendable {
             if let entry = clients[key], entry.keyPEM == credentials.privateKeyPEM, entry.tokenURI == credentials.tokenURI {
                 return entry.client
             }
-            let account = try FCMServiceAccount(
-                projectId: credentials.projectId, clientEmail: credentials.clientEmail,
-                privateKeyId: credentials.privateKeyId, tokenURI: credentials.tokenURI,
-                privateKeyPEM: credentials.privateKeyPEM)
-            let client = FCMClient(
-                account: account, baseURL: configuration.fcmBaseURL, http: fcmHTTP, tokenDestinations: configuration.tokenDestinations)
+            let client = try builder.fcmClient(for: credentials, http: fcmHTTP)
             clients[key] = FCMEntry(client: client, keyPEM: credentials.privateKeyPEM, tokenURI: credentials.tokenURI)
             return client
         }
@@ -161,7 +147,7 @@ final class ProviderClients: Sendable {
     func describe(appId: String, providerId: String, into health: inout ProviderHealth) {
         switch credentials.withLock({ $0[appId + "\u{0}" + providerId] })?.credentials {
         case .apns(let apns):
-            let key = environment(for: apns).baseURL + "\u{0}" + apns.keyId
+            let key = builder.apnsEnvironment(for: apns).baseURL + "\u{0}" + apns.keyId
             guard let client = self.apns.withLock({ $0[key]?.client }) else { return }
             health.tokenIssuedAt = client.tokens.currentIssuedAt
             health.connections = client.connectionCount

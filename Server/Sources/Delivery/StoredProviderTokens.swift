@@ -3,24 +3,24 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PushCore
 import PushCrypto
-import PushStore
 import ServerSupport
 
 /// The service's ``ProviderTokenSharing``: the APNs provider token of each (team, key) lives
 /// in the store, sealed with the service's secret key (it is a bearer credential: it never
 /// reaches the database in clear), and is read and replaced under the store's cluster-wide
-/// lock (``SharedStore/withSharedProviderToken(teamId:keyId:_:)``). Every instance on the
+/// lock (``ProviderTokenStore/withSharedProviderToken(teamId:keyId:_:)``). Every instance on the
 /// store must use the same secret key, as they must to read provider keys.
 public struct StoredProviderTokens: ProviderTokenSharing {
-    private let store: any SharedStore
+    private let store: any ProviderTokenStore
     private let secrets: SecretBox
     private let logger: Logger
 
     /// Creates the sharing over `store`.
     /// - Parameter logger: told (warning) when the store fails or a stored token cannot be
     ///   opened; never the token.
-    public init(store: any SharedStore, secrets: SecretBox, logger: Logger) {
+    public init(store: any ProviderTokenStore, secrets: SecretBox, logger: Logger) {
         self.store = store
         self.secrets = secrets
         self.logger = logger

@@ -111,7 +111,7 @@ public final class FCMAccessTokens: Sendable {
             return .failure(.auth("cannot sign the service-account JWT"))
         }
         let body = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + assertion
-        let request = HTTPRequest(
+        let request = OutboundRequest(
             url: account.tokenURI, headers: [("content-type", "application/x-www-form-urlencoded")],
             body: Array(body.utf8), timeoutMilliseconds: 15_000, destinationPolicy: destinations)
         switch await http.send(request) {

@@ -70,7 +70,7 @@ public final class FCMClient: Sendable {
         case .failure(.destinationRefused(let message)): return (.destinationRefused(message), nil)
         }
         let body = Array(#"{"message":"#.utf8) + message + [UInt8(ascii: "}")]
-        let request = HTTPRequest(
+        let request = OutboundRequest(
             url: baseURL + "/v1/projects/" + Self.pathSegment(account.projectId) + "/messages:send",
             headers: [("authorization", "Bearer " + token), ("content-type", "application/json")],
             body: body, timeoutMilliseconds: 15_000)

@@ -8,8 +8,9 @@ import Foundation
 ///
 /// Delivery is at least once: a job claimed by a process that dies before it finishes the
 /// job becomes claimable again when its lease runs out. Calls may block (they touch the
-/// database); call them off latency-sensitive threads. Implementations: `SQLiteStore`
-/// (PushStore); a PostgreSQL one can claim with `FOR UPDATE SKIP LOCKED`.
+/// database); call them off latency-sensitive threads. Implementations: `SQLiteStore` and
+/// `PostgresStore` (PushStore; PostgreSQL claims with `FOR UPDATE SKIP LOCKED`, so several
+/// instances can share one outbox).
 public protocol OutboxStore: Sendable {
     /// Claims up to `limit` jobs that are due (`notBefore <= now`), oldest first, and leases
     /// them for `lease` seconds: no other claim returns them until the lease runs out or the

@@ -5,21 +5,6 @@ import Foundation
 #endif
 import PushCore
 
-/// An APNs provider token (the signed JWT), sealed by the service, as every instance on one
-/// store shares it: a cluster signs at most one token per (team, key) per refresh.
-public struct SharedProviderToken: Sendable, Hashable {
-    /// The token, sealed with the service's secret key (the store never sees it in clear).
-    public var sealed: Data
-    /// Its `iat` claim.
-    public var issuedAt: Date
-
-    /// Creates a value.
-    public init(sealed: Data, issuedAt: Date) {
-        self.sealed = sealed
-        self.issuedAt = issuedAt
-    }
-}
-
 /// The tables `push-server migrate-store` copies, in an order that satisfies foreign keys.
 /// Each lists its columns in the order ``ServiceStore/exportRows(table:batchSize:_:)`` returns
 /// them and ``ServiceStore/importRows(table:rows:)`` takes them; both stores keep the same
@@ -75,17 +60,9 @@ public enum StoreValue: Sendable, Hashable {
     case blob(Data)
 }
 
-/// What every ``ServiceStore`` adds for running several instances and for moving between stores.
-public protocol SharedStore: Sendable {
-    /// Runs `update` with the stored provider token of (`teamId`, `keyId`) while holding a lock
-    /// that every instance on this store honours (PostgreSQL: a transaction-scoped advisory
-    /// lock; SQLite: a write transaction), stores what it returns when that is not nil, and
-    /// returns the token in effect afterwards. `update` decides whether the stored token is
-    /// still good (its age, whether APNs rejected it) and signs a new one when not.
-    func withSharedProviderToken(
-        teamId: String, keyId: String, _ update: (SharedProviderToken?) throws -> SharedProviderToken?
-    ) throws -> SharedProviderToken?
-
+/// What every ``ServiceStore`` adds for running several instances (the shared provider tokens
+/// of ``ProviderTokenStore``, in PushCore) and for moving between stores.
+public protocol SharedStore: ProviderTokenStore {
     /// Calls `body` with the table's rows, `batchSize` at a time, each row in ``StoreTable/columns`` order.
     func exportRows(table: StoreTable, batchSize: Int, _ body: ([[StoreValue]]) throws -> Void) throws
 

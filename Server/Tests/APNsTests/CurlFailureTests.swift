@@ -9,11 +9,11 @@ import Testing
 /// returns NULL) is answered with an error at once and frees its in-flight slot: the caller
 /// never hangs and the process does not crash.
 @Suite struct CurlFailureTests {
-    static func send(faults: HTTP2Client.Faults) async throws -> (Result<HTTPResponse, HTTPTransportError>?, inFlight: Int) {
+    static func send(faults: HTTP2Client.Faults) async throws -> (Result<OutboundResponse, HTTPTransportError>?, inFlight: Int) {
         let client = HTTP2Client(configuration: HTTP2Client.Configuration(), name: "curl-failure", faults: faults)
         defer { client.shutdown() }
-        let answer = Locked<Result<HTTPResponse, HTTPTransportError>?>(nil)
-        client.send(HTTPRequest(url: "https://127.0.0.1:9/never", timeoutMilliseconds: 60_000)) { result in
+        let answer = Locked<Result<OutboundResponse, HTTPTransportError>?>(nil)
+        client.send(OutboundRequest(url: "https://127.0.0.1:9/never", timeoutMilliseconds: 60_000)) { result in
             answer.withLock { $0 = result }
         }
         let deadline = Date().addingTimeInterval(10)

@@ -14,7 +14,7 @@ import Testing
         for round in 0..<rounds {
             let client = HTTP2Client(configuration: HTTP2Client.Configuration(), name: "curl-shutdown-\(round % 10)")
             // Port 9 (discard) on loopback: nothing listens, so no answer but the shutdown's.
-            client.send(HTTPRequest(url: "http://127.0.0.1:9/never", timeoutMilliseconds: 60_000)) { result in
+            client.send(OutboundRequest(url: "http://127.0.0.1:9/never", timeoutMilliseconds: 60_000)) { result in
                 if case .failure = result { answered.withLock { $0 += 1 } }
             }
             client.shutdown()

@@ -1,5 +1,6 @@
 import Delivery
 import Foundation
+import PushCore
 import PushCrypto
 import PushMocks
 import PushStore

@@ -34,7 +34,7 @@ struct CurlUploadTests {
             for (index, body) in bodies.enumerated() {
                 group.addTask {
                     let result = await client.send(
-                        CurlHTTP.HTTPRequest(
+                        OutboundRequest(
                             url: "http://127.0.0.1:\(server.port)/upload", headers: [("Content-Type", "application/octet-stream")],
                             body: body, timeoutMilliseconds: 10_000))
                     let response = try result.get()
@@ -63,9 +63,9 @@ struct CurlUploadTests {
         configuration.maxResponseBytes = 64 * 1024
         let client = HTTP2Client(configuration: configuration, name: "limit-test")
         defer { client.shutdown() }
-        let small = await client.send(CurlHTTP.HTTPRequest(url: "http://127.0.0.1:\(server.port)/small", timeoutMilliseconds: 10_000))
+        let small = await client.send(OutboundRequest(url: "http://127.0.0.1:\(server.port)/small", timeoutMilliseconds: 10_000))
         #expect((try? small.get())?.body.count == 1000)
-        let big = await client.send(CurlHTTP.HTTPRequest(url: "http://127.0.0.1:\(server.port)/big", timeoutMilliseconds: 10_000))
+        let big = await client.send(OutboundRequest(url: "http://127.0.0.1:\(server.port)/big", timeoutMilliseconds: 10_000))
         guard case .failure(let error) = big else {
             Issue.record("a 4 MB answer was accepted by a client limited to 64 KB")
             return
@@ -73,7 +73,7 @@ struct CurlUploadTests {
         #expect(error.message.contains("larger than"))
         // The client still works afterwards.
         #expect(
-            (try? await client.send(CurlHTTP.HTTPRequest(url: "http://127.0.0.1:\(server.port)/small", timeoutMilliseconds: 10_000)).get())?
+            (try? await client.send(OutboundRequest(url: "http://127.0.0.1:\(server.port)/small", timeoutMilliseconds: 10_000)).get())?
                 .status == 200)
     }
 

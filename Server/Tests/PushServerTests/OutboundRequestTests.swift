@@ -413,13 +413,13 @@ import Testing
         defer { client.shutdown() }
         let url = "https://localhost:\(mock.port)/token"
         let body = Array("grant_type=none&assertion=none".utf8)
-        guard case .success(let first) = await client.send(HTTPRequest(url: url, body: body)) else {
+        guard case .success(let first) = await client.send(OutboundRequest(url: url, body: body)) else {
             Issue.record("the unchecked request got no answer")
             return
         }
         #expect(first.status == 400)
         let policy = DestinationPolicy(allowedBlocks: [try CIDRBlock(parsing: "::1")])
-        let second = await client.send(HTTPRequest(url: url, body: body, destinationPolicy: policy))
+        let second = await client.send(OutboundRequest(url: url, body: body, destinationPolicy: policy))
         guard case .failure(let error) = second else {
             Issue.record("the checked request was sent: \(second)")
             return

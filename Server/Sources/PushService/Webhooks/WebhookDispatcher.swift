@@ -180,7 +180,7 @@ final class WebhookDispatcher: Sendable {
             let timestamp = Int64(service.now.timeIntervalSince1970)
             headers.append(("X-Push-Signature", WebhookSignature.header(secret: secret, timestamp: timestamp, body: job.body)))
         }
-        let request = HTTPRequest(
+        let request = OutboundRequest(
             url: url, headers: headers, body: Array(job.body),
             timeoutMilliseconds: Int(service.configuration.webhookTimeout * 1000), destinationPolicy: destinations)
         client.send(request) { result in

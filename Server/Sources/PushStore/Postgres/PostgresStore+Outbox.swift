@@ -6,7 +6,8 @@ import Foundation
 import PushCore
 import ServerSupport
 
-// The outbox: sends, claims, outcomes, webhooks and calls. Job states are literals in the SQL
+// The push outbox: sends, claims and outcomes (webhooks and calls: PostgresStore+Webhooks.swift;
+// the delivery log and what delivered: PostgresStore+DeliveryLog.swift). Job states are literals in the SQL
 // (not parameters) so that the planner can use the partial indexes on pending and leased jobs.
 //
 // Push jobs still to do have a row in the narrow `push_queue` besides their `push_jobs` row:
@@ -151,7 +152,7 @@ extension PostgresStore {
                 SELECT \(Self.jobColumnList(attempts: "c.attempts", prefix: "j.")) FROM claimed c JOIN push_jobs j ON j.id = c.id
                 """,
                 values
-            ).map(Self.jobRow)
+            ).map(PushJob.init(row:))
         }
         return jobs.sorted { ($0.kind == .call ? 0 : 1, $0.notBefore) < ($1.kind == .call ? 0 : 1, $1.notBefore) }
     }
@@ -160,23 +161,24 @@ extension PostgresStore {
         try finishPushJobs([(id, outcome)], now: now)
     }
 
-    /// Records many outcomes: every delivered job (nearly all of them) with one statement,
-    /// the others one statement each (one transaction when there are several).
+    /// Records many outcomes, as ``OutcomeRows`` says: every delivered job (nearly all of them)
+    /// with one statement, the others one statement each (one transaction when there are
+    /// several).
     public func finishPushJobs(_ results: [(id: String, outcome: JobOutcome)], now: Date) throws {
         guard !results.isEmpty else { return }
-        let delivered = results.filter { $0.outcome == .delivered }.map(\.id)
-        let others = results.filter { $0.outcome != .delivered }
+        let batch = OutcomeBatch(results)
         try withConnection { connection in
             let work = {
-                if !delivered.isEmpty {
-                    try Self.end(ids: delivered, state: "'delivered'", now: now, reason: nil, on: connection)
+                if !batch.delivered.isEmpty {
+                    try Self.end(ids: batch.delivered, state: JobState.delivered, now: now, reason: nil, on: connection)
                 }
-                for (id, outcome) in others {
-                    try Self.finish(id: id, outcome: outcome, now: now, on: connection)
+                for (id, rows) in batch.others {
+                    try Self.apply(rows, toJob: id, now: now, on: connection)
                 }
             }
             // One statement needs no transaction of its own.
-            if others.isEmpty || (delivered.isEmpty && others.count == 1 && !Self.isTokenInvalid(others[0].outcome)) {
+            let others = batch.others
+            if others.isEmpty || (batch.delivered.isEmpty && others.count == 1 && !others[0].rows.deletesToken) {
                 try work()
             } else {
                 try connection.transaction(work)
@@ -184,19 +186,14 @@ extension PostgresStore {
         }
     }
 
-    private static func isTokenInvalid(_ outcome: JobOutcome) -> Bool {
-        if case .tokenInvalid = outcome { return true }
-        return false
-    }
-
     /// Ends jobs in one statement: deletes their queue rows and writes the outcome, with the
     /// attempts the queue counted and the last lease's owner, into their job rows (every job named, queued or not, as a
-    /// finish always did).
+    /// finish always did). `state` (a ``JobState``) goes into the SQL as a literal, for the planner.
     private static func end(ids: [String], state: String, now: Date, reason: String?, on connection: PGConnection) throws {
         try connection.query(
             """
             WITH done AS (DELETE FROM push_queue WHERE id = ANY($1) RETURNING id, attempts, lease_owner)
-            UPDATE push_jobs j SET state = \(state), lease_until = NULL, finished_at = $2, last_error = $3,
+            UPDATE push_jobs j SET state = '\(state)', lease_until = NULL, finished_at = $2, last_error = $3,
                 attempts = COALESCE(d.attempts, j.attempts),
                 lease_owner = CASE WHEN d.id IS NULL THEN j.lease_owner ELSE d.lease_owner END
             FROM unnest($1::text[]) AS u(id) LEFT JOIN done d ON d.id = u.id
@@ -205,10 +202,11 @@ extension PostgresStore {
             [.textArray(ids), .date(now), .text(reason)])
     }
 
-    private static func finish(id: String, outcome: JobOutcome, now: Date, on connection: PGConnection) throws {
-        switch outcome {
-        case .delivered:
-            try end(ids: [id], state: "'delivered'", now: now, reason: nil, on: connection)
+    /// Carries out one job's ``OutcomeRows``.
+    private static func apply(_ rows: OutcomeRows, toJob id: String, now: Date, on connection: PGConnection) throws {
+        switch rows.job {
+        case .finish(let state, let reason):
+            try end(ids: [id], state: state, now: now, reason: reason, on: connection)
         case .retry(let notBefore, let reason):
             // Back in its lane at its new time (a job no longer queued is queued again, as a
             // retry always made the job pending).
@@ -223,12 +221,8 @@ extension PostgresStore {
                 ON CONFLICT (id) DO UPDATE SET lane = excluded.lane, due = excluded.due, not_before = excluded.not_before
                 """,
                 [.date(notBefore), .text(reason), .text(id)])
-        case .failed(let reason):
-            try end(ids: [id], state: "'failed'", now: now, reason: reason, on: connection)
-        case .expired(let reason):
-            try end(ids: [id], state: "'expired'", now: now, reason: reason, on: connection)
-        case .tokenInvalid(let reason):
-            try end(ids: [id], state: "'failed'", now: now, reason: reason, on: connection)
+        }
+        if rows.deletesToken {
             try connection.query(
                 "DELETE FROM push_tokens WHERE (app_id, token) IN (SELECT app_id, token FROM push_jobs WHERE id = $1)", [.text(id)])
         }
@@ -340,30 +334,11 @@ extension PostgresStore {
             try $0.query(
                 "SELECT \(Self.jobColumnList()) FROM push_job_rows WHERE request_id = $1 ORDER BY created_at, id", [.text(requestId)]
             )
-            .map(Self.jobRow)
+            .map(PushJob.init(row:))
         }
     }
 
-    /// The delivery log of one send request: every job with its state and last error.
-    public func pushJobLog(appId: String, requestId: String) throws -> [PushJobLogEntry] {
-        try withConnection { connection in
-            try connection.query(
-                """
-                SELECT id, uid, token, platform, kind, state, attempts, last_error, created_at, finished_at, rule
-                FROM push_job_rows WHERE app_id = $1 AND request_id = $2 ORDER BY created_at, id
-                """,
-                [.text(appId), .text(requestId)]
-            ).map { row in
-                PushJobLogEntry(
-                    id: row.text(0), uid: row.text(1), token: row.text(2),
-                    platform: TokenPlatform(rawValue: row.text(3)) ?? .apnsDevice, kind: PushKind(rawValue: row.text(4)) ?? .chat,
-                    state: row.text(5), attempts: Int(row.int(6)), lastError: row.optionalText(7), createdAt: row.date(8),
-                    finishedAt: row.optionalDate(9), rule: row.optionalText(10))
-            }
-        }
-    }
-
-    /// The columns ``jobRow(_:)`` reads, each with `prefix` (a table alias), attempts from
+    /// The columns `PushJob(row:)` reads, each with `prefix` (a table alias), attempts from
     /// `attempts`.
     static func jobColumnList(attempts: String = "attempts", prefix: String = "") -> String {
         let before = [
@@ -374,163 +349,4 @@ extension PostgresStore {
         return (before.map { prefix + $0 } + [attempts] + after.map { prefix + $0 }).joined(separator: ", ")
     }
 
-    static func jobRow(_ row: PGRow) -> PushJob {
-        PushJob(
-            id: row.text(0), appId: row.text(1), requestId: row.text(2), uid: row.text(3), token: row.text(4),
-            platform: TokenPlatform(rawValue: row.text(5)) ?? .apnsDevice, kind: PushKind(rawValue: row.text(6)) ?? .chat,
-            providerId: row.text(7), payload: row.blob(8),
-            headers: PushHeaders(
-                pushType: PushType(rawValue: row.text(9)) ?? .alert, priority: Int(row.int(10)), expiration: row.int(11),
-                collapseId: row.optionalText(12), topicSuffix: row.text(13)),
-            attempts: Int(row.int(14)), notBefore: row.date(15), createdAt: row.date(16),
-            environment: row.optionalText(17).flatMap(TokenEnvironment.init(rawValue:)), rule: row.optionalText(18),
-            skipped: row.text(19) == JobState.skipped)
-    }
-
-    // MARK: Webhook outbox
-
-    public func claimWebhookJobs(limit: Int, lease: TimeInterval, now: Date, perApp: Int, busy: [String: Int]) throws -> [WebhookJob] {
-        guard limit > 0 else { return [] }
-        let full = WebhookClaimShares.full(perApp: perApp, busy: busy)
-        let exclusion =
-            full.isEmpty ? "" : " AND app_id NOT IN (" + full.indices.map { "$\($0 + 3)" }.joined(separator: ", ") + ")"
-        let jobs = try withConnection { connection in
-            try connection.transaction {
-                // The rows read stay locked (SKIP LOCKED for other instances) until the lease
-                // below is written: two instances never lease one job.
-                let candidates = try connection.query(
-                    """
-                    SELECT id, app_id FROM webhook_jobs
-                    WHERE ((state = 'pending' AND not_before <= $1) OR (state = 'leased' AND lease_until <= $1))\(exclusion)
-                    ORDER BY not_before, created_at LIMIT $2 FOR UPDATE SKIP LOCKED
-                    """,
-                    [.date(now), .limit(WebhookClaimShares.candidates(limit: limit))] + full.map { .text($0) }
-                ).map { (id: $0.text(0), appId: $0.text(1)) }
-                let ids = WebhookClaimShares.pick(candidates, limit: limit, perApp: perApp, busy: busy)
-                guard !ids.isEmpty else { return [WebhookJob]() }
-                return try connection.query(
-                    "UPDATE webhook_jobs SET state = 'leased', lease_until = $1, lease_owner = $2, attempts = attempts + 1 WHERE id IN ("
-                        + ids.indices.map { "$\($0 + 3)" }.joined(separator: ", ")
-                        + ") RETURNING id, app_id, event, body, attempts, not_before, created_at",
-                    [.date(now.addingTimeInterval(lease)), .text(leaseOwner)] + ids.map { .text($0) }
-                ).map {
-                    WebhookJob(
-                        id: $0.text(0), appId: $0.text(1), event: $0.text(2), body: $0.blob(3), attempts: Int($0.int(4)),
-                        notBefore: $0.date(5), createdAt: $0.date(6))
-                }
-            }
-        }
-        return jobs.sorted { ($0.notBefore, $0.createdAt) < ($1.notBefore, $1.createdAt) }
-    }
-
-    public func finishWebhookJob(id: String, retryAt: Date?, error: String?) throws {
-        try withConnection {
-            if let retryAt {
-                try $0.query(
-                    "UPDATE webhook_jobs SET state = 'pending', lease_until = NULL, not_before = $1, last_error = $2 WHERE id = $3",
-                    [.date(retryAt), .text(error), .text(id)])
-            } else {
-                try $0.query(
-                    "UPDATE webhook_jobs SET state = 'delivered', lease_until = NULL, finished_at = $1, last_error = NULL WHERE id = $2",
-                    [.date(Date()), .text(id)])
-            }
-        }
-    }
-
-    public func pendingWebhookJobCount() throws -> Int {
-        try withConnection {
-            try $0.query("SELECT COUNT(*) FROM webhook_jobs WHERE state <> 'delivered'").first { Int($0.int(0)) } ?? 0
-        }
-    }
-
-    // MARK: Calls
-
-    public func recordCall(_ call: CallRecord) throws {
-        try withConnection {
-            try $0.query(
-                """
-                INSERT INTO calls (app_id, session_id, caller_uid, details, created_at, recipients, answered)
-                VALUES ($1, $2, $3, $4, $5, $6, $7)
-                ON CONFLICT (app_id, session_id) DO UPDATE SET caller_uid = excluded.caller_uid, details = excluded.details,
-                    recipients = excluded.recipients
-                """,
-                [
-                    .text(call.appId), .text(call.sessionId), .text(call.callerUid), .bytea(call.details), .date(call.createdAt),
-                    .text(CallRecord.encode(uids: call.recipients)), .text(CallRecord.encode(uids: [])),
-                ])
-        }
-    }
-
-    public func call(appId: String, sessionId: String) throws -> CallRecord? {
-        try withConnection { try Self.call(appId: appId, sessionId: sessionId, on: $0) }
-    }
-
-    static func call(appId: String, sessionId: String, on connection: PGConnection) throws -> CallRecord? {
-        try connection.query(
-            "SELECT app_id, session_id, caller_uid, details, created_at, recipients FROM calls WHERE app_id = $1 AND session_id = $2",
-            [.text(appId), .text(sessionId)]
-        ).first {
-            CallRecord(
-                appId: $0.text(0), sessionId: $0.text(1), callerUid: $0.text(2), details: $0.blob(3), createdAt: $0.date(4),
-                recipients: CallRecord.decode(uids: $0.optionalText(5)))
-        }
-    }
-
-    public func recordCallAnswer(appId: String, sessionId: String, uid: String) throws -> CallAnswer {
-        let framed = "\n" + uid + "\n"
-        return try withConnection { connection in
-            try connection.transaction {
-                // One statement decides (the row lock orders two answers at once): only a
-                // recipient's first answer changes the row.
-                let changed = try connection.query(
-                    """
-                    UPDATE calls SET answered = COALESCE(answered, chr(10)) || $3
-                    WHERE app_id = $1 AND session_id = $2 AND strpos(recipients, $4) > 0
-                        AND strpos(COALESCE(answered, chr(10)), $4) = 0
-                    """, [.text(appId), .text(sessionId), .text(uid + "\n"), .text(framed)]
-                ).affected
-                let record = try Self.call(appId: appId, sessionId: sessionId, on: connection)
-                guard let record, record.recipients.contains(uid) else { return .notRecipient }
-                return changed > 0 ? .first(record) : .repeated
-            }
-        }
-    }
-
-    public func recordDeliveries(tokens: [TokenRef], providers: [ProviderRef], at time: Date) throws {
-        guard !tokens.isEmpty || !providers.isEmpty else { return }
-        try withConnection { connection in
-            // Two statements, each its own transaction: what they record only ever moves forward.
-            if !tokens.isEmpty {
-                try connection.query(
-                    """
-                    UPDATE push_tokens t SET delivered_at = $1 FROM unnest($2::text[], $3::text[]) AS u(app_id, token)
-                    WHERE t.app_id = u.app_id AND t.token = u.token AND t.delivered_at IS NULL
-                    """, [.date(time), .textArray(tokens.map(\.appId)), .textArray(tokens.map(\.token))])
-            }
-            if !providers.isEmpty {
-                try connection.query(
-                    """
-                    UPDATE providers p SET last_delivered_at = $1 FROM unnest($2::text[], $3::text[]) AS u(app_id, id)
-                    WHERE p.app_id = u.app_id AND p.id = u.id
-                    """, [.date(time), .textArray(providers.map(\.appId)), .textArray(providers.map(\.providerId))])
-            }
-        }
-    }
-
-    public func tokenHasDelivered(appId: String, token: String) throws -> Bool {
-        try withConnection {
-            try $0.query(
-                "SELECT delivered_at IS NOT NULL FROM push_tokens WHERE app_id = $1 AND token = $2", [.text(appId), .text(token)]
-            ).first { $0.bool(0) } ?? false
-        }
-    }
-
-    public func providerLastDelivered(appId: String, providerId: String) throws -> Date? {
-        try withConnection {
-            try $0.query(
-                "SELECT last_delivered_at FROM providers WHERE app_id = $1 AND id = $2 AND last_delivered_at IS NOT NULL",
-                [.text(appId), .text(providerId)]
-            ).first { $0.date(0) }
-        }
-    }
 }

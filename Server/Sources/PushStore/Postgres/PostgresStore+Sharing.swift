@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PushCore
 
 extension PostgresStore {
     public func withSharedProviderToken(

@@ -6,28 +6,6 @@ import Foundation
 import PushCore
 import ServerSupport
 
-/// Job states in `push_jobs.state` and `webhook_jobs.state`.
-enum JobState {
-    static let pending = "pending"
-    static let leased = "leased"
-    static let delivered = "delivered"
-    static let failed = "failed"
-    static let expired = "expired"
-    /// Skipped by a notification preference: never claimed, counted nowhere.
-    static let skipped = "skipped"
-}
-
-extension OutboxCounts {
-    /// Counts from (state, count) rows; a state may appear more than once (added up).
-    init(byState rows: [(String, Int)]) {
-        let counts = Dictionary(rows, uniquingKeysWith: +)
-        self.init(
-            pending: counts[JobState.pending] ?? 0, inFlight: counts[JobState.leased] ?? 0,
-            delivered: counts[JobState.delivered] ?? 0, failed: counts[JobState.failed] ?? 0,
-            expired: counts[JobState.expired] ?? 0)
-    }
-}
-
 extension SQLiteStore {
     public func acceptSend(
         appId: String, idempotencyKey: String, requestHash: Data, jobs: [PushJob], webhooks: [WebhookJob], response: Data, now: Date
@@ -107,7 +85,7 @@ extension SQLiteStore {
                     "UPDATE push_jobs SET state = ?, lease_until = ?, lease_owner = ?, attempts = attempts + 1 "
                         + "WHERE id IN (\(placeholders)) " + returning,
                     [.text(JobState.leased), .date(now.addingTimeInterval(lease)), .text(ProcessIdentity.current)]
-                        + ids.map { .text($0) }, Self.jobRow)
+                        + ids.map { .text($0) }, PushJob.init(row:))
                 return jobs.sorted { ($0.kind == .call ? 0 : 1, $0.notBefore) < ($1.kind == .call ? 0 : 1, $1.notBefore) }
             }
         }
@@ -117,47 +95,42 @@ extension SQLiteStore {
         try finishPushJobs([(id, outcome)], now: now)
     }
 
-    /// Records many outcomes in one transaction (the delivery engine finishes in batches).
+    /// Records many outcomes in one transaction (the delivery engine finishes in batches), as
+    /// ``OutcomeRows`` says.
     public func finishPushJobs(_ results: [(id: String, outcome: JobOutcome)], now: Date) throws {
+        let batch = OutcomeBatch(results)
         try withConnection { connection in
             try connection.transaction {
                 // Delivered jobs (nearly all of them) are marked with one statement per 500.
-                let delivered = results.filter { $0.outcome == .delivered }.map(\.id)
-                for start in stride(from: 0, to: delivered.count, by: 500) {
-                    let chunk = delivered[start..<min(start + 500, delivered.count)]
+                for start in stride(from: 0, to: batch.delivered.count, by: 500) {
+                    let chunk = batch.delivered[start..<min(start + 500, batch.delivered.count)]
                     let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
                     try connection.run(
                         "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = NULL WHERE id IN (\(placeholders))",
                         [.text(JobState.delivered), .date(now)] + chunk.map { .text($0) })
                 }
-                for (id, outcome) in results where outcome != .delivered {
-                    switch outcome {
-                    case .delivered:
-                        try connection.run(
-                            "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = NULL WHERE id = ?",
-                            [.text(JobState.delivered), .date(now), .text(id)])
-                    case .retry(let notBefore, let reason):
-                        try connection.run(
-                            "UPDATE push_jobs SET state = ?, lease_until = NULL, not_before = ?, last_error = ? WHERE id = ?",
-                            [.text(JobState.pending), .date(notBefore), .text(reason), .text(id)])
-                    case .failed(let reason):
-                        try connection.run(
-                            "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = ? WHERE id = ?",
-                            [.text(JobState.failed), .date(now), .text(reason), .text(id)])
-                    case .expired(let reason):
-                        try connection.run(
-                            "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = ? WHERE id = ?",
-                            [.text(JobState.expired), .date(now), .text(reason), .text(id)])
-                    case .tokenInvalid(let reason):
-                        try connection.run(
-                            "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = ? WHERE id = ?",
-                            [.text(JobState.failed), .date(now), .text(reason), .text(id)])
-                        try connection.run(
-                            "DELETE FROM push_tokens WHERE (app_id, token) IN (SELECT app_id, token FROM push_jobs WHERE id = ?)",
-                            [.text(id)])
-                    }
+                for (id, rows) in batch.others {
+                    try Self.apply(rows, toJob: id, now: now, on: connection)
                 }
             }
+        }
+    }
+
+    /// Carries out one job's ``OutcomeRows``.
+    private static func apply(_ rows: OutcomeRows, toJob id: String, now: Date, on connection: SQLiteConnection) throws {
+        switch rows.job {
+        case .finish(let state, let reason):
+            try connection.run(
+                "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = ? WHERE id = ?",
+                [.text(state), .date(now), .optionalText(reason), .text(id)])
+        case .retry(let notBefore, let reason):
+            try connection.run(
+                "UPDATE push_jobs SET state = ?, lease_until = NULL, not_before = ?, last_error = ? WHERE id = ?",
+                [.text(JobState.pending), .date(notBefore), .text(reason), .text(id)])
+        }
+        if rows.deletesToken {
+            try connection.run(
+                "DELETE FROM push_tokens WHERE (app_id, token) IN (SELECT app_id, token FROM push_jobs WHERE id = ?)", [.text(id)])
         }
     }
 
@@ -218,7 +191,7 @@ extension SQLiteStore {
     /// Every push job of one send request, oldest first (for the admin API and tests).
     public func pushJobs(requestId: String) throws -> [PushJob] {
         try withConnection {
-            try $0.query(Self.jobColumns + " WHERE request_id = ? ORDER BY created_at, id", [.text(requestId)], Self.jobRow)
+            try $0.query(Self.jobColumns + " WHERE request_id = ? ORDER BY created_at, id", [.text(requestId)], PushJob.init(row:))
         }
     }
 
@@ -252,23 +225,11 @@ extension SQLiteStore {
             ])
     }
 
+    /// The query of the columns `PushJob(row:)` reads, in its order.
     static let jobColumns = """
         SELECT id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type, priority, expiration,
             collapse_id, topic_suffix, attempts, not_before, created_at, environment, rule, state FROM push_jobs
         """
-
-    static func jobRow(_ row: SQLiteStatement) -> PushJob {
-        PushJob(
-            id: row.text(0), appId: row.text(1), requestId: row.text(2), uid: row.text(3), token: row.text(4),
-            platform: TokenPlatform(rawValue: row.text(5)) ?? .apnsDevice, kind: PushKind(rawValue: row.text(6)) ?? .chat,
-            providerId: row.text(7), payload: row.blob(8),
-            headers: PushHeaders(
-                pushType: PushType(rawValue: row.text(9)) ?? .alert, priority: Int(row.int(10)), expiration: row.int(11),
-                collapseId: row.optionalText(12), topicSuffix: row.text(13)),
-            attempts: Int(row.int(14)), notBefore: row.date(15), createdAt: row.date(16),
-            environment: row.optionalText(17).flatMap(TokenEnvironment.init(rawValue:)), rule: row.optionalText(18),
-            skipped: row.text(19) == JobState.skipped)
-    }
 
     public func recordDeliveries(tokens: [TokenRef], providers: [ProviderRef], at time: Date) throws {
         guard !tokens.isEmpty || !providers.isEmpty else { return }

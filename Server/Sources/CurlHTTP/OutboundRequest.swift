@@ -1,5 +1,7 @@
-/// One HTTP request for `HTTP2Client`: a POST (or GET when `body` is nil) with headers.
-public struct HTTPRequest: Sendable {
+/// One request the service sends through `HTTP2Client` (to APNs, FCM, a webhook receiver): a
+/// POST (or GET when `body` is nil) with headers. The requests the service receives are
+/// HTTPServer's `HTTPRequest`.
+public struct OutboundRequest: Sendable {
     /// The absolute URL, e.g. `https://api.push.apple.com/3/device/<token>`.
     public var url: String
     /// Request headers, in order. Names are sent as given (HTTP/2 lowercases them).
@@ -28,8 +30,8 @@ public struct HTTPRequest: Sendable {
     }
 }
 
-/// The answer to an `HTTPRequest`.
-public struct HTTPResponse: Sendable {
+/// The answer to an ``OutboundRequest``.
+public struct OutboundResponse: Sendable {
     /// The HTTP status code.
     public var status: Int
     /// Response headers with lowercased names (last value wins).
@@ -54,7 +56,7 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
     /// Whether the failure happened before the request could reach the server (connect,
     /// TLS handshake), so it is safe to send again on another connection.
     public var isConnectFailure: Bool
-    /// Whether the request's ``HTTPRequest/destinationPolicy`` refused where it would have gone;
+    /// Whether the request's ``OutboundRequest/destinationPolicy`` refused where it would have gone;
     /// `message` then says why ("destination refused: 127.0.0.1 is loopback").
     public var isDestinationRefused: Bool
 

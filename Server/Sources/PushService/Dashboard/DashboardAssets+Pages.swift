@@ -1,0 +1,343 @@
+// The dashboard script's pages (see DashboardAssets.swift): one function a page.
+
+extension DashboardAssets {
+    /// The part of `/dashboard/assets/dashboard.js` that draws each page.
+    static let scriptPages = #"""
+          // ---- pages ---------------------------------------------------------------------------
+          var pages = {};
+
+          pages.signin = function () {
+            if (adminKey() && !params.get("refused")) { location.replace("/dashboard/apps"); return; }
+            var input = el("input", { type: "password", name: "key", autocomplete: "off", required: true, spellcheck: "false" });
+            var error = el("p", { id: "signin-error", className: "form-error", role: "alert" });
+            if (params.get("refused")) error.textContent = "Your admin key was refused. Sign in again.";
+            var form = el("form", { className: "card narrow", onsubmit: function (event) {
+              event.preventDefault();
+              var key = input.value.trim();
+              if (!key) { error.textContent = "Enter the admin key."; input.focus(); return; }
+              fetch("/apps", { headers: { apikey: key }, credentials: "omit", cache: "no-store" }).then(function (response) {
+                if (response.ok) {
+                  sessionStorage.setItem(KEY, key);
+                  input.value = "";
+                  var next = params.get("next") || "";
+                  location.assign(/^\/dashboard\/[a-z]+(\?[^#]*)?$/.test(next) ? next : "/dashboard/apps");
+                } else {
+                  error.textContent = response.status === 401 ? "That admin key was refused." : "Sign-in failed (HTTP " + response.status + ").";
+                  input.setAttribute("aria-invalid", "true");
+                  input.focus();
+                  input.select();
+                }
+              }).catch(function () { error.textContent = "The service did not answer."; });
+            } },
+              el("p", { text: "Sign in with the admin key of this push-server (the PUSH_ADMIN_KEY variable, or the admin.key file in its data directory). It is kept in this browser tab only and sent in the apikey header." }),
+              field("admin-key", "Admin key", input),
+              error,
+              el("button", { type: "submit", text: "Sign in" }));
+            input.setAttribute("aria-describedby", "signin-error");
+            append(content, form);
+            input.focus();
+          };
+
+          pages.apps = function () {
+            api("GET", "/apps").then(function (apps) {
+              var rows = apps.map(function (a) {
+                return el("tr", {},
+                  el("th", { scope: "row" }, el("a", { href: "/dashboard/providers?app=" + encodeURIComponent(a.appId), text: a.appId })),
+                  el("td", { text: a.name }),
+                  el("td", {}, a.webhookUrl ? el("code", { text: a.webhookUrl }) : el("span", { className: "muted", text: "none" })),
+                  el("td", {}, a.hasWebhookSecret ? badge("sealed", "ok") : badge("none")),
+                  el("td", {}, a.defaultApnsProviderId ? el("code", { text: a.defaultApnsProviderId }) : el("span", { className: "muted", text: "none" })),
+                  el("td", {}, a.defaultFcmProviderId ? el("code", { text: a.defaultFcmProviderId }) : el("span", { className: "muted", text: "none" })),
+                  el("td", {}, when(a.createdAt)),
+                  el("td", { className: "links" },
+                    el("a", { href: "/dashboard/tokens?app=" + encodeURIComponent(a.appId), text: "Tokens" }),
+                    el("a", { href: "/dashboard/send?app=" + encodeURIComponent(a.appId), text: "Test push" })));
+              });
+              append(content, table(apps.length + (apps.length === 1 ? " app" : " apps"),
+                ["App", "Name", "Webhook", "Webhook secret", "Default APNs provider", "Default FCM provider", "Created", "Open"], rows));
+            }).catch(failed);
+          };
+
+          pages.providers = function () {
+            withApp(function (app) {
+              var holder = el("div", { id: "provider-health" });
+              var engine = el("p", { className: "engine" });
+              append(content, [engine, holder]);
+              function load() {
+                return api("GET", "/admin/providers/health", { app: app }).then(function (data) {
+                  engine.textContent = data.engine === "delivery"
+                    ? "Delivery engine running: health since the service started."
+                    : "The delivery engine is not running (sender: " + data.engine + "), so no health is recorded.";
+                  var rows = data.providers.map(function (p) {
+                    var identity = p.type === "apns"
+                      ? [el("div", {}, "Key ", el("code", { text: p.keyId })), el("div", {}, "Team ", el("code", { text: p.teamId })), el("div", {}, "Topic ", el("code", { text: p.bundleId }))]
+                      : [el("div", {}, "Project ", el("code", { text: p.projectId })), el("div", { text: p.clientEmail })];
+                    var up = p.connections ? p.connectionsUp + " of " + p.connections + " up" : "none yet";
+                    return el("tr", {},
+                      el("th", { scope: "row", text: p.providerId }),
+                      el("td", {}, badge(p.type.toUpperCase(), "type"), " ", p.environment ? badge(p.environment, p.environment === "production" ? "prod" : "sandbox") : null),
+                      el("td", {}, identity),
+                      el("td", {}, badge("sealed", "ok")),
+                      el("td", {}, when(p.lastSuccessAt), p.delivered ? el("div", { className: "muted", text: p.delivered + " delivered" }) : null),
+                      el("td", {}, p.lastErrorAt ? [when(p.lastErrorAt), el("div", { className: "reason", text: p.lastErrorReason })] : el("span", { className: "muted", text: "none" })),
+                      el("td", {}, p.type === "apns" ? duration(p.jwtAgeSeconds) : el("span", { className: "muted", text: "n/a" })),
+                      el("td", { text: up + (p.inFlight ? ", " + p.inFlight + " in flight" : "") }),
+                      el("td", {}, badge(p.circuitBreaker, p.circuitBreaker === "open" ? "bad" : p.circuitBreaker === "closed" ? "ok" : "muted-badge"),
+                        p.circuitBreakerReason ? el("div", { className: "reason", text: p.circuitBreakerReason }) : null));
+                  });
+                  clear(holder);
+                  append(holder, table("Providers of " + app, ["Provider", "Kind", "Identity", "Key", "Last success", "Last error", "JWT age", "Connections", "Circuit breaker"], rows));
+                }).catch(failed);
+              }
+              load();
+              setInterval(load, 5000);
+              append(content, apnsForm(app, load));
+            });
+          };
+
+          function apnsForm(app, reload) {
+            var id = el("input", { name: "providerId", required: true, pattern: "[A-Za-z0-9._\\-]+", autocomplete: "off" });
+            var keyId = el("input", { name: "keyId", required: true, autocomplete: "off", spellcheck: "false" });
+            var teamId = el("input", { name: "teamId", required: true, autocomplete: "off", spellcheck: "false" });
+            var bundleId = el("input", { name: "bundleId", required: true, autocomplete: "off", spellcheck: "false", placeholder: "com.example.chat" });
+            var environment = el("select", { name: "environment" },
+              el("option", { value: "sandbox", text: "Sandbox" }),
+              el("option", { value: "production", text: "Production" }));
+            var p8 = el("textarea", { name: "p8Key", rows: 5, required: true, autocomplete: "off", spellcheck: "false", placeholder: "-----BEGIN PRIVATE KEY-----" });
+            var file = el("input", { type: "file", accept: ".p8,.pem,text/plain" });
+            file.addEventListener("change", function () {
+              if (!file.files || !file.files[0]) return;
+              file.files[0].text().then(function (text) { p8.value = text; file.value = ""; });
+            });
+            var mutable = el("input", { type: "checkbox", name: "includeMutableContent", checked: true });
+            var available = el("input", { type: "checkbox", name: "includeContentAvailable" });
+            var form = el("form", { className: "card", onsubmit: function (event) {
+              event.preventDefault();
+              var body = {
+                providerId: id.value.trim(), keyId: keyId.value.trim(), teamId: teamId.value.trim(), bundleId: bundleId.value.trim(),
+                production: environment.value === "production", p8Key: p8.value.trim() + "\n",
+                includeMutableContent: mutable.checked, includeContentAvailable: available.checked
+              };
+              say("Saving provider " + body.providerId + "…");
+              api("POST", "/notifications/push/v1/providers/apns", { app: app, body: body }).then(function (saved) {
+                p8.value = "";
+                form.reset();
+                say("Provider " + saved.providerId + " saved; its key is sealed and will not be shown again.", "ok");
+                reload();
+              }).catch(failed);
+            } },
+              el("h2", { text: "Add an APNs provider" }),
+              el("div", { className: "grid" },
+                field("apns-id", "Provider id", id),
+                field("apns-key-id", "Key ID", keyId, "10 characters, from the key's page in your Apple developer account."),
+                field("apns-team-id", "Team ID", teamId),
+                field("apns-bundle", "Bundle id (topic)", bundleId),
+                field("apns-environment", "Environment", environment, "Sandbox for builds run from Xcode; production for TestFlight and the App Store.")),
+              field("apns-p8", ".p8 key", p8, "Paste the key, or choose the file below. It is sealed (AES-256-GCM) before it is stored and never shown again."),
+              field("apns-p8-file", "Read the key from a file", file),
+              el("div", { className: "checks" },
+                el("label", {}, mutable, " mutable-content on alerts"),
+                el("label", {}, available, " content-available on alerts")),
+              el("button", { type: "submit", text: "Add provider" }));
+            return form;
+          }
+
+          pages.tokens = function () {
+            withApp(function (app) {
+              var uid = params.get("uid") || "";
+              var filter = el("input", { name: "uid", value: uid, autocomplete: "off" });
+              append(content, el("form", { className: "inline-form", method: "get", action: "/dashboard/tokens" },
+                el("input", { type: "hidden", name: "app", value: app }),
+                field("uid-filter", "User id", filter), el("button", { type: "submit", className: "secondary", text: "Filter" }),
+                uid ? el("a", { href: dashboardURL("tokens"), text: "All users" }) : null));
+              var holder = el("div");
+              append(content, holder);
+              Promise.all([
+                api("GET", "/users", { app: app }),
+                api("GET", "/notifications/push/v1/tokens" + (uid ? "?uid=" + encodeURIComponent(uid) : ""), { app: app }),
+                api("GET", "/notifications/push/v1/providers", { app: app })
+              ]).then(function (results) {
+                var users = results[0], tokens = results[1].pushTokens, providers = {};
+                results[2].forEach(function (p) { providers[p.providerId] = p; });
+                var byUser = {};
+                tokens.forEach(function (t) { (byUser[t.uid] = byUser[t.uid] || []).push(t); });
+                var shown = uid ? users.filter(function (u) { return u.uid === uid; }) : users;
+                if (uid && !shown.length) shown = [{ uid: uid, name: "" }];
+                var empty = [];
+                shown.slice(0, 200).forEach(function (user) {
+                  var list = byUser[user.uid] || [];
+                  if (!list.length && !uid) { empty.push(user.uid); return; }
+                  var rows = list.map(function (t) {
+                    var provider = providers[t.providerId];
+                    var env = !provider ? "unknown" : provider.type === "fcm" ? "FCM" : provider.production ? "production" : "sandbox";
+                    return el("tr", {},
+                      el("td", {}, el("code", { text: tokenHint(t.pushToken), title: "token hint (the whole token is not shown)" })),
+                      el("td", { text: t.platform }),
+                      el("td", {}, badge(env, env === "production" ? "prod" : env === "sandbox" ? "sandbox" : "")),
+                      el("td", { text: t.providerId }),
+                      el("td", {}, when(t.updatedAt)),
+                      el("td", {}, when(t.createdAt)),
+                      el("td", {}, el("code", { text: t.authToken || "—" })));
+                  });
+                  append(holder, el("section", { className: "user", "aria-labelledby": "user-" + user.uid },
+                    el("div", { className: "user-head" },
+                      el("h2", { id: "user-" + user.uid }, user.uid, user.name && user.name !== user.uid ? el("span", { className: "muted", text: " — " + user.name }) : null),
+                      el("a", { className: "button-link", href: dashboardURL("send", { uid: user.uid }), text: "Send a test push" })),
+                    table(list.length + (list.length === 1 ? " token" : " tokens") + " of " + user.uid,
+                      ["Token", "Platform", "Environment", "Provider", "Last registration", "First registered", "Auth token"], rows)));
+                });
+                if (empty.length) append(holder, el("p", { className: "muted", text: "Users without tokens: " + empty.join(", ") }));
+                if (!shown.length) append(holder, el("p", { text: "This app has no users yet." }));
+              }).catch(failed);
+            });
+          };
+
+          pages.send = function () {
+            withApp(function (app) {
+              var uid = el("input", { name: "uid", required: true, autocomplete: "off", value: params.get("uid") || "", list: "known-users" });
+              var text = el("input", { name: "text", required: true, maxlength: 200, value: "Test push from the push-server dashboard" });
+              var users = el("datalist", { id: "known-users" });
+              var result = el("div", { id: "send-result", role: "status", "aria-live": "polite" });
+              api("GET", "/users", { app: app }).then(function (list) {
+                list.slice(0, 500).forEach(function (u) { append(users, el("option", { value: u.uid })); });
+              }).catch(failed);
+              var form = el("form", { className: "card", onsubmit: function (event) {
+                event.preventDefault();
+                var target = uid.value.trim();
+                var body = {
+                  type: "chat", recipients: [{ uid: target }],
+                  message: {
+                    id: "dashboard-" + randomHex(8), category: "message", receiverType: "user", text: text.value,
+                    sender: { uid: "push-dashboard", name: "push-server dashboard" }, receiver: { uid: target, name: target }
+                  }
+                };
+                clear(result);
+                api("POST", "/notifications/push/v1/send", { app: app, body: body, headers: { "Idempotency-Key": "dashboard-" + randomHex(16) } })
+                  .then(function (sent) {
+                    if (!sent.jobs) {
+                      append(result, el("p", { className: "warn", text: target + " has no registered token: nothing was sent." }));
+                      return;
+                    }
+                    append(result, [
+                      el("p", { className: "ok" }, "Accepted: request ", el("code", { text: sent.requestId }), ", " + sent.jobs + (sent.jobs === 1 ? " job" : " jobs") + " for " + target + "."),
+                      el("a", { id: "open-log", className: "button-link", href: dashboardURL("log", { request: sent.requestId }), text: "Open its delivery log" })]);
+                    document.getElementById("open-log").focus();
+                  }).catch(failed);
+              } },
+                el("p", { text: "Sends a chat message push to every token of the user, through the same send API and delivery engine as real messages." }),
+                field("send-uid", "User id", uid), users,
+                field("send-text", "Message", text),
+                el("button", { type: "submit", text: "Send test push" }));
+              append(content, [form, result]);
+            }, ["uid"]);
+          };
+
+          pages.log = function () {
+            withApp(function (app) {
+              var requestId = params.get("request") || "";
+              var input = el("input", { name: "request", value: requestId, required: true, autocomplete: "off", spellcheck: "false", size: 40 });
+              append(content, el("form", { className: "inline-form", method: "get", action: "/dashboard/log" },
+                el("input", { type: "hidden", name: "app", value: app }),
+                field("request-id", "Request id", input, "The requestId the send API answered."),
+                el("button", { type: "submit", className: "secondary", text: "Show log" })));
+              if (!requestId) return;
+              var summary = el("p", { id: "log-summary", className: "summary", role: "status", "aria-live": "polite" });
+              var holder = el("div", { id: "delivery-log" });
+              append(content, [summary, holder]);
+              var polls = 0;
+              function load() {
+                api("GET", "/notifications/push/v1/send/" + encodeURIComponent(requestId) + "/log", { app: app }).then(function (jobs) {
+                  var counts = {};
+                  jobs.forEach(function (j) { counts[j.state] = (counts[j.state] || 0) + 1; });
+                  var open = (counts.pending || 0) + (counts.leased || 0);
+                  summary.textContent = jobs.length
+                    ? jobs.length + (jobs.length === 1 ? " job: " : " jobs: ") + Object.keys(counts).sort().map(function (k) { return counts[k] + " " + k; }).join(", ") + (open ? " (updating…)" : ".")
+                    : "No job has this request id in this app.";
+                  var rows = jobs.map(function (j) {
+                    var kind = j.state === "delivered" ? "ok" : j.state === "failed" ? "bad" : "wait";
+                    var answer = j.lastError ? j.lastError : j.state === "delivered" ? "accepted by the provider" : "—";
+                    return el("tr", { "data-state": j.state },
+                      el("td", {}, el("code", { text: j.id.slice(0, 8), title: j.id })),
+                      el("td", { text: j.uid }),
+                      el("td", {}, el("code", { text: tokenHint(j.token) })),
+                      el("td", { text: j.platform }),
+                      el("td", { text: j.kind }),
+                      el("td", {}, badge(j.state, kind)),
+                      el("td", { text: j.attempts }),
+                      el("td", { className: j.lastError ? "reason" : "", text: answer }),
+                      el("td", {}, when(j.createdAt)),
+                      el("td", {}, j.finishedAt ? when(j.finishedAt) : el("span", { className: "muted", text: "—" })));
+                  });
+                  clear(holder);
+                  append(holder, table("Delivery log of request " + requestId, ["Job", "User", "Token", "Platform", "Kind", "State", "Attempts", "Last answer", "Created", "Finished"], rows));
+                  if (open && ++polls < 300) setTimeout(load, 1000);
+                }).catch(failed);
+              }
+              load();
+            }, ["request"]);
+          };
+
+          pages.queues = function () {
+            var cards = el("div", { className: "cards" });
+            var note = el("p", { className: "muted" });
+            append(content, [cards, note]);
+            var previous = null;
+            function metric(label, value, id) {
+              return el("div", { className: "stat" }, el("div", { className: "stat-value", id: id, text: value }), el("div", { className: "stat-label", text: label }));
+            }
+            function parseMetrics(text) {
+              var sums = {}, values = {};
+              text.split("\n").forEach(function (line) {
+                if (!line || line.charAt(0) === "#") return;
+                var match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)$/.exec(line);
+                if (!match) return;
+                var value = Number(match[3]);
+                sums[match[1]] = (sums[match[1]] || 0) + value;
+                values[match[1] + (match[2] || "")] = value;
+              });
+              return { sums: sums, values: values, at: Date.now() / 1000 };
+            }
+            function rate(now, name) {
+              if (!previous || now.at <= previous.at) return "…";
+              return ((now.sums[name] || 0) - (previous.sums[name] || 0)) / (now.at - previous.at);
+            }
+            function fixed(value, digits) { return typeof value === "number" ? value.toFixed(digits) : value; }
+            function ms(seconds) { return seconds === undefined ? "—" : (seconds * 1000).toFixed(1) + " ms"; }
+            function load() {
+              api("GET", "/admin/outbox").then(function (outbox) {
+                var jobs = outbox.pushJobs;
+                var running = outbox.deliveryEngine === "delivery";
+                var metrics = running
+                  ? fetch("/metrics", { credentials: "omit", cache: "no-store" }).then(function (r) { return r.ok ? r.text() : ""; })
+                  : Promise.resolve("");
+                return metrics.then(function (text) {
+                  var now = text ? parseMetrics(text) : null;
+                  clear(cards);
+                  append(cards,
+                    el("section", { className: "card", "aria-labelledby": "outbox-title" },
+                      el("h2", { id: "outbox-title", text: "Push outbox" }),
+                      el("div", { className: "stats" }, metric("pending", jobs.pending, "q-pending"), metric("in flight", jobs.inFlight, "q-inflight"),
+                        metric("delivered", jobs.delivered, "q-delivered"), metric("failed", jobs.failed, "q-failed"))),
+                    el("section", { className: "card", "aria-labelledby": "webhook-title" },
+                      el("h2", { id: "webhook-title", text: "Webhook queue" }),
+                      el("div", { className: "stats" }, metric("waiting to be delivered", outbox.webhookJobsPending, "q-webhooks"))),
+                    el("section", { className: "card", "aria-labelledby": "rates-title" },
+                      el("h2", { id: "rates-title", text: "Live rates" }),
+                      now ? el("div", { className: "stats" },
+                        metric("sent / s", fixed(rate(now, "push_sent_total"), 1), "r-sent"),
+                        metric("failed / s", fixed(rate(now, "push_failed_total"), 1), "r-failed"),
+                        metric("retried / s", fixed(rate(now, "push_retried_total"), 1), "r-retried"),
+                        metric("latency p50", ms(now.values['push_delivery_latency_recent_seconds{quantile="0.5"}']), "r-p50"),
+                        metric("latency p99", ms(now.values['push_delivery_latency_recent_seconds{quantile="0.99"}']), "r-p99"),
+                        metric("tokens removed", now.sums.push_tokens_removed_total || 0, "r-removed"))
+                        : el("p", { className: "muted", text: "The delivery engine is not running (sender: " + outbox.deliveryEngine + "): no rates." })));
+                  note.textContent = "From /admin/outbox and /metrics, every 3 s. Last update " + new Date().toLocaleTimeString() + ".";
+                  if (now) previous = now;
+                });
+              }).catch(failed);
+            }
+            load();
+            setInterval(load, 3000);
+          };
+        """#
+}
