@@ -85,10 +85,12 @@ let package = Package(
             linkerSettings: [.linkedLibrary("nghttp2"), .linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         /// Test support: starts the protocol-speaking mocks of `Mocks/` with a test CA.
         .target(name: "PushMocks", dependencies: ["CSystem"]),
-        /// Test doubles (a recording sender, a recording log handler, a manual clock) shared by the
+        /// Test doubles (a recording sender, a recording log handler, a manual clock), the seeded
+        /// generator, `PushJob.test`, the waits and `ServerProcess` (the built binary), shared by the
         /// test targets; never linked into the service.
-        .target(name: "PushTestSupport", dependencies: ["PushCore", "PushStore", "ServerSupport", "CLibPQ", "CSQLite"]),
-        .testTarget(name: "APNsTests", dependencies: ["APNs", "PushCore", "CurlHTTP", "PushCrypto", "PushMocks", "ServerSupport"]),
+        .target(name: "PushTestSupport", dependencies: ["PushCore", "PushStore", "PushMocks", "ServerSupport", "CLibPQ", "CSQLite"]),
+        .testTarget(
+            name: "APNsTests", dependencies: ["APNs", "PushCore", "CurlHTTP", "PushCrypto", "PushMocks", "PushTestSupport", "ServerSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -51,11 +51,11 @@ import Testing
             "message": ["id": "m1", "sender": ["uid": "alice"], "receiver": ["uid": "bob"], "text": "hi"],
         ]
         #expect(try await other.admin("POST", "/notifications/push/v1/send", appId: "app1", send).status == 200)
-        #expect(await Harness.eventually { other.recorder?.jobs.count == 1 })
+        #expect(await eventually { other.recorder?.jobs.count == 1 })
         func metrics(_ port: Int) async throws -> String {
             String(decoding: try await RawHTTP.request(port: port, "GET", "/metrics").body, as: UTF8.self)
         }
-        #expect(await Harness.eventually { other.app.delivery.engine.metrics.delivered == 1 })
+        #expect(await eventually { other.app.delivery.engine.metrics.delivered == 1 })
         #expect(try await metrics(other.port).contains("push_sent_total{provider=\"apns\"} 1"))
         #expect(try await metrics(harness.port).contains("push_sent_total") == true)
         #expect(try await !metrics(harness.port).contains("push_sent_total{provider"))

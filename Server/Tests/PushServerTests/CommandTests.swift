@@ -8,37 +8,8 @@ import Testing
 /// the mock APNs answering the reasons an operator meets (the built binary, as an operator
 /// runs it, on the data directory of a running service).
 @Suite(.serialized) struct CommandTests {
-    struct Run {
-        var status: Int32
-        var output: String
-        var errors: String
-    }
-
-    /// Runs the built binary to completion.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
-        try await offThePool {
-            let process = ChildProcess()
-            process.executableURL = ServerProcess.binary
-            process.arguments = arguments
-            var env = ProcessInfo.processInfo.environment
-            env.merge(environment) { $1 }
-            process.environment = env
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            try process.run()
-            let out = output.fileHandleForReading.readUntilEnd()
-            let err = errors.fileHandleForReading.readUntilEnd()
-            process.waitUntilExit()
-            return Run(
-                status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
-                errors: String(decoding: err, as: UTF8.self))
-        }
-    }
-
     @Test func versionIsTheChangelogsVersion() async throws {
-        let run = try await Self.run(["--version"])
+        let run = try await ServerProcess.run(["--version"])
         #expect(run.status == 0)
         #expect(run.output == "push-server \(PushServerVersion.current)\n")
         let changelog = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../CHANGELOG.md")
@@ -48,29 +19,29 @@ import Testing
     }
 
     @Test func everyCommandHasItsHelp() async throws {
-        let overview = try await Self.run(["--help"])
+        let overview = try await ServerProcess.run(["--help"])
         #expect(overview.status == 0)
         for text in ["check-provider", "--version", "--port", "--apns-url", "PUSH_ADMIN_KEY"] {
             #expect(overview.output.contains(text), "push-server --help lacks \(text)")
         }
-        let viaHelp = try await Self.run(["help", "check-provider"])
-        let viaFlag = try await Self.run(["check-provider", "--help"])
+        let viaHelp = try await ServerProcess.run(["help", "check-provider"])
+        let viaFlag = try await ServerProcess.run(["check-provider", "--help"])
         #expect(viaHelp.status == 0 && viaFlag.status == 0)
         #expect(viaHelp.output == viaFlag.output)
         for text in ["--app", "--provider", "--token", "InvalidProviderToken", "DeviceTokenNotForTopic", "BadDeviceToken", "EXIT STATUS"] {
             #expect(viaHelp.output.contains(text), "check-provider help lacks \(text)")
         }
-        let serve = try await Self.run(["serve", "--help"])
+        let serve = try await ServerProcess.run(["serve", "--help"])
         #expect(serve.status == 0 && serve.output.contains("--data-dir") && !serve.output.contains("check-provider --app"))
         for command in ["help", "version"] {
-            let help = try await Self.run(["help", command])
+            let help = try await ServerProcess.run(["help", command])
             #expect(help.status == 0 && help.output.contains("USAGE: push-server"))
         }
-        let unknown = try await Self.run(["frobnicate"])
+        let unknown = try await ServerProcess.run(["frobnicate"])
         #expect(unknown.status == 64 && unknown.errors.contains("no command \"frobnicate\""))
-        let unknownHelp = try await Self.run(["help", "frobnicate"])
+        let unknownHelp = try await ServerProcess.run(["help", "frobnicate"])
         #expect(unknownHelp.status == 64)
-        let missing = try await Self.run(["check-provider", "--app", "a"])
+        let missing = try await ServerProcess.run(["check-provider", "--app", "a"])
         #expect(missing.status == 64 && missing.errors.contains("--provider"))
     }
 
@@ -99,14 +70,14 @@ import Testing
             gone: [["status": 410, "reason": "Unregistered", "timestamp": 1_700_000_000_000]],
         ])
         let environment = ["PUSH_SECRET_KEY": Data(repeating: 7, count: 32).base64EncodedString()]
-        func check(_ provider: String, token: String? = nil, extra: [String] = []) async throws -> Run {
+        func check(_ provider: String, token: String? = nil, extra: [String] = []) async throws -> ServerProcess.Run {
             var arguments = [
                 "check-provider", "--app", "chat", "--provider", provider, "--data-dir", harness.directory,
                 "--apns-url", mock.baseURL, "--ca-file", credentials.caFile, "--timeout", "10",
             ]
             arguments += harness.database.arguments
             if let token { arguments += ["--token", token] }
-            return try await Self.run(arguments + extra, environment: environment)
+            return try await ServerProcess.run(arguments + extra, environment: environment)
         }
 
         // Without a token: the key unseals, parses and signs; nothing is sent.
@@ -164,11 +135,11 @@ import Testing
             noProvider.status == 1
                 && noProvider.errors.contains("has no provider \"nope\" (it has: apns-1, broken, fcm-1, good, wrong-team)"),
             "\(noProvider.errors)")
-        let wrongKey = try await Self.run(
+        let wrongKey = try await ServerProcess.run(
             ["check-provider", "--app", "chat", "--provider", "good", "--data-dir", harness.directory] + harness.database.arguments,
             environment: ["PUSH_SECRET_KEY": Data(repeating: 9, count: 32).base64EncodedString()])
         #expect(wrongKey.status == 1 && wrongKey.errors.contains("does not unseal"))
-        let noData = try await Self.run([
+        let noData = try await ServerProcess.run([
             "check-provider", "--app", "chat", "--provider", "good", "--data-dir", harness.directory + "-missing",
         ])
         #expect(noData.status == 1 && noData.errors.contains("no database"))
@@ -190,8 +161,8 @@ import Testing
         ]
         #expect(try await harness.admin("POST", "/notifications/push/v1/providers/fcm", appId: "chat", provider).status == 200)
         try mock.script(["fcm-gone": [["status": 404, "fcm_error": "UNREGISTERED"]]])
-        func check(_ extra: [String]) async throws -> Run {
-            try await Self.run(
+        func check(_ extra: [String]) async throws -> ServerProcess.Run {
+            try await ServerProcess.run(
                 [
                     "check-provider", "--app", "chat", "--provider", "fcm-mock", "--data-dir", harness.directory,
                     "--fcm-url", mock.baseURL, "--ca-file", mock.credentials.caFile,

@@ -166,9 +166,7 @@ import Testing
     @Test func binaryPrintsWhereItListensAndWhereTheAdminKeyIs() async throws {
         let directory = NSTemporaryDirectory() + "push-cli-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try await offThePool {
-            try ServerProcess(arguments: ["--port", "0", "--data-dir", directory, "--sender", "none"], environment: [:])
-        }
+        let server = try await ServerProcess.start(["--port", "0", "--data-dir", directory, "--sender", "none"])
         defer { server.stop() }
         let key = try String(contentsOfFile: directory + "/admin.key", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(key.count > 20)
@@ -183,9 +181,7 @@ import Testing
     func signalsStopTheServiceCleanly(_ extra: [String]) async throws {
         let directory = NSTemporaryDirectory() + "push-signal-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try await offThePool {
-            try ServerProcess(arguments: ["--port", "0", "--data-dir", directory] + extra, environment: [:])
-        }
+        let server = try await ServerProcess.start(["--port", "0", "--data-dir", directory] + extra)
         let status = try await offThePool { server.terminate() }
         #expect(status == 0)
     }

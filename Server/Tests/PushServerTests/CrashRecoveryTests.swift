@@ -14,14 +14,12 @@ import Testing
     static let authToken = "dev-user_crash-test-token"
 
     static func start(_ directory: String, _ database: TestDatabase) async throws -> ServerProcess {
-        try await offThePool {
-            try ServerProcess(
-                arguments: [
-                    "--port", "0", "--data-dir", directory, "--seed-dev", "--sender", "log", "--sender-journal", directory + "/sent.log",
-                    "--job-lease", "60", "--poll-interval", "0.01", "--log-level", "error", "--rate-limit", "0",
-                ] + database.arguments,
-                environment: ["PUSH_ADMIN_KEY": adminKey, "PUSH_SEED_AUTH_TOKEN": authToken])
-        }
+        try await ServerProcess.start(
+            [
+                "--port", "0", "--data-dir", directory, "--seed-dev", "--sender", "log", "--sender-journal", directory + "/sent.log",
+                "--job-lease", "60", "--poll-interval", "0.01", "--log-level", "error", "--rate-limit", "0",
+            ] + database.arguments,
+            environment: ["PUSH_ADMIN_KEY": adminKey, "PUSH_SEED_AUTH_TOKEN": authToken])
     }
 
     static func send(port: Int, key: Int) async -> (status: Int, requestId: String?)? {

@@ -1,6 +1,7 @@
 import CurlHTTP
 import Foundation
 import HTTPServer
+import PushTestSupport
 import Testing
 
 /// Request bodies through `HTTP2Client` arrive whole at every size: below, at and above
@@ -8,11 +9,11 @@ import Testing
 /// client freeing each transfer's upload buffer after its body was sent. (On fast local
 /// sockets an early free is not observable, so this checks the bodies, not that guard.)
 struct CurlUploadTests {
-    /// Pseudo-random bytes from FuzzTests' seeded generator: each body differs, so a shifted or
+    /// Pseudo-random bytes from the tests' seeded generator: each body differs, so a shifted or
     /// repeated chunk shows in its checksum. Cheap: SystemRandomNumberGenerator made a system
     /// call per byte, 3.6 million of them on a thread of the cooperative pool every run.
     static func bytes(_ count: Int, seed: UInt64) -> [UInt8] {
-        var generator = FuzzTests.Generator(state: seed)
+        var generator = SeededGenerator(seed: seed)
         return (0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
     }
 

@@ -53,7 +53,7 @@ import Testing
 
         // Then both pushes reach APNs with one collapse id of at most 64 bytes, and are delivered
         let store = harness.store
-        #expect(await Harness.eventually { (try? store.pushJobCounts()).map { $0.delivered + $0.failed } == 2 })
+        #expect(await eventually { (try? store.pushJobCounts()).map { $0.delivered + $0.failed } == 2 })
         #expect(try store.pushJobCounts().delivered == 2)
         let collapseIds = Set(mock.log(kind: "apns").map { $0["collapse_id"] as? String ?? "" })
         #expect(collapseIds.count == 1)
@@ -189,7 +189,7 @@ import Testing
         let response = try await RawHTTP.request(port: harness.port, "GET", forged)
         #expect(response.status == 404)
 
-        let request = try #require(await Harness.eventually { log.lines.contains { $0.contains("forged") } } ? log.lines : nil)
+        let request = try #require(await eventually { log.lines.contains { $0.contains("forged") } } ? log.lines : nil)
         // Each message is one line as the sink receives it, and the text as a whole has one line
         // that mentions the path.
         let text = request.joined(separator: "\n")

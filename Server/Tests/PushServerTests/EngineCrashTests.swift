@@ -26,15 +26,13 @@ let isReleaseBuild: Bool = {
     static let sends = 100
 
     static func start(_ directory: String, _ database: TestDatabase, mock: NativeMockAPNs) async throws -> ServerProcess {
-        try await offThePool {
-            try ServerProcess(
-                arguments: [
-                    "--port", "0", "--data-dir", directory, "--seed-dev", "--apns-url", mock.baseURL, "--ca-file",
-                    mock.credentials.caFile, "--job-lease", "60", "--delivery-max-in-flight", "400", "--log-level", "error",
-                    "--rate-limit", "0", "--max-tokens-per-user", "1000",
-                ] + database.arguments,
-                environment: ["PUSH_ADMIN_KEY": adminKey, "PUSH_SEED_AUTH_TOKEN": authToken])
-        }
+        try await ServerProcess.start(
+            [
+                "--port", "0", "--data-dir", directory, "--seed-dev", "--apns-url", mock.baseURL, "--ca-file",
+                mock.credentials.caFile, "--job-lease", "60", "--delivery-max-in-flight", "400", "--log-level", "error",
+                "--rate-limit", "0", "--max-tokens-per-user", "1000",
+            ] + database.arguments,
+            environment: ["PUSH_ADMIN_KEY": adminKey, "PUSH_SEED_AUTH_TOKEN": authToken])
     }
 
     static func send(port: Int, key: Int) async -> Int? {
@@ -113,7 +111,7 @@ let isReleaseBuild: Bool = {
         defer { second.stop() }
         for key in 0..<Self.sends { #expect(await Self.send(port: second.port, key: key) == 200) }
         #expect(
-            try await Harness.eventually(timeout: 40) {
+            try await eventually(timeout: 40) {
                 let counts = try store.pushJobCounts()
                 return counts.pending == 0 && counts.inFlight == 0
             })

@@ -1,21 +1,10 @@
 import Foundation
+import PushTestSupport
 import Testing
 
 /// Malformed requests (bounded in count and time, 127.0.0.1 only): every answer is a
 /// client error in the envelope, nothing is a 5xx, and the service keeps running.
 @Suite struct FuzzTests {
-    /// A deterministic generator (SplitMix64) so a failure can be replayed from its seed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let paths = [
         "/notifications/push/v1/tokens", "/users/bob/conversation/delivered", "/groups/g1/conversation/delivered", "/messages",
         "/messages/m1/thread", "/campaigns/push-notifications/a1/delivered", "/campaigns/push-notifications/a1/clicked", "/calls/s1",
@@ -41,7 +30,7 @@ import Testing
         #"{"uid":"someone","withAuthToken":true}"#,
     ]
 
-    static func mutate(_ text: String, _ rng: inout Generator) -> Data {
+    static func mutate(_ text: String, _ rng: inout SeededGenerator) -> Data {
         var bytes = [UInt8](text.utf8)
         switch Int.random(in: 0..<9, using: &rng) {
         case 0:  // flip bytes
@@ -64,7 +53,7 @@ import Testing
         let harness = try await Harness.start { $0.rateLimitPerMinute = 0 }
         try await harness.makeApp()
         let session = try await harness.makeUser("bob")
-        var rng = Generator(state: 0x5EED_0007)
+        var rng = SeededGenerator(seed: 0x5EED_0007)
         // Bounded in count, and in time only by an outer limit that a working service never
         // meets: each request waits for its answer (up to 10 s), so a slow machine takes longer
         // but sends them all, and a service that stops answering ends the loop at once.

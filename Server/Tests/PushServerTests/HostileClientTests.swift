@@ -222,11 +222,11 @@ import Testing
         }
         // B's receiver holds as many posts as B may have in flight; the rest of B's events wait.
         let concurrency = ServiceConfiguration().webhookConcurrency
-        #expect(await Harness.eventually { hanging.accepted >= concurrency })
+        #expect(await eventually { hanging.accepted >= concurrency })
 
         let sent = Date()
         #expect(try await harness.client("POST", "/users/dave/conversation/delivered", session: alice, ["messageId": "a-1"]).status == 200)
-        #expect(await Harness.eventually { fast.succeeded.count == 1 })
+        #expect(await eventually { fast.succeeded.count == 1 })
         let delay = try #require(fast.succeeded.first).at.timeIntervalSince(sent)
         #expect(delay < 1, "app A's event waited \(delay) s behind app B's hanging receiver")
         #expect(hanging.accepted == concurrency, "B never has more than its share in flight")

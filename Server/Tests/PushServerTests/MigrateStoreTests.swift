@@ -95,21 +95,21 @@ import Testing
     }
 
     @Test func helpAndUsageErrors() async throws {
-        let overview = try await CommandTests.run(["--help"])
+        let overview = try await ServerProcess.run(["--help"])
         #expect(overview.output.contains("migrate-store --from"))
-        let help = try await CommandTests.run(["migrate-store", "--help"])
+        let help = try await ServerProcess.run(["migrate-store", "--help"])
         #expect(help.status == 0)
         for text in ["--from", "--to", "--batch", "PUSH_SECRET_KEY", "postgres://", "sqlite:", "EXIT STATUS", "PGPASSWORD"] {
             #expect(help.output.contains(text), "migrate-store help lacks \(text)")
         }
-        #expect(try await CommandTests.run(["help", "migrate-store"]).output == help.output)
-        let missing = try await CommandTests.run(["migrate-store", "--from", "/tmp/x.sqlite"], environment: ["PUSH_DATABASE_URL": ""])
+        #expect(try await ServerProcess.run(["help", "migrate-store"]).output == help.output)
+        let missing = try await ServerProcess.run(["migrate-store", "--from", "/tmp/x.sqlite"], environment: ["PUSH_DATABASE_URL": ""])
         #expect(missing.status == 64 && missing.errors.contains("--from and --to (or PUSH_DATABASE_URL) are required"))
-        let badBatch = try await CommandTests.run(["migrate-store", "--from", "/a", "--to", "/b", "--batch", "0"])
+        let badBatch = try await ServerProcess.run(["migrate-store", "--from", "/a", "--to", "/b", "--batch", "0"])
         #expect(badBatch.status == 64 && badBatch.errors.contains("--batch"))
-        let unknown = try await CommandTests.run(["migrate-store", "--from", "/a", "--to", "/b", "--force"])
+        let unknown = try await ServerProcess.run(["migrate-store", "--from", "/a", "--to", "/b", "--force"])
         #expect(unknown.status == 64 && unknown.errors.contains("unknown option --force"))
-        let scheme = try await CommandTests.run(["migrate-store", "--from", "/a", "--to", "mysql://root:hunter2@db/x"])
+        let scheme = try await ServerProcess.run(["migrate-store", "--from", "/a", "--to", "mysql://root:hunter2@db/x"])
         #expect(scheme.status == 64 && scheme.errors.contains("mysql://root:***@db/x") && !scheme.errors.contains("hunter2"))
     }
 
@@ -122,11 +122,11 @@ import Testing
         try store.createApp(AppRecord(id: "chat", name: "Chat", webhookURL: nil, sealedWebhookSecret: nil, createdAt: Date()))
 
         // The same store, spelled two ways.
-        let same = try await CommandTests.run(["migrate-store", "--from", source, "--to", "sqlite:" + directory + "/./source.sqlite"])
+        let same = try await ServerProcess.run(["migrate-store", "--from", source, "--to", "sqlite:" + directory + "/./source.sqlite"])
         #expect(same.status == 1 && same.errors.contains("the same store"), "\(same.errors)")
 
         // A source that does not exist: nothing is created anywhere.
-        let absent = try await CommandTests.run(["migrate-store", "--from", directory + "/nope.sqlite", "--to", directory + "/new.sqlite"])
+        let absent = try await ServerProcess.run(["migrate-store", "--from", directory + "/nope.sqlite", "--to", directory + "/new.sqlite"])
         #expect(absent.status == 1 && absent.errors.contains("no SQLite file"), "\(absent.errors)")
         #expect(!FileManager.default.fileExists(atPath: directory + "/nope.sqlite"))
         #expect(!FileManager.default.fileExists(atPath: directory + "/new.sqlite"))
@@ -135,19 +135,19 @@ import Testing
         let full = directory + "/full.sqlite"
         let fullStore = try StoreLocation.sqlite(path: full).open(logger: .silent)
         try fullStore.createApp(AppRecord(id: "kept", name: "Kept", webhookURL: nil, sealedWebhookSecret: nil, createdAt: Date()))
-        let refused = try await CommandTests.run(["migrate-store", "--from", source, "--to", full])
+        let refused = try await ServerProcess.run(["migrate-store", "--from", source, "--to", full])
         #expect(refused.status == 1 && refused.errors.contains("already holds rows (apps: 1)"), "\(refused.errors)")
         #expect(refused.errors.contains("Nothing was written"))
         #expect(try fullStore.apps().map(\.id) == ["kept"])
 
         // A PostgreSQL destination that cannot be reached: the password never shows.
-        let unreachable = try await CommandTests.run([
+        let unreachable = try await ServerProcess.run([
             "migrate-store", "--from", source, "--to", "postgres://push:hunter2@127.0.0.1:1/push?connect_timeout=2",
         ])
         #expect(unreachable.status == 1, "\(unreachable.errors)")
         #expect(unreachable.errors.contains("postgres://push:***@127.0.0.1:1/push"), "\(unreachable.errors)")
         #expect(!(unreachable.errors + unreachable.output).contains("hunter2"))
-        let fromEnvironment = try await CommandTests.run(
+        let fromEnvironment = try await ServerProcess.run(
             ["migrate-store", "--from", source],
             environment: ["PUSH_DATABASE_URL": "postgresql://push:hunter2@127.0.0.1:1/push?connect_timeout=2"])
         #expect(
@@ -326,7 +326,7 @@ import Testing
                 port: port, "POST", "/users/alice/conversation/delivered", headers: bob,
                 ["messageId": "m1", "pushId": claimed[0].id, "deliveredBy": "extension"]
             ).status == 200)
-        #expect(await Harness.eventually { receiver.events == ["message.delivered"] })
+        #expect(await eventually { receiver.events == ["message.delivered"] })
 
         // alice's notification preferences (she receives nothing below, so they change no push)
         #expect(try await admin("PUT", "/users/alice/push-preferences/mutes", ["receiverType": "group", "receiver": "g1"]).status == 200)
@@ -379,7 +379,7 @@ import Testing
         #expect(ids(sourceRows[.webhookJobs]!, table: .webhookJobs, state: "pending").count == 2)
 
         let sourceFile = sourceDirectory + "/push.sqlite"
-        let migrated = try await CommandTests.run(["migrate-store", "--from", "sqlite:" + sourceFile, "--to", destination, "--batch", "2"])
+        let migrated = try await ServerProcess.run(["migrate-store", "--from", "sqlite:" + sourceFile, "--to", destination, "--batch", "2"])
         #expect(migrated.status == 0, "\(migrated.output)\n\(migrated.errors)")
         #expect(migrated.output.contains("push_jobs        7 -> 7"), "\(migrated.output)")
         #expect(migrated.output.contains("every table's rows match"))
@@ -389,7 +389,7 @@ import Testing
         for table in StoreTable.allCases { #expect(copyRows[table] == sourceRows[table], "\(table.rawValue) differs after the copy") }
 
         // A second run finds rows in the destination: refused, nothing added.
-        let again = try await CommandTests.run(["migrate-store", "--from", "sqlite:" + sourceFile, "--to", destination])
+        let again = try await ServerProcess.run(["migrate-store", "--from", "sqlite:" + sourceFile, "--to", destination])
         #expect(again.status == 1 && again.errors.contains("already holds rows"), "\(again.errors)")
         #expect(try copy.rowCount(table: .pushJobs) == 7)
 
@@ -400,17 +400,15 @@ import Testing
         defer { mock.stop() }
         let serviceDirectory = NSTemporaryDirectory() + "push-migrate-service-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: serviceDirectory) }
-        let service = try await offThePool {
-            try ServerProcess(
-                arguments: [
-                    "--port", "0", "--data-dir", serviceDirectory, "--database", serviceDatabase, "--apns-url", mock.baseURL,
-                    "--ca-file", mock.credentials.caFile, "--log-level", "error", "--rate-limit", "0",
-                    "--webhook-retry-base", "0.05", "--webhook-retry-max", "0.2",
-                    // The copied webhook URL is the receiver's, http://127.0.0.1.
-                    "--allow-insecure-webhooks",
-                ],
-                environment: ["PUSH_ADMIN_KEY": adminKey, "PUSH_SECRET_KEY": secretKey])
-        }
+        let service = try await ServerProcess.start(
+            [
+                "--port", "0", "--data-dir", serviceDirectory, "--database", serviceDatabase, "--apns-url", mock.baseURL,
+                "--ca-file", mock.credentials.caFile, "--log-level", "error", "--rate-limit", "0",
+                "--webhook-retry-base", "0.05", "--webhook-retry-max", "0.2",
+                // The copied webhook URL is the receiver's, http://127.0.0.1.
+                "--allow-insecure-webhooks",
+            ],
+            environment: ["PUSH_ADMIN_KEY": adminKey, "PUSH_SECRET_KEY": secretKey])
         defer { service.stop() }
         func call(
             _ method: String, _ path: String, app: String? = "chat", _ body: Any? = nil, headers: [String: String] = [:]
@@ -432,7 +430,7 @@ import Testing
         #expect(tokenList(try await call("GET", "/notifications/push/v1/tokens")) == tokensBefore)
 
         // pending jobs are delivered (their apns-id is the job id); finished ones are not sent again
-        let delivered = await Harness.eventually(timeout: 30) { Set(mock.answered()).isSuperset(of: pendingJobs.map { $0.lowercased() }) }
+        let delivered = await eventually(timeout: 30) { Set(mock.answered()).isSuperset(of: pendingJobs.map { $0.lowercased() }) }
         #expect(delivered, "every pending job reached the mock: \(mock.answered())")
         #expect(Set(mock.answered()).isDisjoint(with: finishedJobs.map { $0.lowercased() }))
         // signed with the copied provider's key (the mock notes each distinct provider token)
@@ -455,7 +453,7 @@ import Testing
 
         // the webhook events waiting in the outbox are delivered, signed with the copied secret
         #expect(
-            await Harness.eventually(timeout: 20) {
+            await eventually(timeout: 20) {
                 receiver.events.sorted() == ["campaign.clicked", "message.delivered", "message.delivered"]
             })
         #expect(receiver.accepted.withLock { $0.allSatisfy(\.signed) })

@@ -70,7 +70,7 @@ import Testing
         // Then the jobs wait and every token is kept
         let proves = status == 403 || reason == "BadTopic"
         #expect(
-            await Harness.eventually {
+            await eventually {
                 (try? harness.store.pushJobCounts().inFlight) == 0 && mock.log(kind: "apns").count >= (proves ? 1 : Self.users)
             })
         let counts = try harness.store.pushJobCounts()

@@ -27,15 +27,13 @@ import Testing
     ) async throws
         -> ServerProcess
     {
-        try await offThePool {
-            try ServerProcess(
-                arguments: [
-                    "--port", "0", "--data-dir", directory + "/instance-\(index)", "--database", database,
-                    "--apns-url", mock.baseURL, "--ca-file", mock.credentials.caFile, "--job-lease", String(lease),
-                    "--delivery-max-in-flight", "400", "--log-level", "error", "--rate-limit", "0", "--max-tokens-per-user", "1000",
-                ] + (index == 0 ? ["--seed-dev"] : []) + (database.hasPrefix("postgres") ? ["--database-pool", "6"] : []),
-                environment: ["PUSH_ADMIN_KEY": adminKey, "PUSH_SEED_AUTH_TOKEN": authToken, "PUSH_SECRET_KEY": secretKey])
-        }
+        try await ServerProcess.start(
+            [
+                "--port", "0", "--data-dir", directory + "/instance-\(index)", "--database", database,
+                "--apns-url", mock.baseURL, "--ca-file", mock.credentials.caFile, "--job-lease", String(lease),
+                "--delivery-max-in-flight", "400", "--log-level", "error", "--rate-limit", "0", "--max-tokens-per-user", "1000",
+            ] + (index == 0 ? ["--seed-dev"] : []) + (database.hasPrefix("postgres") ? ["--database-pool", "6"] : []),
+            environment: ["PUSH_ADMIN_KEY": adminKey, "PUSH_SEED_AUTH_TOKEN": authToken, "PUSH_SECRET_KEY": secretKey])
     }
 
     static func send(port: Int, key: Int) async -> Int? {

@@ -120,7 +120,7 @@ import Testing
         let alice = try await harness.makeUser("alice", appId: "old")
         #expect(try await harness.client("POST", "/users/bob/conversation/delivered", session: alice, ["messageId": "1"]).status == 200)
 
-        let retried = try await Harness.eventually {
+        let retried = try await eventually {
             try Self.webhookJobs(harness.store).contains { $0.attempts >= 3 && $0.lastError == reason && $0.state == "pending" }
         }
         #expect(retried, "\((try? Self.webhookJobs(harness.store)) ?? [])")
@@ -143,7 +143,7 @@ import Testing
         #expect(local.status == 200)
         let alice = try await harness.makeUser("alice")
         #expect(try await harness.client("POST", "/users/bob/conversation/delivered", session: alice, ["messageId": "1"]).status == 200)
-        #expect(await Harness.eventually { received.withLock { $0 } == 1 })
+        #expect(await eventually { received.withLock { $0 } == 1 })
 
         for (url, problem) in [
             ("http://10.1.2.3/hook", "10.1.2.3 is not a loopback address (plain http goes to loopback addresses only)"),
@@ -191,9 +191,9 @@ import Testing
             let user = try await harness.makeUser("alice", appId: app)
             #expect(try await harness.client("POST", "/users/bob/conversation/delivered", session: user, ["messageId": "1"]).status == 200)
         }
-        #expect(await Harness.eventually { inside.connected }, "the allowed block is connected to")
+        #expect(await eventually { inside.connected }, "the allowed block is connected to")
         #expect(
-            try await Harness.eventually {
+            try await eventually {
                 try Self.webhookJobs(harness.store).contains {
                     $0.appId == "out" && $0.lastError == "destination refused: 127.0.0.1 is loopback"
                 }
@@ -267,7 +267,7 @@ import Testing
 
         let requestId = try await Self.sendToFCMToken(harness)
         #expect(
-            try await Harness.eventually {
+            try await eventually {
                 try harness.store.pushJobLog(appId: "app1", requestId: requestId).first?.lastError == reason
             }, "\(((try? harness.store.pushJobLog(appId: "app1", requestId: requestId)) ?? []).map { $0.lastError ?? "nil" })")
         let entry = try #require(try harness.store.pushJobLog(appId: "app1", requestId: requestId).first)
@@ -323,7 +323,7 @@ import Testing
         try Self.changeStoredFCMSettings(harness.store) { $0["projectId"] = projectId }
 
         _ = try await Self.sendToFCMToken(harness)
-        #expect(await Harness.eventually { mock.log(kind: "fcm").count == 1 }, "\(mock.log())")
+        #expect(await eventually { mock.log(kind: "fcm").count == 1 }, "\(mock.log())")
         let sent = try #require(mock.log(kind: "fcm").first)
         #expect(sent["path"] as? String == path)
         #expect(sent["status"] as? Int == 200, "the bearer went where it belongs: \(sent)")
@@ -348,7 +348,7 @@ import Testing
         let sent = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", Self.chat)
         let requestId = try #require(sent.data["requestId"] as? String)
         #expect(
-            try await Harness.eventually {
+            try await eventually {
                 try harness.store.pushJobLog(appId: "app1", requestId: requestId).first?.finishedAt != nil
             })
         #expect(try harness.store.pushJobLog(appId: "app1", requestId: requestId).first?.lastError == "BadDeviceToken")

@@ -42,12 +42,9 @@ enum StoreScenarios {
         _ id: String, request: String = "r1", token: String = "live", kind: PushKind = .chat, notBefore: Date = t0,
         payload: Data = Data("{}".utf8), environment: TokenEnvironment? = nil, provider: String = "p1"
     ) -> PushJob {
-        PushJob(
-            id: id, appId: "a1", requestId: request, uid: "u1", token: token, platform: kind == .call ? .apnsVoIP : .apnsDevice,
-            kind: kind, providerId: provider, payload: payload,
-            headers: PushHeaders(
-                pushType: kind == .call ? .voip : .alert, priority: 10, expiration: 42, collapseId: id == "j1" ? "c" : nil),
-            notBefore: notBefore, createdAt: t0, environment: environment)
+        .test(
+            id, requestId: request, token: token, kind: kind, providerId: provider, payload: payload, expiration: 42,
+            collapseId: id == "j1" ? "c" : nil, notBefore: notBefore, createdAt: t0, environment: environment)
     }
 
     static func webhook(_ id: String, app: String = "a1", body: Data = Data("{\"e\":1}".utf8), notBefore: Date = t0) -> WebhookJob {
@@ -678,7 +675,7 @@ struct PostgresStoreTests {
         gone.close()
         // The server ends the closed store's session (and its lock) a moment after it hangs up.
         var released = 0
-        try await Self.waitUntil {
+        _ = try await eventually(timeout: 10) {
             released += try other.releaseAbandonedLeases(now: now)
             return released >= 3
         }
@@ -759,15 +756,15 @@ struct PostgresStoreTests {
         listener.onJobsAdded { wakes.withLock { $0 += 1 } }
         // enqueue, then acceptSend: each commit wakes the other instance.
         try sender.enqueue(webhooks: [], pushJobs: [StoreScenarios.job("j1")])
-        try await Self.waitUntil { wakes.withLock { $0 } >= 1 }
+        #expect(await eventually(timeout: 10) { wakes.withLock { $0 } >= 1 })
         let before = wakes.withLock { $0 }
         _ = try sender.acceptSend(
             appId: "a1", idempotencyKey: "k", requestHash: Data([1]), jobs: [StoreScenarios.job("j2")], webhooks: [], response: Data(),
             now: StoreScenarios.t0)
-        try await Self.waitUntil { wakes.withLock { $0 } > before }
+        #expect(await eventually(timeout: 10) { wakes.withLock { $0 } > before })
         let afterSend = wakes.withLock { $0 }
         try sender.enqueue(webhooks: [StoreScenarios.webhook("w1")], pushJobs: [])
-        try await Self.waitUntil { wakes.withLock { $0 } > afterSend }
+        #expect(await eventually(timeout: 10) { wakes.withLock { $0 } > afterSend })
     }
 
     @Test func aStoreOutlivesItsConnectionsBeingKilled() async throws {
@@ -791,12 +788,12 @@ struct PostgresStoreTests {
         #expect(try store.pushJobCounts().pending == 0)
         // The listener reconnects and says so (notifications may have been missed), and the log
         // tells the loss once as a warning and the reconnection as info.
-        try await Self.waitUntil { wakes.withLock { $0 } >= 1 }
+        #expect(await eventually(timeout: 10) { wakes.withLock { $0 } >= 1 })
         #expect(log.records(containing: "listener lost its connection").map(\.level) == [.warning])
         #expect(log.records(containing: "listener is connected again").map(\.level) == [.info])
         let before = wakes.withLock { $0 }
         try other.enqueue(webhooks: [], pushJobs: [StoreScenarios.job("j1")])
-        try await Self.waitUntil { wakes.withLock { $0 } > before }
+        #expect(await eventually(timeout: 10) { wakes.withLock { $0 } > before })
         // …and holds its lease lock again: its leases are not abandoned.
         _ = try store.claimPushJobs(limit: 1, lease: 300, now: StoreScenarios.t0.addingTimeInterval(60))
         #expect(try other.releaseAbandonedLeases(now: StoreScenarios.t0) == 0)
@@ -967,17 +964,6 @@ struct PostgresStoreTests {
             }.start()
         }
         group.wait()
-    }
-
-    static func waitUntil(timeout: Double = 10, _ condition: () throws -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while try !condition() {
-            guard Date() < deadline else {
-                Issue.record("timed out after \(timeout) s")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import PushCore
 import PushStore
+import PushTestSupport
 import Testing
 
 /// Notification preferences: the client and admin routes, their validation, and the send path
@@ -463,9 +464,9 @@ import Testing
         let skipped = try await recording.send(Self.chat(from: "alice"), expecting: "muted")
         let sent = try await recording.send(Self.chat(from: "carol"))
         #expect(skipped.map(\.state) == ["skipped"])
-        #expect(await Harness.eventually { recorder.jobs.count >= 1 })
+        #expect(await eventually { recorder.jobs.count >= 1 })
         let store = recording.harness.store
-        #expect(try await Harness.eventually { try store.pushJobCounts().delivered == 1 })
+        #expect(try await eventually { try store.pushJobCounts().delivered == 1 })
         #expect(recorder.jobs.count == 1)
         #expect(recorder.jobs.allSatisfy { $0.rule == nil && !$0.skipped })
         let counts = try store.pushJobCounts()

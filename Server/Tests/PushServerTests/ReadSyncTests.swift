@@ -26,7 +26,7 @@ import Testing
         #expect(read.data["conversationId"] as? String == "alice_user_bob")
         #expect(read.data["devices"] as? Int == 2)
         let recorder = try #require(harness.recorder)
-        #expect(await Harness.eventually { recorder.jobs.count == 2 })
+        #expect(await eventually { recorder.jobs.count == 2 })
         let jobs = recorder.jobs
         // Not the phone's own token, never the VoIP token.
         #expect(Set(jobs.map(\.token)) == ["bbbb0000ipad", "cccc0000fcm"])
@@ -48,7 +48,7 @@ import Testing
         #expect(admin.status == 200)
         #expect(admin.data["conversationId"] as? String == "group_team")
         #expect(admin.data["devices"] as? Int == 3)
-        #expect(await Harness.eventually { recorder.jobs.count == 5 })
+        #expect(await eventually { recorder.jobs.count == 5 })
         let group = recorder.jobs.dropFirst(2)
         #expect(Set(group.map(\.token)) == ["aaaa0000phone", "bbbb0000ipad", "cccc0000fcm"])
         for job in group {
@@ -69,7 +69,7 @@ import Testing
             "POST", "/notifications/push/v1/read", session: phone, ["receiverType": "user", "receiver": "alice", "unreadCount": 2])
         #expect(read.data["devices"] as? Int == 1)
         let recorder = try #require(harness.recorder)
-        #expect(await Harness.eventually { recorder.jobs.count == 1 })
+        #expect(await eventually { recorder.jobs.count == 1 })
         let job = try #require(recorder.jobs.first)
         let payload = try #require(try JSONSerialization.jsonObject(with: job.payload) as? [String: Any])
         // The fixture is the specification; its pushId is an example, the job's id goes in its place.
@@ -136,8 +136,8 @@ import Testing
         let read = try await harness.client(
             "POST", "/notifications/push/v1/read", session: phone, ["receiverType": "group", "receiver": "team", "unreadCount": 0])
         #expect(read.data["devices"] as? Int == 2)
-        #expect(await Harness.eventually { (try? harness.store.pushJobCounts().delivered) == 2 })
-        #expect(await Harness.eventually { mock.log(kind: "apns").count == 1 })
+        #expect(await eventually { (try? harness.store.pushJobCounts().delivered) == 2 })
+        #expect(await eventually { mock.log(kind: "apns").count == 1 })
         let entries = mock.log(kind: "apns")
         let entry = try #require(entries.first)
         #expect(entry["token"] as? String == "bb02")
@@ -154,7 +154,7 @@ import Testing
         #expect(entry["apns_id"] as? String == pushId.lowercased())
 
         // FCM: a data message with the APNs background headers, no notification.
-        #expect(await Harness.eventually { mock.log(kind: "fcm").count == 1 })
+        #expect(await eventually { mock.log(kind: "fcm").count == 1 })
         let message = try #require(mock.log(kind: "fcm").first?["message"] as? [String: Any])
         #expect(message["token"] as? String == "ee04")
         #expect(message["notification"] == nil)

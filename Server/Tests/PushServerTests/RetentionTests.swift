@@ -26,10 +26,9 @@ import Testing
     }
 
     static func job(_ id: String, createdAt: Date, notBefore: Date? = nil, skipped: Bool = false) -> PushJob {
-        PushJob(
-            id: id, appId: "a", requestId: "r", uid: "u", token: "tok-" + id, platform: .apnsDevice, kind: .chat, providerId: "p",
-            payload: Data("{}".utf8), headers: PushHeaders(pushType: .alert, priority: 10, expiration: 0),
-            notBefore: notBefore ?? createdAt, createdAt: createdAt, skipped: skipped)
+        .test(
+            id, appId: "a", requestId: "r", uid: "u", token: "tok-" + id, providerId: "p", notBefore: notBefore, createdAt: createdAt,
+            skipped: skipped)
     }
 
     /// The first instant strictly after every time stored so far (times are kept in
@@ -159,7 +158,7 @@ import Testing
         let old = Date().addingTimeInterval(-30 * 86_400)
         try Self.insertFinishedJob("svc-old", createdAt: old, into: store)
         try Self.insertFinishedJob("svc-recent", createdAt: Date(), into: store)
-        let purged = try await Harness.eventually(timeout: 60) {
+        let purged = try await eventually(timeout: 60) {
             try store.pushJobLog(appId: "a", requestId: "r").map(\.id) == ["svc-recent"]
         }
         #expect(purged, "the old finished job was not purged")
@@ -167,12 +166,10 @@ import Testing
         // store shows the job gone: read /metrics until it counts the job (or 30 s pass).
         let counted = "push_retention_deleted_total{kind=\"push_jobs\"} 1"
         var metrics = ""
-        let deadline = Date().addingTimeInterval(30)
-        repeat {
+        _ = try await eventually(timeout: 30) {
             metrics = Self.text(try await RawHTTP.json(port: harness.port, "GET", "/metrics"))
-            if metrics.contains(counted) { break }
-            await Harness.pause(0.02)
-        } while Date() < deadline
+            return metrics.contains(counted)
+        }
         #expect(metrics.contains(counted), "\(metrics)")
     }
 
@@ -189,7 +186,7 @@ import Testing
         try Self.insertFinishedJob("kept", createdAt: Date().addingTimeInterval(-3_650 * 86_400), into: keeping.store)
         let control = try await Harness.start { $0.retentionIntervalSeconds = 0.05 }
         try Self.insertFinishedJob("purged", createdAt: Date().addingTimeInterval(-3_650 * 86_400), into: control.store)
-        let controlPurged = try await Harness.eventually(timeout: 60) {
+        let controlPurged = try await eventually(timeout: 60) {
             try control.store.pushJobLog(appId: "a", requestId: "r").isEmpty
         }
         #expect(controlPurged, "the control service did not purge")
@@ -207,7 +204,7 @@ import Testing
         let harness = try await Harness.start(configure: { $0.retentionIntervalSeconds = 0.05 }, logs: log)
         try Self.blockDeletes(of: harness.database, true)
         try Self.insertFinishedJob("blocked", createdAt: Date().addingTimeInterval(-30 * 86_400), into: harness.store)
-        let retried = await Harness.eventually(timeout: 60) {
+        let retried = await eventually(timeout: 60) {
             log.records(containing: "retention purge failed").count >= 2
         }
         #expect(retried, "no failed purge was logged twice")
@@ -215,7 +212,7 @@ import Testing
         #expect(health.status == 200)
         #expect(try harness.store.pushJobLog(appId: "a", requestId: "r").map(\.id) == ["blocked"])
         try Self.blockDeletes(of: harness.database, false)
-        let purged = try await Harness.eventually(timeout: 60) {
+        let purged = try await eventually(timeout: 60) {
             try harness.store.pushJobLog(appId: "a", requestId: "r").isEmpty
         }
         #expect(purged, "the purge did not recover")

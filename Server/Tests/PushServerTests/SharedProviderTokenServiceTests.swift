@@ -38,13 +38,13 @@ import Testing
         // When the first service delivers a chat, stops delivering, and a second service on
         // the same database delivers another
         #expect(try await first.admin("POST", "/notifications/push/v1/send", appId: "app1", send).status == 200)
-        #expect(await Harness.eventually { (try? first.store.pushJobCounts().delivered) == 3 })
+        #expect(await eventually { (try? first.store.pushJobCounts().delivered) == 3 })
         first.app.delivery.engine.stop(timeout: 5)
         let second = try await Harness.start(sender: .delivery, database: first.database, configure: configure)
         var again = send
         again["message"] = ["id": "m2", "sender": ["uid": "alice"], "receiver": ["uid": "bob"], "text": "again"]
         #expect(try await second.admin("POST", "/notifications/push/v1/send", appId: "app1", again).status == 200)
-        #expect(await Harness.eventually { (try? second.store.pushJobCounts().delivered) == 6 })
+        #expect(await eventually { (try? second.store.pushJobCounts().delivered) == 6 })
 
         // Then APNs saw one provider token for the six pushes
         let jwts = mock.log(kind: "apns").compactMap { $0["jwt"] as? String }

@@ -1,6 +1,7 @@
 import Foundation
 import PushCore
 import PushStore
+import PushTestSupport
 import Testing
 
 /// The SQLite store directly: WAL, migrations, and the outbox API the delivery engine uses.
@@ -8,9 +9,8 @@ import Testing
     let path = NSTemporaryDirectory() + "push-store-" + UUID().uuidString + ".sqlite"
 
     func job(_ id: String, token: String = "tok", notBefore: Date = Date(timeIntervalSince1970: 0)) -> PushJob {
-        PushJob(
-            id: id, appId: "a", requestId: "r", uid: "u", token: token, platform: .apnsDevice, kind: .chat, providerId: "p",
-            payload: Data("{}".utf8), headers: PushHeaders(pushType: .alert, priority: 10, expiration: 0), notBefore: notBefore,
+        .test(
+            id, appId: "a", requestId: "r", uid: "u", token: token, providerId: "p", notBefore: notBefore,
             createdAt: Date(timeIntervalSince1970: 0))
     }
 

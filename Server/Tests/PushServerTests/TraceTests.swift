@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import PushTestSupport
 import Testing
 
 /// The trace of a push (`GET /notifications/push/v1/send/{requestId}/trace`): the steps the
@@ -21,7 +22,7 @@ import Testing
         #expect(sent.status == 200)
         let requestId = try #require(sent.data["requestId"] as? String)
         #expect(
-            try await Harness.eventually {
+            try await eventually {
                 try harness.store.pushJobLog(appId: "app1", requestId: requestId).filter { $0.finishedAt != nil }.count == jobs
             })
         return (requestId, try harness.store.pushJobs(requestId: requestId).map(\.id))

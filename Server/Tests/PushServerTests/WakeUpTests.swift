@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import PushTestSupport
 import Testing
 
 /// Wake-ups, not polls: with the workers' idle poll (`--poll-interval`) at 30 s, a send is
@@ -34,7 +35,7 @@ import Testing
         let send = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", SendTests.chat([:]))
         #expect(send.status == 200)
         // Then it reaches the sender within seconds: the send woke the engine
-        let delivered = await Harness.eventually(timeout: Self.limit) { recorder.jobs.count == 1 }
+        let delivered = await eventually(timeout: Self.limit) { recorder.jobs.count == 1 }
         #expect(delivered, "the push waited for the engine's \(Self.poll) s poll")
         #expect(Date().timeIntervalSince(started) < Self.limit)
     }
@@ -49,7 +50,7 @@ import Testing
         let receipt = try await harness.client("POST", "/users/bob/conversation/delivered", session: alice, ["messageId": "7"])
         #expect(receipt.status == 200)
         // Then it is posted within seconds: the queued job woke the dispatcher
-        let posted = await Harness.eventually(timeout: Self.limit) { receiver.succeeded.count == 1 }
+        let posted = await eventually(timeout: Self.limit) { receiver.succeeded.count == 1 }
         #expect(posted, "the event waited for the dispatcher's \(Self.poll) s poll")
         #expect(Date().timeIntervalSince(started) < Self.limit)
     }
@@ -65,7 +66,7 @@ import Testing
         let send = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", SendTests.chat([:]))
         #expect(send.status == 200)
         // Then its second attempt comes within seconds: the engine woke when the retry fell due
-        let retried = await Harness.eventually(timeout: Self.limit) { recorder.jobs.count == 2 }
+        let retried = await eventually(timeout: Self.limit) { recorder.jobs.count == 2 }
         #expect(retried, "the retry waited for the engine's \(Self.poll) s poll")
         #expect(Date().timeIntervalSince(started) < Self.limit)
         #expect(recorder.jobs.map(\.attempts) == [1, 2])

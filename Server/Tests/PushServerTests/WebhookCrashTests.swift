@@ -14,19 +14,17 @@ import Testing
     static let authToken = "dev-user_webhook-crash-token"
 
     static func start(_ directory: String, _ database: TestDatabase, webhook: String?) async throws -> ServerProcess {
-        try await offThePool {
-            try ServerProcess(
-                arguments: [
-                    "--port", "0", "--data-dir", directory, "--seed-dev", "--sender", "log",
-                    "--log-level", "error", "--rate-limit", "0", "--poll-interval", "0.01",
-                    // A long lease (timeout × 3 + 5 s = 95 s): a restart that waited for the
-                    // dead process's leases to end stands out from one slowed by a loaded machine.
-                    "--webhook-timeout", "30",
-                    // The receiver is http://127.0.0.1.
-                    "--allow-insecure-webhooks",
-                ] + (webhook.map { ["--seed-webhook-url", $0] } ?? []) + database.arguments,
-                environment: ["PUSH_ADMIN_KEY": adminKey, "PUSH_SEED_AUTH_TOKEN": authToken])
-        }
+        try await ServerProcess.start(
+            [
+                "--port", "0", "--data-dir", directory, "--seed-dev", "--sender", "log",
+                "--log-level", "error", "--rate-limit", "0", "--poll-interval", "0.01",
+                // A long lease (timeout × 3 + 5 s = 95 s): a restart that waited for the
+                // dead process's leases to end stands out from one slowed by a loaded machine.
+                "--webhook-timeout", "30",
+                // The receiver is http://127.0.0.1.
+                "--allow-insecure-webhooks",
+            ] + (webhook.map { ["--seed-webhook-url", $0] } ?? []) + database.arguments,
+            environment: ["PUSH_ADMIN_KEY": adminKey, "PUSH_SEED_AUTH_TOKEN": authToken])
     }
 
     @Test func killNineWhilePostingWebhooksLosesNothing() async throws {
@@ -76,7 +74,7 @@ import Testing
             $0 == total
         }
         #expect(delivered.done, "\(delivered.value) of \(total) events delivered")
-        #expect(await Harness.eventually(timeout: 5) { Set(received.withLock { $0 }).count == total })
+        #expect(await eventually(timeout: 5) { Set(received.withLock { $0 }).count == total })
         let ids = received.withLock { $0 }
         let duplicates = ids.count - Set(ids).count
         #expect(duplicates <= atKill.leased, "duplicates are bounded by the jobs leased at the kill")

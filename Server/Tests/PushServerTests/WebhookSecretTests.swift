@@ -32,7 +32,7 @@ import Testing
         #expect(reply.status == 200)
 
         // Then nothing reaches the receiver; the event waits and the log says why
-        #expect(await Harness.eventually { !log.records(containing: "cannot be decrypted").isEmpty })
+        #expect(await eventually { !log.records(containing: "cannot be decrypted").isEmpty })
         #expect(receiver.all.isEmpty, "no unsigned delivery")
         #expect(try second.store.pendingWebhookJobCount() == 1)
     }

@@ -48,7 +48,7 @@ import Testing
         let alice = try await harness.makeUser("alice")
         let receipt = try await harness.client("POST", "/users/bob/conversation/delivered", session: alice, ["messageId": "7"])
         #expect(receipt.status == 200)
-        #expect(await Harness.eventually { receiver.succeeded.count == 1 })
+        #expect(await eventually { receiver.succeeded.count == 1 })
     }
 
     @Test func failingWebhookIsRetriedWithBackoffAndSigned() async throws {
@@ -67,7 +67,7 @@ import Testing
             ["receiver": "bob", "receiverType": "user", "category": "message", "type": "text", "data": ["text": "On my way"]])
         #expect(reply.status == 200)
         // Then it arrives on the third attempt, signed, after growing delays
-        #expect(await Harness.eventually { receiver.succeeded.count == 1 })
+        #expect(await eventually { receiver.succeeded.count == 1 })
         let all = receiver.all
         #expect(all.map(\.status) == [500, 500, 200])
         let delivery = try #require(receiver.succeeded.first)
@@ -83,7 +83,7 @@ import Testing
         // Back-off: 0.3 s, then 0.6 s (±10 %); never sooner.
         #expect(all[1].at.timeIntervalSince(all[0].at) >= 0.27)
         #expect(all[2].at.timeIntervalSince(all[1].at) >= 0.54)
-        #expect(await Harness.eventually { (try? harness.store.pendingWebhookJobCount()) == 0 })
+        #expect(await eventually { (try? harness.store.pendingWebhookJobCount()) == 0 })
         // Secrets never appear in what the service returns for the app.
         #expect(!String(decoding: try await harness.admin("GET", "/apps/app1").body, as: UTF8.self).contains("s3cret"))
     }
@@ -102,12 +102,12 @@ import Testing
         #expect(try await harness.client("PUT", "/calls/s-1", session: bob, ["status": "unanswered"]).status == 200)
         // Wait until the dispatcher has tried both jobs without a URL: they stay queued
         #expect(
-            await Harness.eventually {
+            await eventually {
                 log.records(containing: "no webhook URL configured").count >= 2
             })
         #expect(try harness.store.pendingWebhookJobCount() == 2)
         _ = try await harness.admin("PUT", "/apps/app1", ["webhookUrl": receiver.url])
-        #expect(await Harness.eventually { receiver.succeeded.count == 2 })
+        #expect(await eventually { receiver.succeeded.count == 2 })
         let events = Set(receiver.succeeded.compactMap { $0.headers["x-push-event"] })
         #expect(events == ["message.delivered", "call.unanswered"])
     }
@@ -121,9 +121,9 @@ import Testing
             #expect(try await harness.client("PUT", "/campaigns/push-notifications/ann-1/clicked", session: bob).status == 200)
         }
         #expect(try await harness.client("PUT", "/campaigns/push-notifications/ann-1/delivered", session: bob).status == 200)
-        #expect(await Harness.eventually { receiver.succeeded.count == 2 })
+        #expect(await eventually { receiver.succeeded.count == 2 })
         // Every queued event has been delivered (none waiting or in flight): nothing more can come
-        #expect(await Harness.eventually { (try? harness.store.pendingWebhookJobCount()) == 0 })
+        #expect(await eventually { (try? harness.store.pendingWebhookJobCount()) == 0 })
         #expect(receiver.all.count == 2)
     }
 
@@ -148,7 +148,7 @@ import Testing
         try await harness.makeApp(webhookURL: "http://127.0.0.1:\(receiver.port)/hook")
         let bob = try await harness.makeUser("bob")
         #expect(try await harness.client("POST", "/users/alice/conversation/delivered", session: bob, ["messageId": "m-1"]).status == 200)
-        #expect(await Harness.eventually { arrived.withLock { $0 } == 1 })
+        #expect(await eventually { arrived.withLock { $0 } == 1 })
 
         harness.app.stop()
         // Read through a store of its own: stop() closed the service's (on PostgreSQL).

@@ -150,22 +150,4 @@ final class Harness: @unchecked Sendable {
             "notificationInPayload": ["ios": ["chat": true, "call": false]],
         ]
     }
-
-    /// Waits until `condition` holds or `timeout` passes.
-    /// Sleeps without blocking a thread of the cooperative pool (the service's workers share it).
-    /// The default is generous: it returns as soon as the condition holds, and CI runs the
-    /// suites in parallel on two cores, where a first TLS handshake once took many seconds.
-    static func eventually(timeout: Double = 30, _ condition: () throws -> Bool) async rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try condition() { return true }
-            try? await Task.sleep(nanoseconds: 20_000_000)
-        }
-        return try condition()
-    }
-
-    /// Sleeps without blocking a thread.
-    static func pause(_ seconds: Double) async {
-        try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
-    }
 }
