@@ -1,25 +1,27 @@
 import Foundation
 
 /// Reads the `Contract/` fixtures shared with the SDK and matches answers against them.
-enum Fixtures {
-    /// `<repository>/Contract`.
-    static let contractDirectory: URL = URL(fileURLWithPath: #filePath)
+public enum Fixtures {
+    /// `<repository>/Contract` (this file is `<repository>/Server/Sources/PushTestSupport/Service/Fixtures.swift`).
+    public static let contractDirectory: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Contract")
 
-    static func load(_ folder: String, _ name: String) throws -> [String: Any] {
+    /// The fixture `<folder>/<name>.json` as a JSON object.
+    public static func load(_ folder: String, _ name: String) throws -> [String: Any] {
         let url = contractDirectory.appendingPathComponent(folder).appendingPathComponent(name + ".json")
         return try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any] ?? [:]
     }
 
-    static func names(in folder: String) -> [String] {
+    /// The names of the fixtures in `folder`, sorted.
+    public static func names(in folder: String) -> [String] {
         let url = contractDirectory.appendingPathComponent(folder)
         let files = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
         return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
     }
 
     /// Replaces `{name}` placeholders inside strings.
-    static func substitute(_ value: Any, _ values: [String: String]) -> Any {
+    public static func substitute(_ value: Any, _ values: [String: String]) -> Any {
         switch value {
         case let text as String:
             var result = text
@@ -37,7 +39,7 @@ enum Fixtures {
     /// Problems found when `actual` is checked against the fixture's `expected` shape:
     /// every expected key must be present; `{name}` must equal `values[name]` when known,
     /// else be a string; other values must be equal.
-    static func mismatches(expected: Any, actual: Any?, values: [String: String], path: String = "") -> [String] {
+    public static func mismatches(expected: Any, actual: Any?, values: [String: String], path: String = "") -> [String] {
         switch expected {
         case let text as String:
             if text.hasPrefix("{"), text.hasSuffix("}"), !text.dropFirst().contains("{") {

@@ -1,5 +1,6 @@
 import Foundation
 import PushMocks
+import PushTestSupport
 import Testing
 
 /// The tests' own process starter (Foundation's `Process.run` of Swift 6.3.1 can crash).

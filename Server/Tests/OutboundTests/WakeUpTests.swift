@@ -12,6 +12,16 @@ import Testing
     static let poll = 30.0
     /// Well under the poll: only a wake-up gets there in time.
     static let limit = 10.0
+    /// A chat message from alice to bob.
+    static var chat: [String: Any] {
+        [
+            "type": "chat", "recipients": [["uid": "bob", "badge": 3]],
+            "message": [
+                "id": "1042", "sender": ["uid": "alice", "name": "Alice"], "receiver": ["uid": "bob", "name": "Bob"],
+                "receiverType": "user", "text": "See you at 5", "sentAt": 1_732_900_000_000,
+            ],
+        ]
+    }
 
     static func start(outcome: (@Sendable (PushJob) -> JobOutcome)? = nil, webhookURL: String? = nil) async throws -> Harness {
         let harness = try await Harness.start(
@@ -32,7 +42,7 @@ import Testing
         let recorder = try #require(harness.recorder)
         // When a push is sent
         let started = Date()
-        let send = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", SendTests.chat([:]))
+        let send = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", Self.chat)
         #expect(send.status == 200)
         // Then it reaches the sender within seconds: the send woke the engine
         let delivered = await eventually(timeout: Self.limit) { recorder.jobs.count == 1 }
@@ -42,7 +52,7 @@ import Testing
 
     @Test func aWebhookEventIsPostedWithoutWaitingForThePoll() async throws {
         // Given an app with a webhook, on a service whose dispatcher polls every 30 s
-        let receiver = try WebhookTests.Receiver(failures: 0)
+        let receiver = try WebhookReceiver(failures: 0)
         let harness = try await Self.start(webhookURL: receiver.url)
         let alice = try await harness.makeUser("alice")
         // When an event is queued (a delivered receipt)
@@ -63,7 +73,7 @@ import Testing
         let recorder = try #require(harness.recorder)
         // When a push is sent
         let started = Date()
-        let send = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", SendTests.chat([:]))
+        let send = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", Self.chat)
         #expect(send.status == 200)
         // Then its second attempt comes within seconds: the engine woke when the retry fell due
         let retried = await eventually(timeout: Self.limit) { recorder.jobs.count == 2 }

@@ -6,16 +6,15 @@ import ServerSupport
 /// The PostgreSQL the tests use: `PUSH_TEST_DATABASE_URL` (Server/Scripts/ci.sh starts a
 /// throwaway cluster with Server/Scripts/pg-cluster.sh and sets it). Without it the
 /// PostgreSQL tests are skipped, visibly.
-enum PGTest {
-    static let url: String? = {
-        guard let url = ProcessInfo.processInfo.environment["PUSH_TEST_DATABASE_URL"], !url.isEmpty else { return nil }
-        return url
-    }()
+public enum PGTest {
+    /// The server's URL; nil when the PostgreSQL tests are skipped.
+    public static var url: String? { TestDatabase.serverURL }
 
-    static var isConfigured: Bool { url != nil }
+    /// Whether `PUSH_TEST_DATABASE_URL` is set.
+    public static var isConfigured: Bool { url != nil }
 
     /// `psql` of the newest installed PostgreSQL (Debian keeps it out of PATH), else from PATH.
-    static let psqlPath: String = {
+    public static let psqlPath: String = {
         let root = "/usr/lib/postgresql"
         let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted()
         for version in versions.reversed() where FileManager.default.isExecutableFile(atPath: "\(root)/\(version)/bin/psql") {
@@ -27,7 +26,7 @@ enum PGTest {
     /// Runs SQL with `psql` (an independent client) on `url`, or the base URL; returns the
     /// output (unaligned, tuples only, trimmed). Throws with psql's error output.
     @discardableResult
-    static func psql(_ sql: String, url: String? = nil) throws -> String {
+    public static func psql(_ sql: String, url: String? = nil) throws -> String {
         guard let target = url ?? self.url else { throw PGTestError("PUSH_TEST_DATABASE_URL is not set") }
         let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: psqlPath.hasPrefix("/") ? psqlPath : "/usr/bin/env")
@@ -48,25 +47,32 @@ enum PGTest {
     }
 }
 
-struct PGTestError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+/// A failure of the PostgreSQL tests' tools, with what they said.
+public struct PGTestError: Error, CustomStringConvertible {
+    /// What failed.
+    public let description: String
+    /// A failure saying `description`.
+    public init(_ description: String) { self.description = description }
 }
 
 /// A schema of its own for one test (`CREATE SCHEMA t_<random>`); stores opened through it
 /// use it as their `search_path`. `drop()` removes it with everything in it.
-final class PGTestSchema: Sendable {
-    let name: String
-    let url: String
+public final class PGTestSchema: Sendable {
+    /// The schema's name.
+    public let name: String
+    /// The URL of the server with the schema as its `search_path`.
+    public let url: String
 
-    init() throws {
+    /// Creates the schema.
+    public init() throws {
         guard let base = PGTest.url else { throw PGTestError("PUSH_TEST_DATABASE_URL is not set") }
         name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
         try PGTest.psql("CREATE SCHEMA \(name)")
         url = Self.url(base, schema: name)
     }
 
-    static func url(_ base: String, schema: String, application: String? = nil) -> String {
+    /// `base` with `schema` as its `search_path` (and `application` as its `application_name`).
+    public static func url(_ base: String, schema: String, application: String? = nil) -> String {
         var url = base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D" + schema
         if let application { url += "&application_name=" + application }
         return url
@@ -74,17 +80,18 @@ final class PGTestSchema: Sendable {
 
     /// Opens a store on the schema (named `application` in pg_stat_activity when given), logging
     /// to `logger`.
-    func open(poolSize: Int = 4, application: String? = nil, logger: Logger = .silent) throws -> PostgresStore {
+    public func open(poolSize: Int = 4, application: String? = nil, logger: Logger = .silent) throws -> PostgresStore {
         try PostgresStore(url: Self.url(PGTest.url ?? "", schema: name, application: application), poolSize: poolSize, logger: logger)
     }
 
     /// Runs SQL in the schema with psql.
     @discardableResult
-    func psql(_ sql: String) throws -> String {
+    public func psql(_ sql: String) throws -> String {
         try PGTest.psql(sql, url: url)
     }
 
-    func drop() {
+    /// Drops the schema with everything in it.
+    public func drop() {
         _ = try? PGTest.psql("DROP SCHEMA IF EXISTS \(name) CASCADE")
     }
 }

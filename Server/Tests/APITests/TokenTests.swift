@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import PushTestSupport
 import Testing
 
 /// Token limits, re-registration, moves between users and unregistering, over HTTP.

@@ -1,5 +1,4 @@
 import Foundation
-import PushTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -7,36 +6,59 @@ import Glibc
 
 /// A tiny blocking HTTP/1.1 client over a TCP socket to 127.0.0.1, for tests: sends
 /// exactly the bytes asked for (so malformed requests are possible) and reads to EOF.
-enum RawHTTP {
-    struct Response {
-        var status: Int
-        var headers: [String: String]
-        var body: Data
+public enum RawHTTP {
+    /// An HTTP answer.
+    public struct Response: Sendable {
+        /// The status code.
+        public var status: Int
+        /// The headers, names in lower case (the last of a name wins).
+        public var headers: [String: String]
+        /// The body.
+        public var body: Data
 
-        var json: [String: Any] {
+        /// An answer with these parts.
+        public init(status: Int, headers: [String: String], body: Data) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
+
+        /// The body as a JSON object (empty when it is not one).
+        public var json: [String: Any] {
             (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:]
         }
 
-        var data: [String: Any] { json["data"] as? [String: Any] ?? [:] }
-        var dataArray: [[String: Any]] { json["data"] as? [[String: Any]] ?? [] }
-        var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
+        /// The envelope's `data` object.
+        public var data: [String: Any] { json["data"] as? [String: Any] ?? [:] }
+        /// The envelope's `data` array.
+        public var dataArray: [[String: Any]] { json["data"] as? [[String: Any]] ?? [] }
+        /// The error envelope's `code`.
+        public var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
     }
 
-    enum Failure: Error {
+    /// Why no answer came.
+    public enum Failure: Error, Sendable {
         case connect, noResponse
     }
 
     /// Sends a well-formed request.
-    static func request(
+    public static func request(
         port: Int, _ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil
     ) async throws -> Response {
         try await offThePool { try requestSync(port: port, method, path, headers: headers, body: body) }
     }
 
     /// JSON convenience.
-    static func json(
+    public static func json(
         port: Int, _ method: String, _ path: String, headers: [String: String] = [:], _ body: Any? = nil
     ) async throws -> Response {
+        let (headers, data) = try jsonRequest(headers: headers, body)
+        return try await request(port: port, method, path, headers: headers, body: data)
+    }
+
+    /// The headers and body of a JSON request: `body` serialized (when given) with its
+    /// `Content-Type`, and `Accept: application/json`.
+    public static func jsonRequest(headers: [String: String], _ body: Any?) throws -> ([String: String], Data?) {
         var allHeaders = headers
         var data: Data?
         if let body {
@@ -44,17 +66,16 @@ enum RawHTTP {
             allHeaders["Content-Type"] = "application/json"
         }
         allHeaders["Accept"] = "application/json"
-        let finalHeaders = allHeaders
-        let finalData = data
-        return try await request(port: port, method, path, headers: finalHeaders, body: finalData)
+        return (allHeaders, data)
     }
 
     /// Sends raw bytes; nil when the server closed without an answer.
-    static func send(port: Int, bytes: Data, timeout: Int = 10) async throws -> Response? {
+    public static func send(port: Int, bytes: Data, timeout: Int = 10) async throws -> Response? {
         try await offThePool { try sendSync(port: port, bytes: bytes, timeout: timeout) }
     }
 
-    static func requestSync(
+    /// Sends a well-formed request, blocking the calling thread.
+    public static func requestSync(
         port: Int, _ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil
     ) throws -> Response {
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
@@ -69,8 +90,8 @@ enum RawHTTP {
         return response
     }
 
-    /// Sends raw bytes; nil when the server closed without an answer.
-    static func sendSync(port: Int, bytes: Data, timeout: Int = 10) throws -> Response? {
+    /// Sends raw bytes, blocking the calling thread; nil when the server closed without an answer.
+    public static func sendSync(port: Int, bytes: Data, timeout: Int = 10) throws -> Response? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure.connect }
         defer { close(fd) }
@@ -101,7 +122,8 @@ enum RawHTTP {
         return parse(received)
     }
 
-    static func parse(_ data: Data) -> Response? {
+    /// An HTTP/1.1 answer's status, headers and body; nil when `data` has no complete head.
+    public static func parse(_ data: Data) -> Response? {
         guard let separator = data.range(of: Data("\r\n\r\n".utf8)) else { return nil }
         let head = String(decoding: data[..<separator.lowerBound], as: UTF8.self)
         var lines = head.components(separatedBy: "\r\n")
@@ -120,7 +142,7 @@ extension RawHTTP {
     /// Sends chat message `key` from alice to the development seed's `dev-user` (every token of
     /// hers) through the admin send API, with `Idempotency-Key` `<keyPrefix>-<key>` so a resend
     /// is accepted once; the status, or nil when no answer came.
-    static func sendDevChat(port: Int, adminKey: String, keyPrefix: String, key: Int) async -> Int? {
+    public static func sendDevChat(port: Int, adminKey: String, keyPrefix: String, key: Int) async -> Int? {
         let body: [String: Any] = [
             "type": "chat", "recipients": [["uid": "dev-user"]],
             "message": ["id": "m\(key)", "sender": ["uid": "alice"], "receiver": ["uid": "dev-user"], "text": "Message \(key)"],

@@ -209,7 +209,7 @@ import Testing
     /// second (it waited for B's posts to time out: 29.5 s).
     @Test func aHangingWebhookOfOneAppDoesNotDelayAnother() async throws {
         let hanging = try SilentReceiver()
-        let fast = try WebhookTests.Receiver(failures: 0)
+        let fast = try WebhookReceiver(failures: 0)
         defer { hanging.close() }
         let harness = try await Harness.start { $0.webhookTimeout = 30 }
         try await harness.makeApp("app-a", webhookURL: fast.url)

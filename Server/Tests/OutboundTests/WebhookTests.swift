@@ -10,39 +10,9 @@ import Testing
 
 /// Events forwarded to the operator's webhook: signed, retried with back-off, never dropped.
 @Suite struct WebhookTests {
-    /// A webhook receiver on 127.0.0.1 that fails the first `failures` deliveries with 500.
-    final class Receiver: Sendable {
-        struct Delivery {
-            var body: Data
-            var headers: [String: String]
-            var status: Int
-            var at: Date
-        }
-
-        let deliveries = Locked<[Delivery]>([])
-        let server: HTTPServer
-
-        init(failures: Int) throws {
-            let deliveries = self.deliveries
-            server = try HTTPServer(
-                configuration: HTTPServerConfiguration(port: 0, threads: 1), tooLarge: HTTPResponse(status: 413)
-            ) { request in
-                deliveries.withLock { list in
-                    let status = list.count < failures ? 500 : 200
-                    list.append(Delivery(body: request.body, headers: request.headers, status: status, at: Date()))
-                    return HTTPResponse(status: status)
-                }
-            }
-        }
-
-        var url: String { "http://127.0.0.1:\(server.port)/hook" }
-        var all: [Delivery] { deliveries.withLock { $0 } }
-        var succeeded: [Delivery] { all.filter { $0.status == 200 } }
-    }
-
     /// The admin API accepts `HTTP://` (schemes are case-insensitive); the dispatcher posts to it.
     @Test func anUppercaseSchemeIsPostedTo() async throws {
-        let receiver = try Receiver(failures: 0)
+        let receiver = try WebhookReceiver(failures: 0)
         let harness = try await Harness.start()
         try await harness.makeApp(webhookURL: receiver.url.replacingOccurrences(of: "http://", with: "HTTP://"))
         let alice = try await harness.makeUser("alice")
@@ -53,7 +23,7 @@ import Testing
 
     @Test func failingWebhookIsRetriedWithBackoffAndSigned() async throws {
         // Given a webhook that fails twice
-        let receiver = try Receiver(failures: 2)
+        let receiver = try WebhookReceiver(failures: 2)
         let harness = try await Harness.start {
             $0.webhookRetryBase = 0.3
             $0.webhookRetryMax = 5
@@ -89,7 +59,7 @@ import Testing
     }
 
     @Test func eventsWaitForAWebhookURLInsteadOfBeingDropped() async throws {
-        let receiver = try Receiver(failures: 0)
+        let receiver = try WebhookReceiver(failures: 0)
         let log = RecordingLogHandler()
         let harness = try await Harness.start(logs: log)
         try await harness.makeApp()
@@ -113,7 +83,7 @@ import Testing
     }
 
     @Test func campaignReceiptsAreIdempotent() async throws {
-        let receiver = try Receiver(failures: 0)
+        let receiver = try WebhookReceiver(failures: 0)
         let harness = try await Harness.start()
         try await harness.makeApp(webhookURL: receiver.url)
         let bob = try await harness.makeUser("bob")

@@ -1,5 +1,6 @@
 import Foundation
 import PushService
+import PushTestSupport
 import Testing
 
 /// `Server/openapi.json` against the router: every route documented, every documented

@@ -1,6 +1,7 @@
 import Foundation
 import PushCore
 import PushService
+import PushTestSupport
 import Testing
 
 /// The dashboard's pages and assets as served (the browser test drives them in Chromium:

@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import PushTestSupport
 import Testing
 
 /// The send API: jobs per token with the exact payload (checked against

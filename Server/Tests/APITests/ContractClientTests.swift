@@ -1,4 +1,5 @@
 import Foundation
+import PushTestSupport
 import Testing
 
 /// Every client call of `Contract/client/` against the running service over HTTP, then the

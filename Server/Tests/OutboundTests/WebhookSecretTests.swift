@@ -7,7 +7,7 @@ import Testing
 /// key) is never sent unsigned: the event stays queued and the log says why.
 @Suite struct WebhookSecretTests {
     @Test func anUndecryptableSecretKeepsTheEventQueuedInsteadOfSendingItUnsigned() async throws {
-        let receiver = try WebhookTests.Receiver(failures: 0)
+        let receiver = try WebhookReceiver(failures: 0)
         let directory = NSTemporaryDirectory() + "push-webhook-secret-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let database = try TestDatabase(directory: directory)
