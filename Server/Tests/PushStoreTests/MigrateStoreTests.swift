@@ -195,6 +195,9 @@ import Testing
             }
         }
 
+        /// Stopped on the test's thread (as `WebhookReceiver` explains).
+        deinit { server.stop() }
+
         var url: String { "http://127.0.0.1:\(server.port)/hook" }
         var events: [String] { accepted.withLock { $0.map(\.event) } }
     }

@@ -35,6 +35,14 @@ public final class WebhookReceiver: Sendable {
         }
     }
 
+    /// Stops the server on the thread that lets the receiver go (the test's). Left to the
+    /// server's own deinit, the stop could run on the server's thread — when a post still being
+    /// answered held the last reference — and libmicrohttpd aborts the process when a thread
+    /// joins itself ("Failed to join a thread", seen on main under load).
+    deinit {
+        server.stop()
+    }
+
     /// `http://127.0.0.1:<port>/hook`.
     public var url: String { "http://127.0.0.1:\(server.port)/hook" }
     /// Every delivery, in order.
