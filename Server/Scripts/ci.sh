@@ -52,7 +52,7 @@ scope=${PUSH_TEST_SCOPE:-full}
 # The representative scope (the newcomer check's): debug only, one suite of each test module,
 # and one on PostgreSQL, so that every install step and every kind of test is proven once.
 representative='ServerSupportTests.JSONCodecTests|PushCryptoTests.JWTTests|APNsTests.APNsClientTests|DeliveryTests.APNsDeliveryTests'
-representative+='|PushStoreTests.StoreTests|APITests.SendTests|OutboundTests.WebhookTests|LiveServiceTests.ConfigurationTests'
+representative+='|PushStoreTests.StoreTests|APITests.SendTests|OutboundTests.WebhookTests|LiveServiceTests.InProcessCallTests'
 representative_pg='APITests.SendTests|PushStoreTests.PostgresStoreTests'
 # The test modules that run the service or open a store: the PostgreSQL pass runs them again.
 store_modules='PushStoreTests|APITests|OutboundTests|LiveServiceTests|DeliveryTests'

@@ -16,10 +16,10 @@ import Testing
     }
 
     @Test func adminCallsNeedTheAPIKey() async throws {
-        let none = try await RawHTTP.json(port: harness.port, "GET", "/apps")
+        let none = try await harness.json("GET", "/apps")
         #expect(none.status == 401)
         #expect(none.errorCode == "AUTH_ERR_EMPTY_APIKEY")
-        let wrong = try await RawHTTP.json(port: harness.port, "GET", "/apps", headers: ["apikey": Harness.adminKey + "x"])
+        let wrong = try await harness.json("GET", "/apps", headers: ["apikey": Harness.adminKey + "x"])
         #expect(wrong.status == 401)
         #expect(wrong.errorCode == "AUTH_ERR_APIKEY_NOT_FOUND")
         let right = try await harness.admin("GET", "/apps")
@@ -31,7 +31,7 @@ import Testing
     /// service renders its own engine's metrics: nothing is shared through process globals.
     @Test func healthAndMetricsBelongToEachService() async throws {
         func health(_ path: String) async throws -> (status: Int, body: [String: Any]) {
-            let response = try await RawHTTP.request(port: harness.port, "GET", path)
+            let response = try await harness.request("GET", path)
             return (response.status, try JSONSerialization.jsonObject(with: response.body) as? [String: Any] ?? [:])
         }
         let healthz = try await health("/healthz")
@@ -52,19 +52,19 @@ import Testing
         ]
         #expect(try await other.admin("POST", "/notifications/push/v1/send", appId: "app1", send).status == 200)
         #expect(await eventually { other.recorder?.jobs.count == 1 })
-        func metrics(_ port: Int) async throws -> String {
-            String(decoding: try await RawHTTP.request(port: port, "GET", "/metrics").body, as: UTF8.self)
+        func metrics(_ service: Harness) async throws -> String {
+            String(decoding: try await service.request("GET", "/metrics").body, as: UTF8.self)
         }
         #expect(await eventually { other.app.delivery.engine.metrics.delivered == 1 })
-        #expect(try await metrics(other.port).contains("push_sent_total{provider=\"apns\"} 1"))
-        #expect(try await metrics(harness.port).contains("push_sent_total") == true)
-        #expect(try await !metrics(harness.port).contains("push_sent_total{provider"))
+        #expect(try await metrics(other).contains("push_sent_total{provider=\"apns\"} 1"))
+        #expect(try await metrics(harness).contains("push_sent_total") == true)
+        #expect(try await !metrics(harness).contains("push_sent_total{provider"))
     }
 
     @Test func aClientSessionCannotCallTheAdminAPI() async throws {
         let alice = try await harness.makeUser("alice")
-        let response = try await RawHTTP.json(
-            port: harness.port, "GET", "/notifications/push/v1/tokens", headers: ["appid": "app1", "authToken": alice.authToken])
+        let response = try await harness.json(
+            "GET", "/notifications/push/v1/tokens", headers: ["appid": "app1", "authToken": alice.authToken])
         #expect(response.status == 401)
         #expect(response.errorCode == "AUTH_ERR_EMPTY_APIKEY")
     }

@@ -43,8 +43,8 @@ import Testing
         let headers = request["headers"] as? [String: String] ?? [:]
         let body = request["body"].flatMap { $0 is NSNull ? nil : $0 }
         // When the SDK's request is sent as the fixture has it
-        let response = try await RawHTTP.request(
-            port: harness.port, request["method"] as? String ?? "", request["path"] as? String ?? "", headers: headers,
+        let response = try await harness.request(
+            request["method"] as? String ?? "", request["path"] as? String ?? "", headers: headers,
             body: try body.map { try JSONSerialization.data(withJSONObject: $0) })
         // Then the answer has the fixture's status and fields
         let expected = fixture["response"] as? [String: Any] ?? [:]
@@ -102,8 +102,8 @@ import Testing
         values["authToken"] = "alice_not-a-real-token"
         let request = Fixtures.substitute(fixture["request"] ?? [:], values) as? [String: Any] ?? [:]
         let body = request["body"].flatMap { $0 is NSNull ? nil : $0 }
-        let response = try await RawHTTP.request(
-            port: harness.port, request["method"] as? String ?? "", request["path"] as? String ?? "",
+        let response = try await harness.request(
+            request["method"] as? String ?? "", request["path"] as? String ?? "",
             headers: request["headers"] as? [String: String] ?? [:], body: try body.map { try JSONSerialization.data(withJSONObject: $0) })
         let envelope = try Fixtures.load("errors", "auth-token-not-found")
         #expect(response.status == envelope["status"] as? Int)
@@ -120,14 +120,14 @@ import Testing
         let request = Fixtures.substitute(fixture["request"] ?? [:], values(for: fixture)) as? [String: Any] ?? [:]
         let method = request["method"] as? String ?? ""
         let path = request["path"] as? String ?? ""
-        let noToken = try await RawHTTP.request(port: harness.port, method, path, headers: ["appid": session.appId])
+        let noToken = try await harness.request(method, path, headers: ["appid": session.appId])
         #expect(noToken.status == 401)
         #expect(noToken.errorCode == "AUTH_ERR_EMPTY_AUTH_TOKEN")
-        let noApp = try await RawHTTP.request(port: harness.port, method, path, headers: ["authToken": session.authToken])
+        let noApp = try await harness.request(method, path, headers: ["authToken": session.authToken])
         #expect(noApp.status == 401)
         #expect(noApp.errorCode == "AUTH_ERR_EMPTY_APPID")
-        let otherApp = try await RawHTTP.request(
-            port: harness.port, method, path, headers: ["appid": "nope", "authToken": session.authToken])
+        let otherApp = try await harness.request(
+            method, path, headers: ["appid": "nope", "authToken": session.authToken])
         #expect(otherApp.status == 404)
         #expect(otherApp.errorCode == "ERR_APP_NOT_FOUND")
     }
@@ -169,8 +169,8 @@ import Testing
         ("PUT", "/calls/call-1", "", "body"),
     ])
     func invalidBodiesGetTheEnvelope(_ method: String, _ path: String, _ body: String, _ field: String) async throws {
-        let response = try await RawHTTP.request(
-            port: harness.port, method, path,
+        let response = try await harness.request(
+            method, path,
             headers: ["appid": session.appId, "authToken": session.authToken, "Content-Type": "application/json"],
             body: Data(body.utf8))
         #expect(response.status == 400)

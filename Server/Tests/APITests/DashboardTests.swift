@@ -10,7 +10,7 @@ import Testing
     @Test func everyPageAndAssetIsServedWithAStrictPolicy() async throws {
         let harness = try await Harness.start()
         for path in Dashboard.paths + ["/dashboard/", "/dashboard/providers?app=x"] {
-            let response = try await RawHTTP.request(port: harness.port, "GET", path)
+            let response = try await harness.request("GET", path)
             #expect(response.status == 200, "\(path)")
             let policy = response.headers["content-security-policy"] ?? ""
             #expect(policy.contains("script-src 'self'") && policy.contains("default-src 'none'") && !policy.contains("unsafe"), "\(path)")
@@ -31,15 +31,15 @@ import Testing
                 #expect(body.contains(#"<html lang="en">"#) && body.contains(#"<main id="main""#))
             }
         }
-        #expect(try await RawHTTP.request(port: harness.port, "GET", "/dashboard/nope").status == 404)
-        #expect(try await RawHTTP.request(port: harness.port, "POST", "/dashboard").status == 405)
+        #expect(try await harness.request("GET", "/dashboard/nope").status == 404)
+        #expect(try await harness.request("POST", "/dashboard").status == 405)
     }
 
     /// Server values reach the page as text only: the script never parses HTML.
     @Test func theScriptNeverWritesHTML() async throws {
         let harness = try await Harness.start()
         let script = String(
-            decoding: try await RawHTTP.request(port: harness.port, "GET", "/dashboard/assets/dashboard.js").body, as: UTF8.self)
+            decoding: try await harness.request("GET", "/dashboard/assets/dashboard.js").body, as: UTF8.self)
         #expect(script.count > 1000)
         for sink in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"] {
             #expect(!script.contains(sink), "the script uses \(sink)")
@@ -50,11 +50,11 @@ import Testing
 
     @Test func navigationMarksTheCurrentPage() async throws {
         let harness = try await Harness.start()
-        let page = String(decoding: try await RawHTTP.request(port: harness.port, "GET", "/dashboard/tokens").body, as: UTF8.self)
+        let page = String(decoding: try await harness.request("GET", "/dashboard/tokens").body, as: UTF8.self)
         #expect(page.contains(#"<a data-slug="tokens" href="/dashboard/tokens" aria-current="page">Tokens</a>"#))
         #expect(page.components(separatedBy: "aria-current").count == 2)
         #expect(page.contains(#"data-page="tokens""#) && page.contains(#"id="sign-out""#))
-        let signIn = String(decoding: try await RawHTTP.request(port: harness.port, "GET", "/dashboard").body, as: UTF8.self)
+        let signIn = String(decoding: try await harness.request("GET", "/dashboard").body, as: UTF8.self)
         #expect(signIn.contains(#"data-page="signin""#) && !signIn.contains("sign-out"))
     }
 
@@ -70,7 +70,7 @@ import Testing
         let harness = try await Harness.start()
         try await harness.makeApp("app1")
         #expect(try await harness.admin("GET", "/admin/providers/health").status == 401)
-        #expect(try await RawHTTP.json(port: harness.port, "GET", "/admin/providers/health", headers: ["appid": "app1"]).status == 401)
+        #expect(try await harness.json("GET", "/admin/providers/health", headers: ["appid": "app1"]).status == 401)
 
         let idle = try await harness.admin("GET", "/admin/providers/health", appId: "app1")
         #expect(idle.status == 200)

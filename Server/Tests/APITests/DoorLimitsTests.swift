@@ -186,6 +186,7 @@ import Testing
         let harness = try await Harness.start(logs: log)
         // (The log cuts a path segment over 24 characters: each is shorter.)
         let forged = "/x%0d%0a[error]%20forged%1b[31m/%0a%09%7f%c2%85end"
+        // Over a socket: the path as libmicrohttpd decodes it.
         let response = try await RawHTTP.request(port: harness.port, "GET", forged)
         #expect(response.status == 404)
 

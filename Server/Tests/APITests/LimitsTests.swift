@@ -25,6 +25,7 @@ import Testing
         #expect(try await harness.client("POST", "/users/alice/conversation/delivered", session: bob, ["messageId": "m"]).status == 200)
     }
 
+    /// Over a socket: the HTTP layer answers these before any handler runs.
     @Test func oversizedBodiesAndHeadersAreRefused() async throws {
         let harness = try await Harness.start { $0.maxBodyBytes = 4_096 }
         try await harness.makeApp()
@@ -71,7 +72,7 @@ import Testing
         let harness = try await Harness.start(configure: { $0.logLevel = .debug }, logs: log)
         try await harness.makeApp()
         for path in ["/healthz", "/health", "/metrics", "/openapi.json"] {
-            _ = try await RawHTTP.request(port: harness.port, "GET", path)
+            _ = try await harness.request("GET", path)
         }
         func level(of line: String) -> [LogLevel] { log.records.filter { $0.message.hasPrefix(line) }.map(\.level) }
         #expect(level(of: "POST /apps 200 ") == [.info])

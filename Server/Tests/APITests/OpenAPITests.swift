@@ -141,7 +141,7 @@ import Testing
     @Test func theServiceServesTheDocumentOfTheRepository() async throws {
         let harness = try await Harness.start()
         let file = try Data(contentsOf: Self.serverDirectory.appendingPathComponent("openapi.json"))
-        let response = try await RawHTTP.request(port: harness.port, "GET", "/openapi.json")
+        let response = try await harness.request("GET", "/openapi.json")
         #expect(response.status == 200)
         #expect(response.headers["content-type"]?.hasPrefix("application/json") == true)
         #expect(response.body == file, "Sources/PushService/API/OpenAPIDocument.swift is stale: run Server/Scripts/embed-openapi.sh")
@@ -168,11 +168,11 @@ import Testing
 
     @Test func aKnownPathWithAnotherMethodNamesTheAllowedMethods() async throws {
         let harness = try await Harness.start()
-        let response = try await RawHTTP.request(port: harness.port, "PATCH", "/apps/x")
+        let response = try await harness.request("PATCH", "/apps/x")
         #expect(response.status == 405)
         #expect(response.errorCode == "ERR_METHOD_NOT_ALLOWED")
         #expect(response.headers["allow"] == "GET, PUT, DELETE")
-        let unknown = try await RawHTTP.request(port: harness.port, "GET", "/no/such/path")
+        let unknown = try await harness.request("GET", "/no/such/path")
         #expect(unknown.status == 404)
         #expect(unknown.headers["allow"] == nil)
     }

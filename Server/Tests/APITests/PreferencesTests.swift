@@ -435,11 +435,11 @@ import Testing
         let unknownUser = try await harness.admin("GET", "/users/nobody/push-preferences", appId: "app1")
         #expect(unknownUser.status == 404)
         #expect(unknownUser.errorCode == "ERR_UID_NOT_FOUND")
-        let noToken = try await RawHTTP.json(
-            port: harness.port, "GET", "/notifications/push/v1/preferences", headers: ["appid": "app1"], nil)
+        let noToken = try await harness.json(
+            "GET", "/notifications/push/v1/preferences", headers: ["appid": "app1"], nil)
         #expect(noToken.status == 401)
-        let noKey = try await RawHTTP.json(
-            port: harness.port, "GET", "/users/bob/push-preferences", headers: ["appid": "app1", "authToken": bob.authToken], nil)
+        let noKey = try await harness.json(
+            "GET", "/users/bob/push-preferences", headers: ["appid": "app1", "authToken": bob.authToken], nil)
         #expect(noKey.status == 401)
         for mentions in [["bob": 1] as Any, [1] as Any, ["a b"] as Any] {
             var body = Self.chat(group: "team")

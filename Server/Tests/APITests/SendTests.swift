@@ -168,8 +168,8 @@ import Testing
         #"{"type":"chat","recipients":[{"uid":"bob"}],"message":{"id":"1","sender":{"uid":"a b"},"receiver":{"uid":"b"},"text":"x"}}"#,
     ])
     func invalidSendsAreBadRequests(_ body: String) async throws {
-        let response = try await RawHTTP.request(
-            port: harness.port, "POST", "/notifications/push/v1/send", headers: ["apikey": Harness.adminKey, "appid": "app1"],
+        let response = try await harness.request(
+            "POST", "/notifications/push/v1/send", headers: ["apikey": Harness.adminKey, "appid": "app1"],
             body: Data(body.utf8))
         #expect(response.status == 400)
         #expect(response.errorCode == "ERR_BAD_REQUEST")

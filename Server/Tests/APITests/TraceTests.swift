@@ -89,7 +89,7 @@ import Testing
         #expect(!String(decoding: trace.body, as: UTF8.self).contains("0123456789abcdef"))
 
         // The funnel counts each push once per stage.
-        let metrics = String(decoding: try await RawHTTP.request(port: harness.port, "GET", "/metrics").body, as: UTF8.self)
+        let metrics = String(decoding: try await harness.request("GET", "/metrics").body, as: UTF8.self)
         #expect(metrics.contains("push_funnel_total{app=\"app1\",stage=\"sent\"} 1"))
         #expect(metrics.contains("push_funnel_total{app=\"app1\",stage=\"delivered\"} 1"))
         #expect(metrics.contains("push_funnel_total{app=\"app1\",stage=\"opened\"} 1"))

@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func malformedRequestsGetOnlyClientErrors() async throws {
-        let harness = try await Harness.start { $0.rateLimitPerMinute = 0 }
+        let harness = try await Harness.start(transport: .socket) { $0.rateLimitPerMinute = 0 }
         try await harness.makeApp()
         let session = try await harness.makeUser("bob")
         var rng = SeededGenerator(seed: 0x5EED_0007)

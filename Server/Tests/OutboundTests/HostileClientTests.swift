@@ -91,7 +91,7 @@ import Testing
         #expect(settled.done, "\(settled.value) of mallory's 40 jobs failed as dead tokens")
 
         // Then the service stays healthy, the breaker closed, the made-up tokens are gone
-        let health = try await MisconfigurationTests.healthz(harness.port)
+        let health = try await MisconfigurationTests.healthz(harness)
         #expect(health.status == 200 && health.body["misconfiguredProviders"] == nil, "\(health.body)")
         let providers = try await harness.admin("GET", "/admin/providers/health", appId: "app1")
         let apns = (providers.data["providers"] as? [[String: Any]] ?? []).first { $0["providerId"] as? String == "apns-1" }

@@ -35,8 +35,8 @@ import Testing
         #expect(delivered.done, "\(delivered.value[0]) delivered after \(delivered.value[1]) requests to APNs")
     }
 
-    static func healthz(_ port: Int) async throws -> (status: Int, body: [String: Any]) {
-        let response = try await RawHTTP.request(port: port, "GET", "/healthz")
+    static func healthz(_ harness: Harness) async throws -> (status: Int, body: [String: Any]) {
+        let response = try await harness.request("GET", "/healthz")
         return (response.status, try JSONSerialization.jsonObject(with: response.body) as? [String: Any] ?? [:])
     }
 
@@ -76,10 +76,10 @@ import Testing
         let counts = try harness.store.pushJobCounts()
         #expect(counts.pending == Self.users && counts.failed == 0 && counts.delivered == 0, "jobs wait, none failed: \(counts)")
         #expect(try harness.store.tokens(appId: "app1", uid: nil).count == Self.users, "the registry keeps every token")
-        let metrics = String(decoding: try await RawHTTP.request(port: harness.port, "GET", "/metrics").body, as: UTF8.self)
+        let metrics = String(decoding: try await harness.request("GET", "/metrics").body, as: UTF8.self)
         #expect(metrics.contains("push_tokens_removed_total 0"))
         // and /healthz (200 either way), the provider health and the metrics say what holds them
-        let health = try await Self.healthz(harness.port)
+        let health = try await Self.healthz(harness)
         #expect(health.status == 200 && health.body["status"] as? String == "ok")
         let entries = health.body["misconfiguredProviders"] as? [[String: Any]] ?? []
         let providers = try await harness.admin("GET", "/admin/providers/health", appId: "app1")
@@ -103,7 +103,7 @@ import Testing
         // breaker is closed
         await Self.expectDelivered(Self.users, harness, mock)
         #expect(try harness.store.tokens(appId: "app1", uid: nil).count == Self.users)
-        let healed = try await Self.healthz(harness.port)
+        let healed = try await Self.healthz(harness)
         #expect(healed.status == 200 && healed.body["misconfiguredProviders"] == nil)
         let after = try await harness.admin("GET", "/admin/providers/health", appId: "app1")
         let fixed = (after.data["providers"] as? [[String: Any]] ?? []).first { $0["providerId"] as? String == "apns-1" }
@@ -135,7 +135,7 @@ import Testing
 
         // Then a back-off retry of the waiting job succeeds and closes the breaker
         await Self.expectDelivered(1, harness, mock)
-        #expect(try await Self.healthz(harness.port).body["misconfiguredProviders"] == nil)
+        #expect(try await Self.healthz(harness).body["misconfiguredProviders"] == nil)
         #expect(mock.log(kind: "apns").count == 2)
         // and the log says so at the level each deserves: the breaker opening (no push of the
         // provider goes out: an operator must look) as an error, its closing as info

@@ -53,8 +53,8 @@ import Testing
 
         // And the first signed it, the second took it from the store, as /metrics says
         let labels = "{team=\"\(MockPushServer.teamId)\",key=\"\(MockPushServer.keyId)\"}"
-        let metricsFirst = String(decoding: try await RawHTTP.request(port: first.port, "GET", "/metrics").body, as: UTF8.self)
-        let metricsSecond = String(decoding: try await RawHTTP.request(port: second.port, "GET", "/metrics").body, as: UTF8.self)
+        let metricsFirst = String(decoding: try await first.request("GET", "/metrics").body, as: UTF8.self)
+        let metricsSecond = String(decoding: try await second.request("GET", "/metrics").body, as: UTF8.self)
         #expect(metricsFirst.contains("push_apns_provider_tokens_signed_total\(labels) 1"))
         #expect(metricsSecond.contains("push_apns_provider_tokens_signed_total\(labels) 0"))
         #expect(metricsSecond.contains("push_apns_provider_tokens_adopted_total\(labels) 1"))

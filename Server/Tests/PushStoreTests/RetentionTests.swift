@@ -167,7 +167,7 @@ import Testing
         let counted = "push_retention_deleted_total{kind=\"push_jobs\"} 1"
         var metrics = ""
         _ = try await eventually(timeout: 30) {
-            metrics = Self.text(try await RawHTTP.json(port: harness.port, "GET", "/metrics"))
+            metrics = Self.text(try await harness.json("GET", "/metrics"))
             return metrics.contains(counted)
         }
         #expect(metrics.contains(counted), "\(metrics)")
@@ -192,7 +192,7 @@ import Testing
         #expect(controlPurged, "the control service did not purge")
         #expect(try keeping.store.pushJobLog(appId: "a", requestId: "r").map(\.id) == ["kept"])
         #expect(log.records(containing: "retention off").map(\.level) == [.info])
-        let metrics = try await RawHTTP.json(port: keeping.port, "GET", "/metrics")
+        let metrics = try await keeping.json("GET", "/metrics")
         #expect(Self.text(metrics).contains("push_retention_deleted_total{kind=\"push_jobs\"} 0"), "\(Self.text(metrics))")
     }
 
@@ -208,7 +208,7 @@ import Testing
             log.records(containing: "retention purge failed").count >= 2
         }
         #expect(retried, "no failed purge was logged twice")
-        let health = try await RawHTTP.json(port: harness.port, "GET", "/healthz")
+        let health = try await harness.json("GET", "/healthz")
         #expect(health.status == 200)
         #expect(try harness.store.pushJobLog(appId: "a", requestId: "r").map(\.id) == ["blocked"])
         try Self.blockDeletes(of: harness.database, false)

@@ -7,7 +7,7 @@ import Glibc
 /// A tiny blocking HTTP/1.1 client over a TCP socket to 127.0.0.1, for tests: sends
 /// exactly the bytes asked for (so malformed requests are possible) and reads to EOF.
 public enum RawHTTP {
-    /// An HTTP answer.
+    /// An answer: from the socket, or from the handler in process (``Harness/handle(_:_:headers:body:)``).
     public struct Response: Sendable {
         /// The status code.
         public var status: Int
