@@ -53,12 +53,36 @@ let package = Package(
         .systemLibrary(name: "CSystem", path: "Sources/CSystem"),
         /// The executable: `serve` and the operator commands (`check-provider`, `migrate-store`, …).
         .executableTarget(name: "push-server", dependencies: ["PushService", "PushStore", "Delivery", "CSystem", "ServerSupport"]),
+        // The service's tests, by concern. Each runs the service through `Harness` or
+        // `ServerProcess` (PushTestSupport); the targets that start the binary or the native mock
+        // depend on `push-server` and `apns-mock-native` so that `--build-tests` builds them.
+        /// The stores directly: SQLite and PostgreSQL side by side, migrations, retention, `migrate-store`.
         .testTarget(
-            name: "PushServerTests",
+            name: "PushStoreTests",
+            dependencies: [
+                "PushStore", "PushCore", "PushService", "PushTestSupport", "PushMocks", "ServerSupport", "apns-mock-native", "push-server",
+            ]),
+        /// The HTTP API, called in process: admin and client routes, the contract fixtures,
+        /// OpenAPI, the dashboard, preferences, sends, traces, limits at the door.
+        .testTarget(
+            name: "APITests",
+            dependencies: ["PushService", "PushStore", "PushCore", "PushCrypto", "HTTPServer", "PushMocks", "PushTestSupport", "ServerSupport"]),
+        /// What the running service sends out: pushes to the mock APNs and FCM, webhooks, wake-ups,
+        /// isolation between apps and users, the checks of outbound requests, request bodies through curl.
+        .testTarget(
+            name: "OutboundTests",
             dependencies: [
                 "PushService", "PushStore", "PushCore", "PushCrypto", "HTTPServer", "CurlHTTP", "PushMocks", "PushTestSupport",
-                "apns-mock-native",
-                "push-server", "ServerSupport",
+                "ServerSupport",
+            ]),
+        /// The service as an operator runs it and as the network reaches it: the `push-server`
+        /// binary (commands, flags, `kill -9`, three instances on one database) and live sockets
+        /// (connection limits, malformed requests, the in-process call against the socket).
+        .testTarget(
+            name: "LiveServiceTests",
+            dependencies: [
+                "PushService", "PushStore", "PushCore", "HTTPServer", "PushMocks", "PushTestSupport", "ServerSupport",
+                "apns-mock-native", "push-server",
             ]),
 
         // MARK: Cryptography, the HTTP/2 client, the providers and delivery
@@ -99,12 +123,15 @@ let package = Package(
         /// Test support: starts the protocol-speaking mocks of `Mocks/` (APNs, FCM, the fault
         /// proxy) and `apns-mock-native`, with a test CA and test credentials.
         .target(name: "PushMocks", dependencies: ["CSystem"]),
-        /// Test support shared by the test targets: doubles (a recording sender, a recording log
-        /// handler, a manual clock), the test database (SQLite, or PostgreSQL when
-        /// `PUSH_TEST_DATABASE_URL` is set) and the waits that follow the work; never linked into
-        /// the service.
-        .target(name: "PushTestSupport", dependencies: ["PushCore", "PushStore", "ServerSupport", "CLibPQ", "CSQLite"]),
-        .testTarget(name: "APNsTests", dependencies: ["APNs", "PushCore", "CurlHTTP", "PushCrypto", "PushMocks", "ServerSupport"]),
+        /// What the test targets share, never linked into the service: test doubles (a recording
+        /// sender, a recording log handler, a manual clock), the seeded generator, `PushJob.test`,
+        /// the waits, the test databases, `Harness` (a service in process, its API called with or
+        /// without a socket) and `ServerProcess` (the built binary).
+        .target(
+            name: "PushTestSupport",
+            dependencies: ["PushCore", "PushStore", "PushService", "HTTPServer", "PushMocks", "ServerSupport", "CLibPQ", "CSQLite"]),
+        .testTarget(
+            name: "APNsTests", dependencies: ["APNs", "PushCore", "CurlHTTP", "PushCrypto", "PushMocks", "PushTestSupport", "ServerSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

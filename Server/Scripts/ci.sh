@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds and tests the push service (Server/) in debug and release: in each the light group of
 # suites (several tests at once), then in release the heavy group (one test at a time); in
-# release, the store and API suites (PushServerTests, DeliveryTests) run a second time on a
-# throwaway PostgreSQL cluster (Server/Scripts/pg-cluster.sh). Installs what it needs first
+# release, the suites that run the service or its store ($store_modules below) run a second time
+# on a throwaway PostgreSQL cluster (Server/Scripts/pg-cluster.sh). Installs what it needs first
 # (Scripts/install-deps.sh: Debian packages when missing, the Python venv).
 #
 #   Server/Scripts/ci.sh                                  (from anywhere; Scripts/test.sh calls it)
@@ -39,10 +39,10 @@ export PATH="$(dirname "$python"):$PATH"
 #         tests whose point is a time limit (back-off, deadlines, restarts). A new suite of that
 #         kind goes in this list.
 heavy=(
-    PushServerTests.MultiInstanceTests PushServerTests.EngineCrashTests PushServerTests.WebhookCrashTests
-    PushServerTests.CrashRecoveryTests PushServerTests.FuzzTests PushServerTests.CurlUploadTests
-    PushServerTests.HostileClientTests PushServerTests.ConnectionLimitTests PushServerTests.OutboundRequestTests
-    PushServerTests.DoorLimitsTests PushServerTests.WakeUpTests
+    LiveServiceTests.MultiInstanceTests LiveServiceTests.EngineCrashTests LiveServiceTests.WebhookCrashTests
+    LiveServiceTests.CrashRecoveryTests LiveServiceTests.FuzzTests LiveServiceTests.ConnectionLimitTests
+    OutboundTests.CurlUploadTests OutboundTests.HostileClientTests OutboundTests.OutboundRequestTests
+    OutboundTests.WakeUpTests APITests.DoorLimitsTests
     DeliveryTests.RestartTests DeliveryTests.FaultTests
     APNsTests.APNsClientLoadTests APNsTests.RetryAfterTests
 )
@@ -51,14 +51,17 @@ pg_width=${SERVER_CI_PG_WIDTH:-4}
 scope=${PUSH_TEST_SCOPE:-full}
 # The representative scope (the newcomer check's): debug only, one suite of each test module,
 # and one on PostgreSQL, so that every install step and every kind of test is proven once.
-representative='ServerSupportTests.JSONCodecTests|PushCryptoTests.JWTTests|APNsTests.APNsClientTests|DeliveryTests.APNsDeliveryTests|PushServerTests.SendTests'
-representative_pg='PushServerTests.SendTests|PushServerTests.PostgresStoreTests'
+representative='ServerSupportTests.JSONCodecTests|PushCryptoTests.JWTTests|APNsTests.APNsClientTests|DeliveryTests.APNsDeliveryTests'
+representative+='|PushStoreTests.StoreTests|APITests.SendTests|OutboundTests.WebhookTests|LiveServiceTests.InProcessCallTests'
+representative_pg='APITests.SendTests|PushStoreTests.PostgresStoreTests'
+# The test modules that run the service or open a store: the PostgreSQL pass runs them again.
+store_modules='PushStoreTests|APITests|OutboundTests|LiveServiceTests|DeliveryTests'
 case "$scope" in
     full) ;;
     representative) configs=debug ;;
     *) echo "ci.sh: PUSH_TEST_SCOPE is full or representative, not $scope" >&2; exit 64 ;;
 esac
-# A regular expression of the suites of $1 (a list of modules, e.g. 'PushServerTests|DeliveryTests').
+# A regular expression of the suites of $1 (a list of modules, e.g. 'APITests|DeliveryTests').
 heavy_of() {
     local suite selected=()
     for suite in "${heavy[@]}"; do
@@ -73,6 +76,8 @@ for suite in "${heavy[@]}"; do
         || { echo "ci.sh: the heavy suite $suite is not in Server/Tests/${suite%%.*}"; exit 1; }
 done
 
+# How many suites a selection ('A.B|C.D') names.
+count() { tr '|' '\n' <<<"$1" | wc -l; }
 # swift test with at most $1 tests at once (Swift Testing's maximum parallelization width);
 # `--suites N` next: fail unless tests of at least N suites ran (Scripts/run-selected.sh).
 swift_test() {
@@ -91,9 +96,9 @@ run_tests() {
     local modules=$1 width=$2 where=$3 selection=()
     if [ "$scope" = representative ]; then
         if [ -n "$modules" ]; then
-            swift_test "$width" --suites 2 --filter "$representative_pg"
+            swift_test "$width" --suites "$(count "$representative_pg")" --filter "$representative_pg"
         else
-            swift_test "$width" --suites 5 --filter "$representative"
+            swift_test "$width" --suites "$(count "$representative")" --filter "$representative"
         fi
         return
     fi
@@ -103,7 +108,7 @@ run_tests() {
         local group
         group=$(heavy_of "${modules:-[A-Za-z]+}")
         echo "ci.sh: the heavy group ($config)$where, one test at a time: ${group//\\/}"
-        swift_test 1 --suites "$(tr '|' '\n' <<<"$group" | wc -l)" --filter "$group"
+        swift_test 1 --suites "$(count "$group")" --filter "$group"
     fi
 }
 
@@ -123,7 +128,7 @@ for config in $configs; do
         # three instances of 7 connections each): more means a test opens connections it should not.
         pg_url=$(PG_CLUSTER_MAX_CONNECTIONS=${SERVER_CI_PG_MAX_CONNECTIONS:-100} bash "$here/pg-cluster.sh" start "$pg_dir")
         echo "ci.sh: testing Server/ ($config) on PostgreSQL ($pg_url)"
-        PUSH_TEST_DATABASE_URL="$pg_url" run_tests 'PushServerTests|DeliveryTests' "$pg_width" " on PostgreSQL"
+        PUSH_TEST_DATABASE_URL="$pg_url" run_tests "$store_modules" "$pg_width" " on PostgreSQL"
         bash "$here/pg-cluster.sh" stop "$pg_dir"
         trap - EXIT
         echo "ci.sh: $config on PostgreSQL done in $(( $(date +%s) - start ))s"

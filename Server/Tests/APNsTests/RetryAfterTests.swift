@@ -1,5 +1,6 @@
 import APNs
 import Foundation
+import PushTestSupport
 import Testing
 
 /// `Retry-After` parsing without Foundation's date formatters: checked against
@@ -20,25 +21,12 @@ struct RetryAfterTests {
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         // Seeded: a failure names its seed and the same dates come back on every run.
-        var generator = SplitMix64(seed: 0x5EED_2026)
+        var generator = SeededGenerator(seed: 0x5EED_2026)
         for _ in 0..<2_000 {
             let date = Date(timeIntervalSince1970: TimeInterval(Int.random(in: 0...4_102_444_800, using: &generator)))
             let text = formatter.string(from: date)
             let reference = Date(timeIntervalSince1970: 0)
             #expect(RetryAfter.parse(text, now: reference) == date.timeIntervalSince1970, "\(text)")
-        }
-    }
-
-    /// SplitMix64: a small seeded generator, so the "random" dates are the same every run.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 

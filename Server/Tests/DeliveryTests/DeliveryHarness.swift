@@ -113,13 +113,10 @@ final class DeliveryHarness: Sendable {
         payload: String = #"{"aps":{"alert":{"title":"Hi","body":"there"}},"type":"chat","sender":"u2","unreadMessageCount":3}"#,
         expiration: Int64 = 0, id: String = UUID().uuidString, environment: TokenEnvironment? = nil
     ) throws -> PushJob {
-        let job = PushJob(
-            id: id, appId: Self.app, requestId: "req-1", uid: Self.user, token: token, platform: platform,
-            kind: kind, providerId: platform == .fcm ? "fcm-1" : "apns-1", payload: Data(payload.utf8),
-            headers: PushHeaders(
-                pushType: platform == .apnsVoIP ? .voip : .alert, priority: 10, expiration: expiration,
-                topicSuffix: platform == .apnsVoIP ? ".voip" : ""),
-            notBefore: Date(), createdAt: Date(), environment: environment)
+        let job = PushJob.test(
+            id, appId: Self.app, requestId: "req-1", uid: Self.user, token: token, kind: kind, platform: platform,
+            providerId: platform == .fcm ? "fcm-1" : "apns-1", payload: Data(payload.utf8), expiration: expiration, environment: environment
+        )
         try store.enqueue(webhooks: [], pushJobs: [job])
         engine.wake()
         return job

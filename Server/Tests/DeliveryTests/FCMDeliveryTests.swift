@@ -1,6 +1,7 @@
 import Delivery
 import Foundation
 import PushCore
+import PushTestSupport
 import Testing
 
 @Suite(.serialized) struct FCMDeliveryTests {
@@ -55,15 +56,11 @@ import Testing
         try harness.mock.script(["fcm-q": [["status": 429, "fcm_error": "QUOTA_EXCEEDED"]]])
         let job = try harness.enqueue("fcm-q", platform: .fcm)
         // Wait until the engine has answered the attempt: the job is pending again, not before later
-        let deadline = Date().addingTimeInterval(10)
         func storedJob() throws -> PushJob? { try harness.store.allPushJobs().first { $0.id == job.id } }
-        while Date() < deadline {
-            if !harness.mock.log(kind: "fcm").isEmpty, try harness.store.pushJobCounts().pending == 1,
-                let stored = try storedJob(), stored.notBefore > job.notBefore
-            {
-                break
-            }
-            try await Task.sleep(for: .milliseconds(10))
+        _ = try await eventually(timeout: 10, every: .milliseconds(10)) {
+            guard !harness.mock.log(kind: "fcm").isEmpty, try harness.store.pushJobCounts().pending == 1, let stored = try storedJob()
+            else { return false }
+            return stored.notBefore > job.notBefore
         }
         #expect(harness.mock.log(kind: "fcm").count == 1)
         let stored = try #require(try storedJob())
@@ -92,10 +89,9 @@ import Testing
 
     @Test func voipCannotGoThroughFCM() async throws {
         try harness.register("fcm-v", platform: .fcm)
-        let job = PushJob(
-            id: UUID().uuidString, appId: DeliveryHarness.app, requestId: "r", uid: DeliveryHarness.user, token: "fcm-v",
-            platform: .fcm, kind: .call, providerId: "fcm-1", payload: Data("{}".utf8),
-            headers: PushHeaders(pushType: .voip, priority: 10, expiration: 0), attempts: 1, notBefore: Date(), createdAt: Date())
+        let job = PushJob.test(
+            appId: DeliveryHarness.app, requestId: "r", uid: DeliveryHarness.user, token: "fcm-v", kind: .call, platform: .fcm,
+            providerId: "fcm-1", attempts: 1)
         #expect(await harness.sender.send(job) == .failed(reason: "FCM cannot carry VoIP pushes"))
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import PushCore
 import ServerSupport
 import PushMocks
+import PushTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -145,8 +146,7 @@ import Glibc
     @Test func theRefusingProxyKeepsItsPortForItself() async throws {
         // Given a proxy that refuses connections
         let fault = try FaultProxy(targetPort: 9, mode: .refuse)
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, Self.connects(to: fault.port) { try await Task.sleep(for: .milliseconds(20)) }
+        _ = await eventually(timeout: 10) { !Self.connects(to: fault.port) }
         #expect(!Self.connects(to: fault.port), "the proxy still listens")
         // Then no other socket can take its port meanwhile: a server of another test given
         // the free port by bind(0) stopped the proxy from listening again (EADDRINUSE), and
@@ -154,8 +154,7 @@ import Glibc
         #expect(Self.binds(port: fault.port) == EADDRINUSE)
         // And it listens again when asked to
         try fault.set(.forward)
-        let listening = Date().addingTimeInterval(10)
-        while Date() < listening, !Self.connects(to: fault.port) { try await Task.sleep(for: .milliseconds(20)) }
+        _ = await eventually(timeout: 10) { Self.connects(to: fault.port) }
         #expect(Self.connects(to: fault.port))
     }
 

@@ -2,6 +2,7 @@ import Delivery
 import Foundation
 import PushCore
 import PushMocks
+import PushTestSupport
 import Testing
 
 /// `/healthz` and `/metrics` as `push-server` serves them (through `DeliveryService`).
@@ -46,8 +47,7 @@ import Testing
 
         service.start()
         service.engine.wake()
-        let deadline = Date().addingTimeInterval(15)
-        while service.engine.metrics.delivered < 3, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        _ = await eventually(timeout: 15) { service.engine.metrics.delivered >= 3 }
         let after = service.health()
         #expect((after["delivery"] as? [String: Int])?["delivered"] == 3)
         #expect((after["delivery"] as? [String: Int])?["failed"] == 0)

@@ -1,6 +1,7 @@
 import Delivery
 import Foundation
 import PushCore
+import PushTestSupport
 import Testing
 
 /// What the sender records per provider for `GET /admin/providers/health` and the dashboard:
@@ -45,11 +46,10 @@ import Testing
         harness.mock.stop()
         try harness.register("cc03")
         try harness.enqueue("cc03")
-        let deadline = Date().addingTimeInterval(15)
         var health = harness.sender.providerHealth(appId: app, providerId: "apns-1")
-        while health.lastErrorReason?.hasPrefix("network") != true, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+        _ = await eventually(timeout: 15) {
             health = harness.sender.providerHealth(appId: app, providerId: "apns-1")
+            return health.lastErrorReason?.hasPrefix("network") == true
         }
         #expect(health.lastErrorReason?.hasPrefix("network") == true, "\(health.lastErrorReason ?? "none")")
     }

@@ -41,11 +41,9 @@ import Testing
     }
 
     func job(_ token: String) -> PushJob {
-        PushJob(
-            id: UUID().uuidString, appId: "app1", requestId: "req-1", uid: "u1", token: token, platform: .apnsDevice, kind: .chat,
-            providerId: "apns-1", payload: Data(#"{"aps":{"alert":{"title":"Hi","body":"there"}}}"#.utf8),
-            headers: PushHeaders(pushType: .alert, priority: 10, expiration: 0, topicSuffix: ""), notBefore: Date(), createdAt: Date(),
-            environment: .sandbox)
+        .test(
+            appId: "app1", requestId: "req-1", token: token, providerId: "apns-1",
+            payload: Data(#"{"aps":{"alert":{"title":"Hi","body":"there"}}}"#.utf8), environment: .sandbox)
     }
 
     func jwts() -> [String] { mock.log(kind: "apns").compactMap { $0["jwt"] as? String } }

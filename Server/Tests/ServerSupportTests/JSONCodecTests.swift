@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+import PushTestSupport
 import ServerSupport
 
 /// `JSONCodec` against hand-written expectations and, as an independent oracle, Foundation's
@@ -153,20 +154,8 @@ struct JSONCodecTests {
         return any
     }
 
-    /// A deterministic generator (SplitMix64) so that a failure can be replayed from its seed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Random text; keys get no U+FEFF, so that dropping those for Foundation cannot merge two keys.
-    static func randomString(_ rng: inout Generator, maxLength: Int = 12, isKey: Bool = false) -> String {
+    static func randomString(_ rng: inout SeededGenerator, maxLength: Int = 12, isKey: Bool = false) -> String {
         var scalars = String.UnicodeScalarView()
         for _ in 0..<Int.random(in: 0...maxLength, using: &rng) {
             let code: UInt32
@@ -183,7 +172,7 @@ struct JSONCodecTests {
         return String(scalars)
     }
 
-    static func randomDouble(_ rng: inout Generator) -> Double {
+    static func randomDouble(_ rng: inout SeededGenerator) -> Double {
         switch Int.random(in: 0..<5, using: &rng) {
         case 0: return Double(Int.random(in: -100_000...100_000, using: &rng)) / 100
         case 1: return Double(Int64.random(in: -(1 << 53)...(1 << 53), using: &rng))
@@ -199,7 +188,7 @@ struct JSONCodecTests {
         }
     }
 
-    static func randomDocument(_ rng: inout Generator, depth: Int = 0) -> Any {
+    static func randomDocument(_ rng: inout SeededGenerator, depth: Int = 0) -> Any {
         let containers = depth < 5
         switch Int.random(in: 0..<(containers ? 10 : 7), using: &rng) {
         case 0: return JSONNull()
@@ -219,7 +208,7 @@ struct JSONCodecTests {
         }
     }
 
-    static func mutate(_ input: [UInt8], _ rng: inout Generator) -> [UInt8] {
+    static func mutate(_ input: [UInt8], _ rng: inout SeededGenerator) -> [UInt8] {
         var bytes = input
         let interesting: [UInt8] = Array(#"{}[]",:\"-+.eE0159u tfn"#.utf8) + [0x00, 0x0A, 0x1F, 0x7F, 0x80, 0xBF, 0xC0, 0xED, 0xF4, 0xFF]
         for _ in 0..<Int.random(in: 1...3, using: &rng) {
@@ -549,7 +538,7 @@ struct JSONCodecTests {
 
         // For lowercase ASCII keys the order is the one JSONSerialization's .sortedKeys gives.
         // (For other keys it is not: Foundation compares case-insensitively and digits numerically.)
-        var rng = Generator(state: 0x5EED_0001)
+        var rng = SeededGenerator(seed: 0x5EED_0001)
         for _ in 0..<200 {
             var object: [String: Any] = [:]
             for _ in 0..<Int.random(in: 0...12, using: &rng) {
@@ -565,7 +554,7 @@ struct JSONCodecTests {
 
     @Test("Random documents agree with JSONSerialization in both directions")
     func randomDocuments() throws {
-        var rng = Generator(state: 0x5EED_0002)
+        var rng = SeededGenerator(seed: 0x5EED_0002)
         for iteration in 0..<3_000 {
             let document = Self.randomDocument(&rng)
             let expected = try #require(Self.value(document))
@@ -587,7 +576,7 @@ struct JSONCodecTests {
 
     @Test("Mutated documents never crash, and whatever is accepted is what Foundation reads")
     func mutations() throws {
-        var rng = Generator(state: 0x5EED_0003)
+        var rng = SeededGenerator(seed: 0x5EED_0003)
         var accepted = 0
         var rejected = 0
         for iteration in 0..<6_000 {

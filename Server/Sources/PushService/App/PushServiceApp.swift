@@ -28,6 +28,7 @@ public final class PushServiceApp: Sendable {
     /// The delivery engine with the configured sender (`--sender`).
     public let delivery: DeliveryService
     let context: ServiceContext
+    private let handler: APIHandler
     private let server: HTTPServer
     private let webhooks: WebhookDispatcher
     private let retention: RetentionWorker
@@ -73,6 +74,7 @@ public final class PushServiceApp: Sendable {
             workerClock: workerClock)
         seed = configuration.seedDev ? try DevSeed.apply(context: context) : nil
         let handler = APIHandler(service: context)
+        self.handler = handler
         routes = handler.routeList
         // Every connection is an open file: take the hard limit (the soft one is often 1,024).
         if let (before, after) = OpenFiles.raiseToHardLimit(), after > before {
@@ -127,6 +129,14 @@ public final class PushServiceApp: Sendable {
 
     /// `http://host:port`.
     public var baseURL: String { "http://\(configuration.host):\(port)" }
+
+    /// Answers `request` as the HTTP server's threads do, without a socket: what the handler
+    /// returns for a request the HTTP layer has parsed (tests call the API in process with it).
+    /// The HTTP layer's own answers — a body over `--max-body-bytes`, headers over its limit, a
+    /// connection refused or timed out — come only over a socket.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        handler.handle(request)
+    }
 
     /// Lets the admin API show what the delivery engine knows about providers
     /// (`GET /admin/providers/health`).

@@ -1,0 +1,108 @@
+import Foundation
+import PushCore
+import PushService
+import PushTestSupport
+import Testing
+
+/// The dashboard's pages and assets as served (the browser test drives them in Chromium:
+/// Server/Scripts/dashboard-test.sh), and the admin JSON it reads.
+@Suite struct DashboardTests {
+    @Test func everyPageAndAssetIsServedWithAStrictPolicy() async throws {
+        let harness = try await Harness.start()
+        for path in Dashboard.paths + ["/dashboard/", "/dashboard/providers?app=x"] {
+            let response = try await harness.request("GET", path)
+            #expect(response.status == 200, "\(path)")
+            let policy = response.headers["content-security-policy"] ?? ""
+            #expect(policy.contains("script-src 'self'") && policy.contains("default-src 'none'") && !policy.contains("unsafe"), "\(path)")
+            #expect(response.headers["x-frame-options"] == "DENY" && response.headers["x-content-type-options"] == "nosniff")
+            #expect(response.headers["cache-control"] == "no-store")
+            let body = String(decoding: response.body, as: UTF8.self)
+            if path.hasSuffix(".js") {
+                #expect(response.headers["content-type"]?.hasPrefix("text/javascript") == true)
+            } else if path.hasSuffix(".css") {
+                #expect(response.headers["content-type"]?.hasPrefix("text/css") == true)
+            } else {
+                #expect(response.headers["content-type"]?.hasPrefix("text/html") == true)
+                // Only the dashboard's own script, nothing inline (the policy would refuse it anyway).
+                #expect(
+                    body.components(separatedBy: "<script").count == 2
+                        && body.contains(#"<script src="/dashboard/assets/dashboard.js" defer></script>"#))
+                #expect(!body.contains(" style=") && !body.contains(" onclick="))
+                #expect(body.contains(#"<html lang="en">"#) && body.contains(#"<main id="main""#))
+            }
+        }
+        #expect(try await harness.request("GET", "/dashboard/nope").status == 404)
+        #expect(try await harness.request("POST", "/dashboard").status == 405)
+    }
+
+    /// Server values reach the page as text only: the script never parses HTML.
+    @Test func theScriptNeverWritesHTML() async throws {
+        let harness = try await Harness.start()
+        let script = String(
+            decoding: try await harness.request("GET", "/dashboard/assets/dashboard.js").body, as: UTF8.self)
+        #expect(script.count > 1000)
+        for sink in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"] {
+            #expect(!script.contains(sink), "the script uses \(sink)")
+        }
+        #expect(script.contains("sessionStorage") && !script.contains("localStorage") && !script.contains("document.cookie"))
+        #expect(script.contains(#"credentials: "omit""#))
+    }
+
+    @Test func navigationMarksTheCurrentPage() async throws {
+        let harness = try await Harness.start()
+        let page = String(decoding: try await harness.request("GET", "/dashboard/tokens").body, as: UTF8.self)
+        #expect(page.contains(#"<a data-slug="tokens" href="/dashboard/tokens" aria-current="page">Tokens</a>"#))
+        #expect(page.components(separatedBy: "aria-current").count == 2)
+        #expect(page.contains(#"data-page="tokens""#) && page.contains(#"id="sign-out""#))
+        let signIn = String(decoding: try await harness.request("GET", "/dashboard").body, as: UTF8.self)
+        #expect(signIn.contains(#"data-page="signin""#) && !signIn.contains("sign-out"))
+    }
+
+    /// What the engine knows, through the admin API; never a secret.
+    struct FixedStatus: DeliveryStatus {
+        let health: ProviderHealth
+        func providerHealth(appId: String, providerId: String) -> ProviderHealth {
+            providerId == "apns-1" ? health : ProviderHealth()
+        }
+    }
+
+    @Test func providerHealthWithoutAndWithTheEngine() async throws {
+        let harness = try await Harness.start()
+        try await harness.makeApp("app1")
+        #expect(try await harness.admin("GET", "/admin/providers/health").status == 401)
+        #expect(try await harness.json("GET", "/admin/providers/health", headers: ["appid": "app1"]).status == 401)
+
+        let idle = try await harness.admin("GET", "/admin/providers/health", appId: "app1")
+        #expect(idle.status == 200)
+        #expect(idle.data["engine"] as? String == "none")
+        let providers = idle.data["providers"] as? [[String: Any]] ?? []
+        #expect(providers.map { $0["providerId"] as? String } == ["apns-1", "fcm-1"])
+        let apns = providers[0]
+        #expect(apns["environment"] as? String == "sandbox" && apns["key"] as? String == "sealed")
+        #expect(apns["lastSuccessAt"] is NSNull && apns["lastErrorReason"] is NSNull && apns["jwtAgeSeconds"] is NSNull)
+        #expect(apns["circuitBreaker"] as? String == "n/a" && apns["connections"] as? Int == 0)
+        #expect(!String(decoding: idle.body, as: UTF8.self).contains("PRIVATE KEY"))
+        let outbox = try await harness.admin("GET", "/admin/outbox")
+        #expect(outbox.data["deliveryEngine"] as? String == "none")
+
+        var health = ProviderHealth()
+        let now = Date()
+        health.lastSuccessAt = now.addingTimeInterval(-5)
+        health.lastErrorAt = now.addingTimeInterval(-3)
+        health.lastErrorReason = "BadDeviceToken"
+        health.delivered = 7
+        health.failed = 2
+        health.tokenIssuedAt = now.addingTimeInterval(-125)
+        health.connections = 4
+        health.connectionsUp = 3
+        harness.app.attach(deliveryStatus: FixedStatus(health: health))
+        let live = try await harness.admin("GET", "/admin/providers/health", appId: "app1")
+        #expect(live.data["engine"] as? String == "none", "the sender the engine drives")
+        let entry = (live.data["providers"] as? [[String: Any]] ?? []).first ?? [:]
+        #expect(entry["lastSuccessAt"] as? Int == Int(now.timeIntervalSince1970) - 5)
+        #expect(entry["lastErrorReason"] as? String == "BadDeviceToken" && entry["delivered"] as? Int == 7 && entry["failed"] as? Int == 2)
+        #expect((124...127).contains(entry["jwtAgeSeconds"] as? Int ?? 0))
+        #expect(entry["connections"] as? Int == 4 && entry["connectionsUp"] as? Int == 3)
+        #expect(try await harness.admin("GET", "/admin/outbox").data["deliveryEngine"] as? String == "none")
+    }
+}

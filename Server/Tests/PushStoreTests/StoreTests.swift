@@ -1,0 +1,109 @@
+import Foundation
+import PushCore
+import PushStore
+import PushTestSupport
+import Testing
+
+/// The SQLite store directly: WAL, migrations, and the outbox API the delivery engine uses.
+@Suite struct StoreTests {
+    let path = NSTemporaryDirectory() + "push-store-" + UUID().uuidString + ".sqlite"
+
+    func job(_ id: String, token: String = "tok", notBefore: Date = Date(timeIntervalSince1970: 0)) -> PushJob {
+        .test(
+            id, appId: "a", requestId: "r", uid: "u", token: token, providerId: "p", notBefore: notBefore,
+            createdAt: Date(timeIntervalSince1970: 0))
+    }
+
+    @Test func opensInWALModeAndMigratesOnce() async throws {
+        let store = try SQLiteStore(path: path)
+        #expect(try store.journalMode() == "wal")
+        #expect(store.schemaVersion >= 1)
+        let reopened = try SQLiteStore(path: path)
+        #expect(reopened.schemaVersion == store.schemaVersion)
+    }
+
+    /// SQLite binding: an empty blob is stored as an empty blob (not NULL, which a NOT NULL
+    /// column refuses) and text is bound by its length (an embedded NUL does not cut it).
+    @Test func emptyBlobsAndTextWithNULsRoundTrip() async throws {
+        let store = try SQLiteStore(path: path)
+        try store.createApp(AppRecord(id: "a", name: "App", createdAt: Date()))
+        try store.createUser(UserRecord(appId: "a", uid: "u\u{0}x", name: "Ann\u{0}Lee", createdAt: Date()))
+        #expect(try store.user(appId: "a", uid: "u\u{0}x")?.name == "Ann\u{0}Lee")
+        #expect(try store.user(appId: "a", uid: "u") == nil, "the uid is not cut at its NUL")
+        try store.enqueue(
+            webhooks: [
+                WebhookJob(
+                    id: "w1", appId: "a", event: "e", body: Data(), attempts: 0, notBefore: Date(timeIntervalSince1970: 0),
+                    createdAt: Date())
+            ],
+            pushJobs: [])
+        let claimed = try store.claimWebhookJobs(limit: 1, lease: 30, now: Date())
+        #expect(claimed.first?.body == Data())
+    }
+
+    /// What wakes the workers on SQLite: each commit that added work runs the handler, after the
+    /// commit (the handler sees the jobs); a replayed send, skipped jobs and nothing do not.
+    @Test func addedJobsAreReportedAfterTheirCommit() throws {
+        let store = try SQLiteStore(path: path)
+        let seen = Locked<[Int]>([])
+        store.onJobsAdded { seen.withLock { $0.append((try? store.pushJobCounts().pending) ?? -1) } }
+        try store.enqueue(webhooks: [], pushJobs: [job("j1")])
+        #expect(seen.withLock { $0 } == [1])
+        let send = { (key: String, id: String) in
+            try store.acceptSend(
+                appId: "a", idempotencyKey: key, requestHash: Data([1]), jobs: [job(id)], webhooks: [], response: Data(), now: Date())
+        }
+        _ = try send("k1", "j2")
+        #expect(seen.withLock { $0 } == [1, 2])
+        // A replay adds nothing
+        _ = try send("k1", "j3")
+        #expect(seen.withLock { $0 } == [1, 2])
+        // Webhook jobs alone wake too
+        try store.enqueue(
+            webhooks: [WebhookJob(id: "w1", appId: "a", event: "e", body: Data(), attempts: 0, notBefore: Date(), createdAt: Date())],
+            pushJobs: [])
+        #expect(seen.withLock { $0 } == [1, 2, 2])
+        // Jobs a preference skipped, and nothing, do not
+        var skipped = job("j4")
+        skipped.skipped = true
+        try store.enqueue(webhooks: [], pushJobs: [skipped])
+        try store.enqueue(webhooks: [], pushJobs: [])
+        #expect(seen.withLock { $0 } == [1, 2, 2])
+    }
+
+    @Test func claimLeasesFinishAndRetry() async throws {
+        let store = try SQLiteStore(path: path)
+        let now = Date(timeIntervalSince1970: 1_000)
+        try store.enqueue(webhooks: [], pushJobs: [job("j1"), job("j2"), job("j3", notBefore: now.addingTimeInterval(100))])
+        let claimed = try store.claimPushJobs(limit: 10, lease: 30, now: now)
+        #expect(claimed.map(\.id).sorted() == ["j1", "j2"])
+        #expect(claimed.allSatisfy { $0.attempts == 1 })
+        // Leased jobs are not claimed again until the lease ends.
+        #expect(try store.claimPushJobs(limit: 10, lease: 30, now: now.addingTimeInterval(10)).isEmpty)
+        try store.finishPushJob(id: "j1", outcome: .delivered, now: now)
+        try store.finishPushJob(id: "j2", outcome: .retry(notBefore: now.addingTimeInterval(5), reason: "503"), now: now)
+        #expect(try store.pushJobCounts() == OutboxCounts(pending: 2, inFlight: 0, delivered: 1, failed: 0))
+        let retried = try store.claimPushJobs(limit: 10, lease: 30, now: now.addingTimeInterval(6))
+        #expect(retried.map(\.id) == ["j2"])
+        #expect(retried.first?.attempts == 2)
+        // A crashed claimer's lease runs out and the job comes back.
+        let reclaimed = try store.claimPushJobs(limit: 10, lease: 30, now: now.addingTimeInterval(200))
+        #expect(Set(reclaimed.map(\.id)) == ["j2", "j3"])
+    }
+
+    @Test func tokenInvalidDeletesTheToken() async throws {
+        let store = try SQLiteStore(path: path)
+        let now = Date()
+        try store.createApp(AppRecord(id: "a", name: "a", createdAt: now))
+        try store.createUser(UserRecord(appId: "a", uid: "u", name: "u", createdAt: now))
+        _ = try store.registerToken(
+            PushTokenRecord(
+                appId: "a", uid: "u", token: "dead", platform: .apnsDevice, providerId: "p", timezone: nil, authTokenHash: Data([1]),
+                authTokenHint: "h", createdAt: now, updatedAt: now), maxPerUser: 100)
+        try store.enqueue(webhooks: [], pushJobs: [job("j1", token: "dead")])
+        _ = try store.claimPushJobs(limit: 1, lease: 30, now: now)
+        try store.finishPushJob(id: "j1", outcome: .tokenInvalid(reason: "Unregistered"), now: now)
+        #expect(try store.tokens(appId: "a", uid: nil).isEmpty)
+        #expect(try store.pushJobCounts().failed == 1)
+    }
+}
