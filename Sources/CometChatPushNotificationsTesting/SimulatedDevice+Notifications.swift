@@ -9,10 +9,16 @@ extension SimulatedDevice {
     /// notifications (rule 23: the app must have asked). A `passive` notification
     /// (`aps.interruption-level`) neither plays its sound nor lights the screen
     /// (``SimulatedDelivery/playedSound``, ``SimulatedDelivery/litScreen``).
+    ///
+    /// The notification's identifier is the push's `collapseId` (its `apns-collapse-id`) when it
+    /// has one, as on iOS, else `identifier` (its `apns-id`), else a new one. A push with the
+    /// identifier of a notification in Notification Center replaces it, shown again (with its
+    /// sound, unless passive) and moved to the top; one the user dismissed shows again, once
+    /// (rule 33).
     @discardableResult
-    public func deliver(_ payload: [String: Any], identifier: String? = nil) -> SimulatedDelivery {
+    public func deliver(_ payload: [String: Any], identifier: String? = nil, collapseId: String? = nil) -> SimulatedDelivery {
         let center = notificationCenter
-        let notification = center.makeNotification(payload, identifier: identifier)
+        let notification = center.makeNotification(payload, identifier: collapseId ?? identifier)
         let appState = app?.state
         let delivery = SimulatedDelivery(notification: notification, appState: appState)
         let apsBadge = (payload["aps"] as? [String: Any])?["badge"] as? Int
