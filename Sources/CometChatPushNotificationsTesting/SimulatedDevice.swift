@@ -90,6 +90,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         state = PNLocked(State(apns: apns, permission: permission, promptAnswer: promptAnswer, backgroundModes: backgroundModes))
         installIdleCallsPorts()
         installChatPorts()
+        notificationCenter.setLocalPresenter { [weak self] request, notification in self?.presentLocal(request, notification) }
     }
 
     /// The APNs environment the app's profile names, if any.

@@ -27,6 +27,9 @@ public final class SimulatedNotificationCenter: PNNotificationCenter, @unchecked
         var shown: [SimulatedShownNotification] = []
         var duplicates: [SimulatedDuplicate] = []
         var localRequests: [PNLocalNotificationRequest] = []
+        var localDeliveries: [SimulatedDelivery] = []
+        /// The device that presents local requests (foreground or not); `nil` on a center of its own.
+        var presenter: (@Sendable (PNLocalNotificationRequest, PNNotification) -> Void)?
         var nextIdentifier = 1
     }
 
@@ -50,15 +53,20 @@ public final class SimulatedNotificationCenter: PNNotificationCenter, @unchecked
         state.withLock { $0.delegate = (.sdk, events) }
     }
 
-    /// Records the request and shows it in Notification Center.
+    /// Records the request and presents it as iOS does: on a device, through the delegate's
+    /// `willPresent` while the app is in the foreground; in Notification Center in the place of a
+    /// delivered notification with the same identifier (rule 33).
     public func add(_ request: PNLocalNotificationRequest, completion: @escaping @Sendable ((any Error)?) -> Void) {
         var userInfo: [AnyHashable: Any] = [:]
         for (key, value) in request.userInfo { userInfo[key] = value }
         let notification = PNNotification(
             identifier: request.identifier, userInfo: userInfo,
             categoryIdentifier: request.categoryIdentifier ?? "", threadIdentifier: request.threadIdentifier ?? "")
-        state.withLock { $0.localRequests.append(request) }
-        show(SimulatedShownNotification(notification: notification, title: request.title, body: request.body, isLocal: true))
+        let presenter = state.withLock { state in
+            state.localRequests.append(request)
+            return state.presenter
+        }
+        if let presenter { presenter(request, notification) } else { showLocal(request, notification) }
         completion(nil)
     }
 
@@ -103,6 +111,9 @@ public final class SimulatedNotificationCenter: PNNotificationCenter, @unchecked
     /// The local notifications the SDK asked for.
     public var localRequests: [PNLocalNotificationRequest] { state.withLock { $0.localRequests } }
 
+    /// What became of each local request on the device (presented or not, with sound or not).
+    public var localDeliveries: [SimulatedDelivery] { state.withLock { $0.localDeliveries } }
+
     // MARK: Device internals
 
     var currentDelegate: (owner: DelegateOwner, events: PNNotificationCenterEvents)? { state.withLock { $0.delegate } }
@@ -134,6 +145,18 @@ public final class SimulatedNotificationCenter: PNNotificationCenter, @unchecked
                 notification: notification, title: object?["title"] as? String,
                 body: object?["body"] as? String ?? alert as? String, isLocal: false))
     }
+
+    /// Shows a local request: what it shows is its title and body.
+    func showLocal(_ request: PNLocalNotificationRequest, _ notification: PNNotification) {
+        show(SimulatedShownNotification(notification: notification, title: request.title, body: request.body, isLocal: true))
+    }
+
+    /// The device presents local requests from now on.
+    func setLocalPresenter(_ presenter: @escaping @Sendable (PNLocalNotificationRequest, PNNotification) -> Void) {
+        state.withLock { $0.presenter = presenter }
+    }
+
+    func recordLocal(_ delivery: SimulatedDelivery) { state.withLock { $0.localDeliveries.append(delivery) } }
 
     /// Rule 33: a notification with the identifier of one in Notification Center replaces it and
     /// goes to the top; one that shows the same message as another is recorded as a duplicate.

@@ -212,4 +212,35 @@ struct SimulatorRulesTests {
         #expect(right.notificationCenter.duplicates.isEmpty)
         #expect(await right.settle())
     }
+
+    @Test("Rule 33: a local request with a delivered notification's identifier takes its place; in the foreground willPresent decides")
+    func localRequestReplaces() async throws {
+        let device = SimulatedDevice(permission: .authorized)
+        let app = device.launch { $0.initialize(config: testConfig()) }
+        #expect(await device.settle())
+        app.sendToBackground()
+        let center = device.notificationCenter
+        device.deliver(try chatPayload(), identifier: "apns-1", collapseId: "msg-1")
+        var later = try chatPayload()
+        later["tag"] = "1043"
+        device.deliver(later, identifier: "apns-2", collapseId: "msg-2")
+        let quiet = PNLocalNotificationRequest(
+            identifier: "msg-1", title: "Alice", body: "See you at 6", threadIdentifier: "alice_user_bob",
+            userInfo: ["type": "chat", "tag": "1042"], playsSound: false, interruptionLevel: .passive)
+        _ = await awaitResult { (done: @escaping @Sendable ((any Error)?) -> Void) in center.add(quiet, completion: done) }
+        #expect(center.shown.map(\.notification.identifier) == ["msg-2", "msg-1"])
+        #expect(center.shown.last?.body == "See you at 6" && center.shown.last?.isLocal == true)
+        let delivery = try #require(center.localDeliveries.last)
+        #expect(delivery.wasShown && !delivery.playedSound && !delivery.litScreen && delivery.interruptionLevel == "passive")
+        #expect(center.duplicates.isEmpty)
+
+        // In the foreground iOS asks the delegate; an app delegate that answers no options hides it.
+        app.bringToForeground()
+        center.setAppDelegate(
+            PNNotificationCenterEvents(willPresent: { _, completion in completion([]) }, didReceive: { _, completion in completion() }))
+        let hidden = PNLocalNotificationRequest(identifier: "local-2", title: "Alice", body: "Hi")
+        _ = await awaitResult { (done: @escaping @Sendable ((any Error)?) -> Void) in center.add(hidden, completion: done) }
+        #expect(center.localDeliveries.last.map { $0.foregroundOptions == [] && !$0.wasShown } == true)
+        #expect(!center.shownNotifications.contains { $0.identifier == "local-2" })
+    }
 }
