@@ -21,6 +21,8 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
     let jobs: OrderedJobs
     let lifecycle: TokenLifecycle
     let notifications = NotificationHandling()
+    /// The edits and deletions applied, with the tombstones of deleted messages.
+    let messageChanges: MessageChangeLedger
 
     /// What the facade alone knows. The client API, the session that registers tokens and its
     /// origin, the active session's keychain items and the saved configuration belong to
@@ -48,6 +50,7 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
         self.platform = platform
         let tracker = self.tracker
         jobs = OrderedJobs(tracker: tracker)
+        messageChanges = MessageChangeLedger(store: platform.store, clock: platform.clock)
         let box = WeakBox()
         let vault = SessionVault(secure: platform.secureStore(nil)) { box.sdk?.keychainRefused($0) }
         state = PNLocked(State(vault: vault, appSession: vault.appSession))
