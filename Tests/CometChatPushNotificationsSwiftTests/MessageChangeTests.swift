@@ -207,6 +207,40 @@ struct MessageChangePushTests {
         #expect(await device.settle())
     }
 
+    @Test("The delegate hears of each edit and deletion once, with what changed, however often it arrives")
+    func delegateHearsOnce() async throws {
+        let device = SimulatedDevice(permission: .authorized)
+        let delegate = RecordingDelegate()
+        let app = await device.launchBob(delegate)
+        app.sendToBackground()
+        device.deliver(try aliceMessage(), identifier: "apns-1", collapseId: messageCollapseId)
+        device.deliverBackground(try contractPayload("chat-edited"))
+        device.deliverBackground(try contractPayload("chat-edited"))
+        #expect(await device.settle())
+        device.deliverBackground(try contractPayload("chat-deleted"))
+        device.deliverBackground(try contractPayload("chat-deleted"))
+        // An edit after the deletion is not news.
+        var late = try contractPayload("chat-edited")
+        late["editedAt"] = "1732900099000"
+        device.deliverBackground(late)
+        #expect(await device.settle())
+        #expect(delegate.events.filter { $0 != .registered(.apns) } == [.edited("1042"), .deleted("1042")])
+        let (edit, deletion) = (delegate.messageChanges[0], delegate.messageChanges[1])
+        #expect(edit.conversationId == "alice_user_bob" && edit.messageId == "1042")
+        #expect(edit.title == "Alice" && edit.body == "See you at 6" && edit.notificationChanged)
+        #expect(edit.changedAt == Date(timeIntervalSince1970: 1_732_900_060))
+        #expect(deletion.body == nil && deletion.title == nil && deletion.notificationChanged)
+        #expect(device.notificationCenter.shownNotifications.isEmpty)
+
+        // A change whose message has no notification here still reaches the delegate.
+        var other = try contractPayload("chat-deleted")
+        other["tag"] = "2001"
+        other["notificationId"] = "msg-2001"
+        device.deliverBackground(other)
+        #expect(await device.settle())
+        #expect(delegate.events.last == .deleted("2001") && delegate.messageChanges.last?.notificationChanged == false)
+    }
+
     @Test("The ledger keeps at most its capacity, the oldest going first")
     func ledgerIsBounded() {
         let ledger = MessageChangeLedger(store: SimulatedDefaults().store(suite: "s"), clock: SimulatedClock())

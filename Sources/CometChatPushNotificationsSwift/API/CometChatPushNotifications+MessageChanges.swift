@@ -39,10 +39,20 @@ extension CometChatPushNotifications {
         }
     }
 
-    /// Applies one change and what follows it: a read's badge (with `enableBadgeCount` on).
+    /// Applies one change and what follows it: a read's badge (with `enableBadgeCount` on); for
+    /// an edit or a deletion not seen before, the delegate's `didEditMessage(_:)` or
+    /// `didDeleteMessage(_:)`.
     @discardableResult
     func applyChange(_ change: MessageChange) async -> MessageChangeApplier.Outcome {
         let outcome = await changeApplier.apply(change)
+        if outcome.isNew, change.kind != .read {
+            let message = PNMessageChange(change, notificationChanged: outcome.notifications > 0)
+            switch change.kind {
+            case .edited: notifyDelegate { $0.pnDidEditMessage(message) }
+            case .deleted: notifyDelegate { $0.pnDidDeleteMessage(message) }
+            case .read: break
+            }
+        }
         if let badge = readBadge(change) {
             let application = platform.application
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
