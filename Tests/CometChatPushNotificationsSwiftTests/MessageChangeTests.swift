@@ -252,5 +252,13 @@ struct MessageChangePushTests {
         #expect(ledger.isDeleted(conversationId: "c", messageId: "m1") && ledger.isDeleted(conversationId: "c", messageId: "m500"))
         #expect(!ledger.recordDeletion(MessageChange(kind: .deleted, conversationId: "c", messageId: "m500")), "seen before")
         #expect(!ledger.isDeleted(conversationId: "other", messageId: "m500"), "ids are per conversation")
+
+        // An edit is news once; a later one again; one of a deleted message never.
+        var edit = MessageChange(kind: .edited, conversationId: "c", messageId: "e1", body: "new")
+        #expect(ledger.recordEdit(edit) && !ledger.recordEdit(edit))
+        edit.at = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(ledger.recordEdit(edit) && !ledger.recordEdit(edit))
+        edit.messageId = "m500"
+        #expect(!ledger.recordEdit(edit))
     }
 }

@@ -18,7 +18,7 @@ final class MessageChangeLedger: Sendable {
         var notificationId: String?
         /// Deleted: a tombstone.
         var deleted: Bool
-        /// The time of the latest edit applied (`nil`: none, or the change carried no time).
+        /// The time of the latest edit applied (`distantPast` for an edit without one; `nil`: none).
         var editedAt: Date?
         /// When this device last recorded it; the entry is forgotten ``lifetime`` later.
         var recordedAt: Date
@@ -56,17 +56,15 @@ final class MessageChangeLedger: Sendable {
     }
 
     /// Records an edit; returns whether it is news: the message is not deleted and no edit as
-    /// recent (by the change's time) was recorded.
+    /// recent (by the change's time; one without a time is older than any) was recorded.
     func recordEdit(_ change: MessageChange) -> Bool {
         guard let messageId = change.messageId else { return false }
+        let at = change.at ?? .distantPast
         return record(change.conversationId, messageId, change.notificationId) { entry in
             guard !entry.deleted else { return false }
-            if let at = change.at {
-                if let previous = entry.editedAt, previous >= at { return false }
-                entry.editedAt = at
-                return true
-            }
-            return entry.editedAt == nil
+            if let previous = entry.editedAt, previous >= at { return false }
+            entry.editedAt = at
+            return true
         }
     }
 
