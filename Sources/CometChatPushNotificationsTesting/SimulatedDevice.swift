@@ -372,10 +372,11 @@ public final class SimulatedApp: @unchecked Sendable {
     /// counts since install).
     public var permissionPrompts: Int { permissions.state.withLock { $0.prompts } }
 
-    /// The user opens the app.
+    /// The user opens the app. Coming from the background, the app is told it enters the
+    /// foreground (`willEnterForeground`).
     public func bringToForeground() {
         process.resume()
-        application.state.withLock { $0.appState = .active }
+        application.becomeActive()
         sdk.refreshSession()
     }
 

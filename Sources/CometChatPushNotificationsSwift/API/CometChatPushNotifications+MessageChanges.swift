@@ -70,4 +70,42 @@ extension CometChatPushNotifications {
         guard change.kind == .read, configuration?.enableBadgeCount == true else { return nil }
         return change.unreadCount
     }
+
+    // MARK: The catch-up
+
+    /// Catches up on the changes feed, once the calls made so far are applied, when a self-hosted
+    /// service and a session are set and the app is not in the background: at launch (the session
+    /// adopted at `initialize`), at a login, and on each return to the foreground. A catch-up
+    /// under way runs once more instead of twice at once.
+    func scheduleCatchUp() {
+        let catchUp = self.catchUp
+        tracker.begin()
+        Task { [weak self, tracker] in
+            defer { tracker.end() }
+            await catchUp.run { [weak self] in await self?.catchUpContext() }
+        }
+    }
+
+    /// What the catch-up needs now, or `nil` when it has nothing to do.
+    private func catchUpContext() async -> ChangesCatchUp.Context? {
+        await afterQueuedWork()
+        let applied = lifecycle.state
+        guard isSelfHosted, let api = applied.api, let session = applied.session else { return nil }
+        guard platform.application.applicationState() != .background else {
+            platform.logger.log(.debug, "The catch-up waits until the app comes to the foreground.")
+            return nil
+        }
+        let lifecycle = self.lifecycle
+        return ChangesCatchUp.Context(
+            api: api, session: session,
+            isCurrent: { lifecycle.state.session == session },
+            apply: { [weak self] change in await self?.applyChange(change) },
+            resync: { [weak self] horizon in
+                guard let self else { return }
+                let removed = await self.changeApplier.removeUnverifiable(before: horizon)
+                self.platform.logger.log(.info, "The resync removed \(removed) notification(s) the feed can no longer vouch for.")
+            },
+            finished: { [weak self] in _ = await self?.changeApplier.removeDeletedMessages() },
+            sessionRejected: { await lifecycle.sessionRejected(session) })
+    }
 }

@@ -75,6 +75,16 @@ struct MessageChangeApplier: Sendable {
         }
     }
 
+    /// A full resync (the changes feed purged what this device had not read): removes the
+    /// delivered chat notifications of messages sent before `horizon` (or that do not say when
+    /// they were sent), whose edits and deletions may be among those lost; returns how many.
+    func removeUnverifiable(before horizon: Date) async -> Int {
+        await removeDelivered { notification in
+            let fields = NotificationParser.parse(notification.userInfo)
+            return fields.kind == .chat && (fields.sentAt.map { $0 < horizon } ?? true)
+        }
+    }
+
     /// Removes the delivered notifications `matches` picks; returns how many.
     func removeDelivered(_ matches: @escaping @Sendable (PNNotification) -> Bool) async -> Int {
         let identifiers = await delivered().filter(matches).map(\.identifier)
