@@ -184,6 +184,18 @@ struct CatchUpTests {
         #expect(device.service.contractViolations.isEmpty)
     }
 
+    @Test("A catch-up waiting to retry stops when the session ends")
+    func retryStopsAtLogout() async throws {
+        let device = SimulatedDevice(permission: .authorized, clock: SimulatedClock(autoAdvanceLimit: 0))
+        device.service.fail(.changes, with: [.network])
+        let app = await device.launchBob()
+        #expect(device.changesCursors == [nil] && device.clock.suspendedSleepers == 1, "failed once, waiting to retry")
+        try await app.sdk.clearSessionAndWait()
+        device.clock.advance(by: 120)
+        #expect(await device.settle())
+        #expect(device.changesCursors == [nil], "not with the session that ended")
+    }
+
     @Test("After an admin revokes the auth token, the next request fails with the auth error and the user is logged out")
     func revokedAuthTokenLogsOut() async throws {
         let device = SimulatedDevice(permission: .authorized)
