@@ -97,6 +97,26 @@ import Testing
         let message = try #require(mock.log(kind: "fcm").first?["message"] as? [String: Any])
         let headers = (message["apns"] as? [String: Any])?["headers"] as? [String: String] ?? [:]
         #expect(headers["apns-collapse-id"] == Self.message1042)
+
+        // An edit reaches both as a background push (an FCM data message) with its own collapse id.
+        var edit = Self.chat(id: "1042", category: "message")
+        var edited = edit["message"] as? [String: Any] ?? [:]
+        edited["action"] = "edited"
+        edited["text"] = "See you at 6"
+        edit["message"] = edited
+        #expect(await Harness.eventually { (try? harness.store.pushJobCounts().delivered) == 2 })
+        #expect(try await harness.send(edit).data["jobs"] as? Int == 2)
+        #expect(await Harness.eventually { mock.log(kind: "apns").count == 2 && mock.log(kind: "fcm").count == 2 })
+        let apns = try #require(mock.log(kind: "apns").last)
+        #expect(apns["push_type"] as? String == "background")
+        #expect(apns["priority"] as? String == "5")
+        #expect(apns["collapse_id"] as? String == "edt-" + Self.message1042.dropFirst(4))
+        let fcm = try #require(mock.log(kind: "fcm").last?["message"] as? [String: Any])
+        #expect(fcm["notification"] == nil, "a data message: nothing to show")
+        let fcmHeaders = (fcm["apns"] as? [String: Any])?["headers"] as? [String: String] ?? [:]
+        #expect(fcmHeaders["apns-push-type"] == "background" && fcmHeaders["apns-priority"] == "5")
+        #expect(fcmHeaders["apns-collapse-id"] == "edt-" + Self.message1042.dropFirst(4))
+        #expect((fcm["data"] as? [String: String])?["action"] == "edited")
     }
 
     /// An APNs and an FCM provider of app1 that talk to `mock`; FCM adds a notification to chat pushes.
