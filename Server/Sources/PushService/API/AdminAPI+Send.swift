@@ -48,6 +48,9 @@ extension AdminAPI {
         var jobs: [PushJob] = []
         var perRecipient: [[String: Any]] = []
         let now = service.now
+        // Tokens a revocation deleted: recorded as skipped jobs (rule `revoked`) for the log and trace.
+        let revoked = Dictionary(
+            grouping: try service.store.revokedPushTokens(appId: call.appId, uids: request.recipients.map(\.uid)), by: \.uid)
         for recipient in request.recipients {
             let tokens = try service.store.tokens(appId: call.appId, uid: recipient.uid)
             // Notification preferences: read only for recipients with tokens (nothing to change otherwise).
@@ -63,6 +66,8 @@ extension AdminAPI {
             // A push APNs would refuse (too large) is refused here, naming the field, not stored.
             if let refusal = PayloadSize.check(recipientJobs, event: request.event, badge: recipient.badge) { throw refusal }
             jobs += recipientJobs
+            jobs += factory.revokedJobs(
+                for: request.event, uid: recipient.uid, badge: recipient.badge, revoked: revoked[recipient.uid] ?? [], registered: tokens)
             var entry: [String: Any] = ["uid": recipient.uid, "jobs": recipientJobs.filter { !$0.skipped }.count]
             if let rule = treatment.rule { entry["rule"] = rule }
             perRecipient.append(entry)
