@@ -9,8 +9,19 @@
 #                          from the mock's log and hands it to the simulated device it was
 #                          addressed to (two devices of one user): mute, quiet hours,
 #                          mentions-only, read sync, and the trace of a push.
+#  MessageChangesEndToEndTests  issue 27, on the same setup: a push-server of the test's own
+#                          (the binary, the mock's URL and CA are handed over as PUSH_SIM_E2E_*)
+#                          killed with SIGKILL while the mock holds its answers (the mock's
+#                          --script, a file the test writes) and restarted on the same port and
+#                          store: every message shown exactly once on each device, resends
+#                          included; an edit and a deletion on both devices by their background
+#                          pushes; an edit and a deletion while the iPad's app is force-quit,
+#                          applied by the catch-up at launch; a deletion that reaches the device
+#                          before its message; a revoked auth token (the phone skipped with the
+#                          reason `revoked`, the iPad still notified, the phone logged out).
 #
-# Stops everything it started. Fails unless both suites really ran and no test was skipped.
+# Stops everything it started (the test stops the service it started). Fails unless every suite
+# really ran and no test was skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=$(mktemp -d /tmp/push-e2e.XXXXXX)
@@ -54,8 +65,11 @@ wait_for "${pids[-1]}" "$data/server.log" 'listening on http'
 
 # 2. The mock APNs, with a throwaway CA and key (never committed), logging every request.
 sh Server/Mocks/make_test_ca.sh "$data/ca"
+# Its --script (per-token answers) starts empty: every push gets 200 until a test writes it.
+echo '{}' >"$data/apns-script.json"
 "$python" Server/Mocks/mock_push.py --port 0 --cert "$data/ca/server.pem" --key "$data/ca/server.key" \
     --apns-key "$data/ca/apns.pub.pem" --key-id TESTKEY123 --team-id TESTTEAM12 --log "$data/apns.jsonl" \
+    --script "$data/apns-script.json" \
     >"$data/mock.out" 2>"$data/mock.err" &
 pids+=($!)
 wait_for "${pids[-1]}" "$data/mock.out" '^PORT [0-9]+'
@@ -74,6 +88,8 @@ set +e
 PUSH_E2E_SEED="$data/seeded/dev-seed.json" PUSH_E2E_ADMIN_KEY="$PUSH_ADMIN_KEY" \
     PUSH_SIM_E2E_URL="$sending_url" PUSH_SIM_E2E_ADMIN_KEY="$PUSH_ADMIN_KEY" PUSH_SIM_E2E_APNS_LOG="$data/apns.jsonl" \
     PUSH_SIM_E2E_APNS_KEY_FILE="$data/ca/apns.p8" PUSH_SIM_E2E_KEY_ID=TESTKEY123 PUSH_SIM_E2E_TEAM_ID=TESTTEAM12 \
+    PUSH_SIM_E2E_SERVER_BINARY="$binary" PUSH_SIM_E2E_APNS_URL="https://127.0.0.1:$mock_port" \
+    PUSH_SIM_E2E_CA_FILE="$data/ca/ca.pem" PUSH_SIM_E2E_APNS_SCRIPT="$data/apns-script.json" \
     swift test -Xswiftc -warnings-as-errors --filter EndToEndTests 2>&1 | tee "$data/test.log"
 status=${PIPESTATUS[0]}
 set -e
@@ -85,7 +101,8 @@ if [ "$status" -ne 0 ]; then
 fi
 passed=$(grep -E '^[^ ]+ Test .+ passed after ' "$data/test.log" | grep -vc 'Test run with' || true)
 skipped=$(grep -Ec '^[^ ]+ (Test|Suite) .+ skipped' "$data/test.log" || true)
-for suite in 'End to end with the push service' 'Simulated end to end'; do
+for suite in 'End to end with the push service' 'Simulated end to end: the real service' \
+    'Simulated end to end: one notification per message'; do
     grep -Eq "^[^ ]+ Suite \"$suite[^\"]*\" passed after " "$data/test.log" || {
         echo "e2e: the suite \"$suite\" did not run and pass"
         exit 1

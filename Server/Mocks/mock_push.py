@@ -292,7 +292,8 @@ class Connection(asyncio.Protocol):
             self.conn.send_headers(stream_id, headers, end_stream=not payload)
             if payload:
                 self.conn.send_data(stream_id, payload, end_stream=True)
-        except h2.exceptions.StreamClosedError:
+        except (h2.exceptions.StreamClosedError, h2.exceptions.StreamIDTooLowError):
+            # The client reset the stream (its deadline passed) before a delayed answer.
             return
         self.flush()
 

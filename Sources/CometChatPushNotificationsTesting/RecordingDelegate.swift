@@ -21,6 +21,10 @@ open class RecordingDelegate: NSObject, CometChatPushNotificationsDelegate, @unc
         case registered(CometChatPushTokenPlatform)
         /// `onPushTokenRegistrationFailed(platform:error:)`, with the error's code.
         case failed(CometChatPushTokenPlatform, PNError.Code)
+        /// `didEditMessage(_:)`, with the message id.
+        case edited(String)
+        /// `didDeleteMessage(_:)`, with the message id.
+        case deleted(String)
         /// A product's callback, by name.
         case product(String)
     }
@@ -28,6 +32,7 @@ open class RecordingDelegate: NSObject, CometChatPushNotificationsDelegate, @unc
     private let log = PNLocked<[Event]>([])
     private let infos = PNLocked<[CometChatNotificationInfo]>([])
     private let errors = PNLocked<[PNError]>([])
+    private let changes = PNLocked<[PNMessageChange]>([])
 
     /// Creates an empty recorder.
     public override init() {}
@@ -38,6 +43,8 @@ open class RecordingDelegate: NSObject, CometChatPushNotificationsDelegate, @unc
     public var tappedInfos: [CometChatNotificationInfo] { infos.current }
     /// The errors of failed registrations.
     public var registrationErrors: [PNError] { errors.current }
+    /// The edits and deletions the delegate heard of, in order.
+    public var messageChanges: [PNMessageChange] { changes.current }
 
     /// Records a product callback (for subclasses adopting the Chat or Calls delegate).
     public func record(_ event: Event) { log.withLock { $0.append(event) } }
@@ -58,5 +65,15 @@ open class RecordingDelegate: NSObject, CometChatPushNotificationsDelegate, @unc
     open func onPushTokenRegistrationFailed(platform: CometChatPushTokenPlatform, error: PNError) {
         errors.withLock { $0.append(error) }
         record(.failed(platform, error.code))
+    }
+    /// Records the edit.
+    open func didEditMessage(_ change: PNMessageChange) {
+        changes.withLock { $0.append(change) }
+        record(.edited(change.messageId))
+    }
+    /// Records the deletion.
+    open func didDeleteMessage(_ change: PNMessageChange) {
+        changes.withLock { $0.append(change) }
+        record(.deleted(change.messageId))
     }
 }

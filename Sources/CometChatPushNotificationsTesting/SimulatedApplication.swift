@@ -25,6 +25,7 @@ public final class SimulatedApplication: PNApplication, @unchecked Sendable {
         var openTasks: [Int: String] = [:]
         var endedTasks: [String] = []
         var expirations: [Int: @Sendable () -> Void] = [:]
+        var foregroundHandlers: [@Sendable () -> Void] = []
     }
 
     let state: PNLocked<State>
@@ -56,6 +57,20 @@ public final class SimulatedApplication: PNApplication, @unchecked Sendable {
 
     /// The declared background modes.
     public func backgroundModes() -> Set<String> { state.withLock { $0.backgroundModes } }
+
+    /// Keeps `handler` for each return from the background to the foreground.
+    public func observeForeground(_ handler: @escaping @Sendable () -> Void) {
+        state.withLock { $0.foregroundHandlers.append(handler) }
+    }
+
+    /// The app becomes active; coming from the background, iOS posts `willEnterForeground` first.
+    func becomeActive() {
+        let handlers = state.withLock { state -> [@Sendable () -> Void] in
+            defer { state.appState = .active }
+            return state.appState == .background ? state.foregroundHandlers : []
+        }
+        for handler in handlers { handler() }
+    }
 
     /// Opens a background task.
     public func beginBackgroundTask(name: String, expiration: @escaping @Sendable () -> Void) async -> Int {

@@ -9,41 +9,64 @@ extension SimulatedDevice {
     /// notifications (rule 23: the app must have asked). A `passive` notification
     /// (`aps.interruption-level`) neither plays its sound nor lights the screen
     /// (``SimulatedDelivery/playedSound``, ``SimulatedDelivery/litScreen``).
+    ///
+    /// The notification's identifier is the push's `collapseId` (its `apns-collapse-id`) when it
+    /// has one, as on iOS, else `identifier` (its `apns-id`), else a new one. A push with the
+    /// identifier of a notification in Notification Center replaces it, shown again (with its
+    /// sound, unless passive) and moved to the top; one the user dismissed shows again, once
+    /// (rule 33).
     @discardableResult
-    public func deliver(_ payload: [String: Any], identifier: String? = nil) -> SimulatedDelivery {
+    public func deliver(_ payload: [String: Any], identifier: String? = nil, collapseId: String? = nil) -> SimulatedDelivery {
         let center = notificationCenter
-        let notification = center.makeNotification(payload, identifier: identifier)
-        let appState = app?.state
-        let delivery = SimulatedDelivery(notification: notification, appState: appState)
+        let notification = center.makeNotification(payload, identifier: collapseId ?? identifier)
+        let delivery = SimulatedDelivery(notification: notification, appState: app?.state)
         let apsBadge = (payload["aps"] as? [String: Any])?["badge"] as? Int
-        switch appState {
+        present(delivery, badge: apsBadge) { center.show(notification) }
+        return delivery
+    }
+
+    /// The app added a local notification request: iOS presents it as it presents a push (in the
+    /// foreground `willPresent` decides), in the place of a delivered notification with its
+    /// identifier (rule 33).
+    func presentLocal(_ request: PNLocalNotificationRequest, _ notification: PNNotification) {
+        let delivery = SimulatedDelivery(notification: notification, appState: app?.state, request: request)
+        notificationCenter.recordLocal(delivery)
+        let center = notificationCenter
+        present(delivery, badge: nil) { center.showLocal(request, notification) }
+    }
+
+    /// Presents a notification as iOS does: in the foreground the delegate's `willPresent`
+    /// answers (rule 19: no options, or no delegate, hides it; the completion handler counts
+    /// once); in the background, or with the app not running, the system shows it (rule 23: if
+    /// the user allowed notifications) and applies `badge` (rule 21).
+    private func present(_ delivery: SimulatedDelivery, badge: Int?, show: @escaping @Sendable () -> Void) {
+        switch delivery.appState {
         case .active?, .inactive?:
-            guard let delegate = center.currentDelegate else {
+            guard let delegate = notificationCenter.currentDelegate else {
                 logger.log(.warning, "iOS: no notification-center delegate; a foreground notification was not shown.")
-                return delivery
+                return
             }
-            delegate.events.willPresent(notification) { [weak self] options in
+            delegate.events.willPresent(delivery.notification) { [weak self] options in
                 guard delivery.answer(options) else {
                     self?.recordViolation("willPresent's completion handler was called more than once")
                     return
                 }
                 guard self?.notificationsAllowed == true else { return }
                 if !options.isDisjoint(with: [.banner, .list]) {
-                    center.show(notification)
+                    show()
                     delivery.presented(foreground: true, sound: options.contains(.sound))
                 }
-                if options.contains(.badge), let apsBadge { self?.setSystemBadge(apsBadge) }
+                if options.contains(.badge), let badge { self?.setSystemBadge(badge) }
             }
         case .background?, nil:
             guard notificationsAllowed else {
-                logger.log(.info, "iOS: notifications are not allowed; an alert push was not shown.")
-                return delivery
+                logger.log(.info, "iOS: notifications are not allowed; a notification was not shown.")
+                return
             }
-            center.show(notification)
+            show()
             delivery.presented(foreground: false, sound: true)
-            if let apsBadge { setSystemBadge(apsBadge) }
+            if let badge { setSystemBadge(badge) }
         }
-        return delivery
     }
 
     /// Whether the user allowed notifications (authorized, provisional or ephemeral): the

@@ -90,6 +90,7 @@ public final class SimulatedDevice: @unchecked Sendable {
         state = PNLocked(State(apns: apns, permission: permission, promptAnswer: promptAnswer, backgroundModes: backgroundModes))
         installIdleCallsPorts()
         installChatPorts()
+        notificationCenter.setLocalPresenter { [weak self] request, notification in self?.presentLocal(request, notification) }
     }
 
     /// The APNs environment the app's profile names, if any.
@@ -371,10 +372,11 @@ public final class SimulatedApp: @unchecked Sendable {
     /// counts since install).
     public var permissionPrompts: Int { permissions.state.withLock { $0.prompts } }
 
-    /// The user opens the app.
+    /// The user opens the app. Coming from the background, the app is told it enters the
+    /// foreground (`willEnterForeground`).
     public func bringToForeground() {
         process.resume()
-        application.state.withLock { $0.appState = .active }
+        application.becomeActive()
         sdk.refreshSession()
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 @_spi(PNProducts) import CometChatPushNotificationsSwift
 
-/// One push delivered to the simulated device and what became of it.
+/// One push (or local notification request) delivered to the simulated device and what became
+/// of it.
 public final class SimulatedDelivery: @unchecked Sendable {
     // @unchecked: mutable state is inside `state`.
 
@@ -9,26 +10,37 @@ public final class SimulatedDelivery: @unchecked Sendable {
     public let notification: PNNotification
     /// The app's state when it arrived; `nil` when the app was not running.
     public let appState: PNApplicationState?
+    /// The interruption level (`passive`, `active`, `time-sensitive`, `critical`): a push's
+    /// `aps.interruption-level`, `active` when it has none; a local request's own.
+    public let interruptionLevel: String
+    /// Whether it carries a sound: a push's `aps.sound`, a local request's `playsSound`.
+    private let hasSound: Bool
 
     private let state = PNLocked<(options: PNPresentationOptions?, answered: Int)>((nil, 0))
     private let presentation = PNLocked<(shown: Bool, sound: Bool, lit: Bool)>((false, false, false))
 
+    /// A push: its sound and interruption level come from `aps`.
     init(notification: PNNotification, appState: PNApplicationState?) {
+        let aps = notification.userInfo["aps"] as? [String: Any]
         self.notification = notification
         self.appState = appState
+        interruptionLevel = (aps?["interruption-level"] as? String) ?? "active"
+        hasSound = aps?["sound"] != nil
     }
 
-    /// The payload's `aps.interruption-level` (`passive`, `active`, `time-sensitive`,
-    /// `critical`); `active` when it has none.
-    public var interruptionLevel: String {
-        ((notification.userInfo["aps"] as? [String: Any])?["interruption-level"] as? String) ?? "active"
+    /// A local notification request.
+    init(notification: PNNotification, appState: PNApplicationState?, request: PNLocalNotificationRequest) {
+        self.notification = notification
+        self.appState = appState
+        interruptionLevel = request.interruptionLevel.rawValue
+        hasSound = request.playsSound
     }
 
     /// Whether iOS showed it (in Notification Center or as a banner).
     public var wasShown: Bool { presentation.withLock { $0.shown } }
 
-    /// Whether iOS played a sound for it: the payload has `aps.sound`, the notification was shown
-    /// (in the foreground: with the `.sound` option) and it is not `passive`.
+    /// Whether iOS played a sound for it: it has a sound (`aps.sound`), it was shown (in the
+    /// foreground: with the `.sound` option) and it is not `passive`.
     public var playedSound: Bool { presentation.withLock { $0.sound } }
 
     /// Whether it lit the locked screen (the app not in the foreground, and not `passive`: a
@@ -37,10 +49,9 @@ public final class SimulatedDelivery: @unchecked Sendable {
 
     /// iOS presented it: shown, with sound or not, lighting the screen or not.
     func presented(foreground: Bool, sound: Bool) {
-        let aps = notification.userInfo["aps"] as? [String: Any]
         let passive = interruptionLevel == "passive"
         presentation.withLock {
-            $0 = (true, sound && aps?["sound"] != nil && !passive, !foreground && !passive)
+            $0 = (true, sound && hasSound && !passive, !foreground && !passive)
         }
     }
 

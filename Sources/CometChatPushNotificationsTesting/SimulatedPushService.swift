@@ -15,6 +15,8 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
         public var method: String
         /// The path after the base URL.
         public var path: String
+        /// The query items, decoded.
+        public var query: [String: String]
         /// The headers.
         public var headers: [String: String]
         /// The JSON body, decoded.
@@ -84,8 +86,68 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
         }
     }
 
+    /// One entry of a user's changes feed (`GET /notifications/push/v1/changes`, wire contract §2):
+    /// a message edited or deleted, or a conversation read on another device.
+    public struct Change: Sendable {
+        /// `edited`, `deleted` or `read`.
+        public var kind: String
+        /// The conversation.
+        public var conversationId: String
+        /// The message (edits and deletions).
+        public var messageId: String?
+        /// Its notification's identifier on the device: its push's collapse id.
+        public var notificationId: String?
+        /// An edit's new title.
+        public var title: String?
+        /// An edit's new text.
+        public var body: String?
+        /// A read's unread count.
+        public var unreadCount: Int?
+        /// When it happened.
+        public var at: Date
+
+        /// A message edited to `title` and `body`.
+        public static func edited(
+            conversationId: String, messageId: String, notificationId: String?, title: String, body: String, at: Date
+        ) -> Change {
+            Change(
+                kind: "edited", conversationId: conversationId, messageId: messageId, notificationId: notificationId, title: title,
+                body: body, at: at)
+        }
+
+        /// A message deleted.
+        public static func deleted(conversationId: String, messageId: String, notificationId: String?, at: Date) -> Change {
+            Change(kind: "deleted", conversationId: conversationId, messageId: messageId, notificationId: notificationId, at: at)
+        }
+
+        /// A conversation read on another device, with the unread count the reader gave.
+        public static func read(conversationId: String, unreadCount: Int?, at: Date) -> Change {
+            Change(kind: "read", conversationId: conversationId, unreadCount: unreadCount, at: at)
+        }
+
+        var wire: [String: Any] {
+            var entry: [String: Any] = [
+                "kind": kind, "conversationId": conversationId, "at": NSNumber(value: Int64(at.timeIntervalSince1970 * 1000)),
+            ]
+            entry["messageId"] = messageId
+            entry["notificationId"] = notificationId
+            entry["title"] = title
+            entry["body"] = body
+            entry["unreadCount"] = unreadCount
+            return entry
+        }
+    }
+
+    /// A user's changes feed: its entries in order, numbered, and how far retention purged it.
+    private struct Feed {
+        var entries: [(number: Int, change: Change)] = []
+        var purgedThrough = 0
+    }
+
     private struct State {
         var requests: [Request] = []
+        var feeds: [String: Feed] = [:]
+        var lastChange = 0
         var preferences: [String: Preferences] = [:]
         var violations: [String] = []
         var registrations: [String: [Registration]] = [:]
@@ -123,12 +185,14 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
     /// `nil` (the default) accepts any.
     public func acceptOnly(authTokens: Set<String>?) { state.withLock { $0.validAuthTokens = authTokens } }
 
-    /// Revokes one auth token: later calls with it get `AUTH_ERR_AUTH_TOKEN_NOT_FOUND`.
+    /// Revokes one auth token, as the admin API does: the push tokens registered with it are
+    /// deleted, and later calls with it get `AUTH_ERR_AUTH_TOKEN_NOT_FOUND`.
     public func revoke(authToken: String) {
         state.withLock {
             var valid = $0.validAuthTokens ?? Set($0.registrations.keys)
             valid.remove(authToken)
             $0.validAuthTokens = valid
+            $0.registrations[authToken] = nil
         }
     }
 
@@ -146,12 +210,38 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
     /// Forgets the requests received (registrations stay).
     public func clearRequests() { state.withLock { $0.requests.removeAll() } }
 
+    /// Records a change for the user of `authToken`: the changes feed answers it to that session
+    /// after any cursor given before it.
+    public func recordChange(_ change: Change, authToken: String) {
+        state.withLock {
+            $0.lastChange += 1
+            $0.feeds[authToken, default: Feed()].entries.append(($0.lastChange, change))
+        }
+    }
+
+    /// Retention purges the changes recorded so far for `authToken`: a cursor given before them
+    /// then gets `truncated: true`.
+    public func purgeChanges(authToken: String) {
+        state.withLock { state in
+            var feed = state.feeds[authToken] ?? Feed()
+            feed.purgedThrough = feed.entries.last?.number ?? feed.purgedThrough
+            feed.entries.removeAll()
+            state.feeds[authToken] = feed
+        }
+    }
+
+    /// The cursor of a page: the number of the last change it covers.
+    private static func cursor(_ number: Int) -> String { "c\(number)" }
+
     /// Handles one request.
     public func send(_ request: PNHTTPRequest) async throws -> PNHTTPResponse {
         var path = request.url.path
         if !basePath.isEmpty, path.hasPrefix(basePath) { path.removeFirst(basePath.count) }
-        let match = WireContract.match(method: request.method, path: path)
-        let problems = WireContract.violations(method: request.method, path: path, headers: request.headers, body: request.body)
+        let pathAndQuery = path + (request.url.query.map { "?" + $0 } ?? "")
+        let match = WireContract.match(method: request.method, path: pathAndQuery)
+        let query = WireContract.query(of: pathAndQuery) ?? [:]
+        let problems = WireContract.violations(
+            method: request.method, path: pathAndQuery, headers: request.headers, body: request.body)
         var json: [String: String] = [:]
         var text: String?
         var object: [String: Any] = [:]
@@ -169,7 +259,7 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
         }
         let includeCalls = object["includeCalls"] as? Bool ?? false
         let received = Request(
-            match: match, method: request.method, path: path, headers: request.headers, json: json, text: text,
+            match: match, method: request.method, path: path, query: query, headers: request.headers, json: json, text: text,
             at: clock.now())
         let authToken = request.headers["authToken"] ?? ""
 
@@ -208,6 +298,8 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
             case .pushOpened:
                 let at = NSNumber(value: Int64(clock.now().timeIntervalSince1970 * 1000))
                 return .success(Self.ok(any: ["pushId": match.parameter ?? "", "openedAt": at]))
+            case .changes:
+                return .success(Self.ok(any: Self.changesPage(state, authToken: authToken, query: query)))
             default:
                 return .success(Self.ok([:]))
             }
@@ -221,6 +313,26 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
             ])
             return PNHTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body)
         }
+    }
+
+    /// A page of the changes feed (wire contract §2): without `since`, no changes and the cursor
+    /// of now; else the changes after it, at most `limit`, `hasMore` while more wait, and
+    /// `truncated` when retention purged some after it.
+    private static func changesPage(_ state: State, authToken: String, query: [String: String]) -> [String: Any] {
+        let feed = state.feeds[authToken] ?? Feed()
+        guard let since = query["since"] else {
+            return ["changes": [Any](), "cursor": cursor(state.lastChange), "hasMore": false]
+        }
+        let after = Int(since.dropFirst()) ?? 0
+        let limit = Int(query["limit"] ?? "") ?? 200
+        let waiting = feed.entries.filter { $0.number > after }
+        let page = waiting.prefix(limit)
+        var answer: [String: Any] = [
+            "changes": page.map(\.change.wire), "cursor": cursor(page.last?.number ?? max(after, feed.purgedThrough)),
+            "hasMore": waiting.count > page.count,
+        ]
+        if after < feed.purgedThrough { answer["truncated"] = true }
+        return answer
     }
 
     private static func apply(

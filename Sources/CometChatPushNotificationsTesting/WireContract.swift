@@ -41,6 +41,8 @@ public enum WireContract {
         case markRead
         /// `POST /notifications/push/v1/pushes/{pushId}/opened`
         case pushOpened
+        /// `GET /notifications/push/v1/changes?since={cursor}&limit={1–500}` (self-hosted services)
+        case changes
     }
 
     /// A request the contract recognises: its route and the path parameter, if any.
@@ -56,8 +58,9 @@ public enum WireContract {
     /// value is caught instead of redefining the contract.
     public static let platforms = ["apns_ios_device", "apns_ios_voip", "fcm_ios"]
 
-    /// Finds the route of `method` and `path` (the part after the base URL).
+    /// Finds the route of `method` and `path` (the part after the base URL, with its query if any).
     public static func match(method: String, path: String) -> Match? {
+        let path = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? path
         let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         if parts.count >= 4, Array(parts[0..<3]) == ["notifications", "push", "v1"] {
             return matchPushRoute(method: method, Array(parts.dropFirst(3)))
@@ -103,11 +106,27 @@ public enum WireContract {
         case ("POST", 1) where decoded == ["read"]: return Match(route: .markRead)
         case ("POST", 3) where decoded[0] == "pushes" && decoded[2] == "opened":
             return Match(route: .pushOpened, parameter: decoded[1])
+        case ("GET", 1) where decoded == ["changes"]: return Match(route: .changes)
         default: return nil
         }
     }
 
-    /// What is wrong with a request, or an empty list. `path` is the part after the base URL.
+    /// The query items of `path` (after its `?`), decoded; `nil` when a name repeats.
+    public static func query(of path: String) -> [String: String]? {
+        guard let start = path.firstIndex(of: "?") else { return [:] }
+        var items: [String: String] = [:]
+        for pair in path[path.index(after: start)...].split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map {
+                String($0).removingPercentEncoding ?? String($0)
+            }
+            guard items[parts[0]] == nil else { return nil }
+            items[parts[0]] = parts.count > 1 ? parts[1] : ""
+        }
+        return items
+    }
+
+    /// What is wrong with a request, or an empty list. `path` is the part after the base URL,
+    /// with its query if any.
     public static func violations(
         method: String, path: String, headers: [String: String], body: Data?
     ) -> [String] {
@@ -118,7 +137,13 @@ public enum WireContract {
         for name in ["appid", "authToken"] where (headers[name] ?? "").isEmpty {
             problems.append("missing header \(name)")
         }
-        if headers["Content-Type"] != "application/json" { problems.append("Content-Type is not application/json") }
+        let query = Self.query(of: path)
+        if query == nil { problems.append("a query parameter repeats") }
+        if match.route != .changes, query?.isEmpty == false { problems.append("\(match.route.rawValue) takes no query") }
+        // A bodiless GET of the changes feed may leave Content-Type out (Contract/client/changes.json).
+        if headers["Content-Type"] != "application/json", !(match.route == .changes && headers["Content-Type"] == nil) {
+            problems.append("Content-Type is not application/json")
+        }
         if headers["Accept"] != "application/json" { problems.append("Accept is not application/json") }
         if let parameter = match.parameter, parameter.isEmpty { problems.append("empty path parameter") }
 
@@ -146,6 +171,14 @@ public enum WireContract {
         case .unregisterTokens, .campaignDelivered, .campaignClicked, .getPreferences, .unmuteConversation, .clearQuietHours,
             .pushOpened:
             if json != nil { problems.append("\(match.route.rawValue) takes no body") }
+        case .changes:
+            if json != nil { problems.append("changes takes no body") }
+            let items = query ?? [:]
+            if let extra = Set(items.keys).subtracting(["since", "limit"]).sorted().first { problems.append("unexpected query \(extra)") }
+            if let since = items["since"], since.isEmpty { problems.append("since must be a non-empty cursor") }
+            if let limit = items["limit"], !(Int(limit).map { (1...500).contains($0) } ?? false) {
+                problems.append("limit \"\(limit)\" is not a whole number from 1 to 500")
+            }
         case .muteConversation:
             guard let json else { return problems + ["a mute needs a body"] }
             requireString("receiverType", in: json, oneOf: ["user", "group"])

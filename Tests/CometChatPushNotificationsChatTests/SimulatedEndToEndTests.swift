@@ -29,6 +29,13 @@ enum SimulatedE2E {
         /// The key id and team id the mock expects.
         var keyId: String
         var teamId: String
+        /// For a test that runs a service of its own: the `push-server` binary, the mock's URL,
+        /// the CA that signed the mock's certificate, and the mock's `--script` file (per-token
+        /// answers, re-read when it changes). Empty when the script did not set them.
+        var serverBinary = ""
+        var apnsURL = ""
+        var caFile = ""
+        var apnsScript = ""
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -49,7 +56,9 @@ enum SimulatedE2E {
             Environment(
                 baseURL: env["PUSH_SIM_E2E_URL"] ?? "", adminKey: env["PUSH_SIM_E2E_ADMIN_KEY"] ?? "",
                 apnsLog: URL(fileURLWithPath: env["PUSH_SIM_E2E_APNS_LOG"] ?? ""), apnsKey: key,
-                keyId: env["PUSH_SIM_E2E_KEY_ID"] ?? "TESTKEY123", teamId: env["PUSH_SIM_E2E_TEAM_ID"] ?? "TESTTEAM12"))
+                keyId: env["PUSH_SIM_E2E_KEY_ID"] ?? "TESTKEY123", teamId: env["PUSH_SIM_E2E_TEAM_ID"] ?? "TESTTEAM12",
+                serverBinary: env["PUSH_SIM_E2E_SERVER_BINARY"] ?? "", apnsURL: env["PUSH_SIM_E2E_APNS_URL"] ?? "",
+                caFile: env["PUSH_SIM_E2E_CA_FILE"] ?? "", apnsScript: env["PUSH_SIM_E2E_APNS_SCRIPT"] ?? ""))
     }()
 
     /// How long a push may take from the send call to the mock (real time).
@@ -70,11 +79,15 @@ enum SimulatedE2E {
 /// One request the mock APNs received (a line of its `--log`).
 struct MockAPNsRequest: @unchecked Sendable {
     // @unchecked: `payload` holds JSON values only and is never mutated.
+    /// Its line in the log (from 0): a resend has the `apns-id` of the first send, not its line.
+    var line: Int
     var token: String
     var topic: String
     var pushType: String
     var priority: Int
     var apnsId: String
+    /// The `apns-collapse-id`, which iOS makes the notification's identifier.
+    var collapseId: String?
     var status: Int
     var payload: [String: Any]
 
@@ -84,15 +97,15 @@ struct MockAPNsRequest: @unchecked Sendable {
     /// Every APNs request in the log so far.
     static func all(in log: URL) -> [MockAPNsRequest] {
         guard let text = try? String(contentsOf: log, encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").compactMap { line in
+        return text.split(separator: "\n").enumerated().compactMap { index, line in
             guard let entry = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                 entry["kind"] as? String == "apns", let token = entry["token"] as? String,
                 let body = (entry["body"] as? String).flatMap({ try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
             else { return nil }
             return MockAPNsRequest(
-                token: token, topic: entry["topic"] as? String ?? "", pushType: entry["push_type"] as? String ?? "",
+                line: index, token: token, topic: entry["topic"] as? String ?? "", pushType: entry["push_type"] as? String ?? "",
                 priority: Int(entry["priority"] as? String ?? "") ?? 10, apnsId: entry["apns_id"] as? String ?? "",
-                status: entry["status"] as? Int ?? 0, payload: body)
+                collapseId: entry["collapse_id"] as? String, status: entry["status"] as? Int ?? 0, payload: body)
         }
     }
 }
@@ -129,13 +142,18 @@ struct UserDevice: @unchecked Sendable {
     // @unchecked: immutable references to thread-safe objects.
     let name: String
     let device: SimulatedDevice
+    /// The app as first launched (``Household/relaunch(_:)`` launches another: see ``sdk``).
     let app: SimulatedApp
     let nse: SimulatedNotificationServiceExtension
     /// The APNs token and, with calls enabled, the VoIP token, as the service stores them (hex).
     let apnsToken: String
     let voipToken: String?
+    /// The auth token this device logged in with.
+    let authToken: String
+    let delegate: RecordingDelegate
 
-    var sdk: CometChatPushNotifications { app.sdk }
+    /// The SDK of the running app (of the last launch).
+    var sdk: CometChatPushNotifications { device.app?.sdk ?? app.sdk }
     var shown: [PNNotification] { device.notificationCenter.shownNotifications }
     var shownBodies: [String] { shown.map { ($0.userInfo["body"] as? String) ?? "?" } }
 
@@ -162,26 +180,35 @@ final class Household: @unchecked Sendable {
     let carol: String
     let phone: UserDevice
     let tablet: UserDevice
-    private let handed = PNLocked<Set<String>>([])
+    let config: PNConfiguration
+    /// The log lines of the mock's requests handed to a device.
+    private let handed = PNLocked<Set<Int>>([])
     private let alerts = PNLocked<[String: SimulatedDelivery]>([:])
+    /// The devices whose app the user force-quit (``forceQuit(_:)``) and did not launch again.
+    private let forceQuit = PNLocked<Set<String>>([])
 
     /// What iOS did with the alert push the mock received as `apnsId`.
     func delivery(_ apnsId: String) -> SimulatedDelivery? { alerts.current[apnsId] }
 
     var devices: [UserDevice] { [phone, tablet] }
 
-    private init(environment: SimulatedE2E.Environment, admin: AdminAPI, uids: [String], phone: UserDevice, tablet: UserDevice) {
+    private init(
+        environment: SimulatedE2E.Environment, admin: AdminAPI, config: PNConfiguration, uids: [String], phone: UserDevice,
+        tablet: UserDevice
+    ) {
         self.environment = environment
         self.admin = admin
+        self.config = config
         (alice, bob, carol) = (uids[0], uids[1], uids[2])
         self.phone = phone
         self.tablet = tablet
     }
 
     /// A fresh app with the mock's APNs provider, the users, and both devices registered
-    /// through the SDK (each with its own auth token, as two logins are).
-    static func make() async throws -> Household {
-        let environment = try SimulatedE2E.environment.get()
+    /// through the SDK (each with its own auth token, as two logins are), on the script's
+    /// service or on `environment`'s.
+    static func make(_ environment: SimulatedE2E.Environment? = nil) async throws -> Household {
+        let environment = try environment ?? SimulatedE2E.environment.get()
         let suffix = UUID().uuidString.prefix(8).lowercased()
         let appId = "sim-\(suffix)"
         let admin = AdminAPI(environment: environment, appId: appId)
@@ -207,7 +234,7 @@ final class Household: @unchecked Sendable {
             callKit: CallKitBranding(name: "Acme"))
         let phone = await launch("phone", uid: uids[0], authToken: aliceTokens[0], config: config, calls: true)
         let tablet = await launch("iPad", uid: uids[0], authToken: aliceTokens[1], config: config, calls: false)
-        let household = Household(environment: environment, admin: admin, uids: uids, phone: phone, tablet: tablet)
+        let household = Household(environment: environment, admin: admin, config: config, uids: uids, phone: phone, tablet: tablet)
         // The service holds what the SDK registered: both APNs tokens and the phone's VoIP token.
         let listed = try #require(
             try await admin.object("GET", "/notifications/push/v1/tokens?uid=\(uids[0])")["pushTokens"] as? [[String: Any]])
@@ -236,7 +263,36 @@ final class Household: @unchecked Sendable {
         #expect(await device.settle(timeout: 20), "\(name): the SDK did not settle after login")
         let nse = device.installNotificationServiceExtension(appGroupID: appGroup)
         return UserDevice(
-            name: name, device: device, app: app, nse: nse, apnsToken: PNHex.string(apns), voipToken: calls ? PNHex.string(voip) : nil)
+            name: name, device: device, app: app, nse: nse, apnsToken: PNHex.string(apns), voipToken: calls ? PNHex.string(voip) : nil,
+            authToken: authToken, delegate: delegate)
+    }
+
+    /// The user opens the app on `device` from the background: it becomes active, and the SDK
+    /// catches up on the changes feed.
+    func bringToForeground(_ device: UserDevice) async {
+        device.device.app?.bringToForeground()
+        #expect(await device.device.settle(timeout: 20), "\(device.name) did not settle")
+    }
+
+    /// The user swipes the app away on `device`: iOS delivers it no background push until the
+    /// user launches it again (``relaunch(_:)``).
+    func forceQuit(_ device: UserDevice) {
+        device.device.forceQuit()
+        forceQuit.withLock { _ = $0.insert(device.name) }
+    }
+
+    /// The user opens the app on `device` again: it launches as at first (the app delegate logs
+    /// in after `didFinishLaunching`), and the SDK catches up on the changes feed.
+    func relaunch(_ device: UserDevice) async {
+        let config = self.config
+        let delegate = device.delegate
+        device.device.launch { sdk in
+            sdk.delegate = delegate
+            sdk.initialize(config: config)
+        }
+        device.device.logInToChatSDK(uid: alice, authToken: device.authToken)
+        forceQuit.withLock { _ = $0.remove(device.name) }
+        #expect(await device.device.settle(timeout: 20), "\(device.name): the SDK did not settle after launch")
     }
 
     // MARK: Sending, as the app's back end does
@@ -248,17 +304,21 @@ final class Household: @unchecked Sendable {
         var messageId: String
     }
 
-    /// A chat message from `sender` to alice (or to group `group`, of which alice is a member).
+    /// A chat message from `sender` to alice (or to group `group`, of which alice is a member);
+    /// with `action` (`edited`, `deleted`) the edit or deletion of the message `id`.
     func sendChat(
-        from sender: String, text: String, badge: Int, group: String? = nil, mentions: [String]? = nil
+        from sender: String, text: String?, badge: Int, group: String? = nil, mentions: [String]? = nil, action: String? = nil,
+        id: String? = nil
     ) async throws -> Sent {
-        let id = "m-" + UUID().uuidString.prefix(8).lowercased()
+        let id = id ?? "m-" + UUID().uuidString.prefix(8).lowercased()
         var message: [String: Any] = [
-            "id": id, "sender": ["uid": sender, "name": sender.prefix(1).uppercased() + sender.dropFirst().prefix(3)], "text": text,
+            "id": id, "sender": ["uid": sender, "name": sender.prefix(1).uppercased() + sender.dropFirst().prefix(3)],
             "receiverType": group == nil ? "user" : "group",
             "receiver": group.map { ["guid": $0, "name": "Hikers"] } ?? ["uid": alice, "name": "Alice"],
         ]
         if let mentions { message["mentions"] = mentions }
+        if let text { message["text"] = text }
+        if let action { message["action"] = action }
         let answer = try await admin.object(
             "POST", "/notifications/push/v1/send",
             ["type": "chat", "recipients": [["uid": alice, "badge": badge]], "message": message])
@@ -309,23 +369,46 @@ final class Household: @unchecked Sendable {
     /// returns the pushes of `sent`.
     @discardableResult
     func deliver(_ sent: Sent) async throws -> [MockAPNsRequest] {
+        let received = try await received(sent)
+        for request in apnsRequests { try await hand(request) }
+        return received
+    }
+
+    /// The jobs of `sent` (each job's id is its push's `pushId`); those the service skipped
+    /// only with `skipped`.
+    func jobs(_ sent: Sent, skipped: Bool = false) async throws -> [[String: Any]] {
         let jobs = try #require(try await admin.call("GET", "/notifications/push/v1/send/\(sent.requestId)/jobs") as? [[String: Any]])
-        let ids = Set(jobs.filter { $0["skipped"] as? Bool != true }.compactMap { $0["id"] as? String })
+        return skipped ? jobs : jobs.filter { $0["skipped"] as? Bool != true }
+    }
+
+    /// Waits until the mock received every push of `sent` that the service did not skip, and
+    /// returns them (every request, resends included), handing none.
+    func received(_ sent: Sent) async throws -> [MockAPNsRequest] {
+        let ids = Set(try await jobs(sent).compactMap { $0["id"] as? String })
         #expect(ids.count == sent.jobs)
         var received: [MockAPNsRequest] = []
         try await SimulatedE2E.wait("the \(ids.count) push(es) of request \(sent.requestId) at the mock APNs") {
             received = apnsRequests.filter { $0.pushId.map(ids.contains) ?? false }
             return Set(received.compactMap(\.pushId)) == ids
         }
-        for request in apnsRequests { try await hand(request) }
         return received
+    }
+
+    /// Waits until the service recorded every push of `sent` as delivered (APNs answered 200):
+    /// an edit or deletion of a message whose pushes are still pending rewrites or skips them
+    /// instead of sending a push of its own.
+    func waitDelivered(_ sent: Sent, timeout: TimeInterval = SimulatedE2E.deliveryTimeout) async throws {
+        try await SimulatedE2E.wait("every push of request \(sent.requestId) delivered", timeout: timeout) {
+            let states = try await log(sent).filter { $0["state"] as? String != "skipped" }.map { $0["state"] as? String ?? "?" }
+            return states.count == sent.jobs && states.allSatisfy { $0 == "delivered" }
+        }
     }
 
     /// Waits for one push `matches` picks (a read push, which no send request names) and hands it over.
     func deliverOne(_ what: String, _ matches: @escaping (MockAPNsRequest) -> Bool) async throws -> MockAPNsRequest {
         var found: MockAPNsRequest?
         try await SimulatedE2E.wait(what) {
-            found = apnsRequests.first { matches($0) && !handed.current.contains($0.apnsId) }
+            found = apnsRequests.first { matches($0) && !handed.current.contains($0.line) }
             return found != nil
         }
         let request = try #require(found)
@@ -335,9 +418,11 @@ final class Household: @unchecked Sendable {
 
     /// APNs hands one push to the device its token belongs to, as iOS would: an alert with
     /// `mutable-content` first to the Notification Service Extension, then to Notification
-    /// Center; a background push to the app (if iOS lets it through); a VoIP push to PushKit.
+    /// Center; a background push to the app (if iOS lets it through: never to an app the user
+    /// force-quit); a VoIP push to PushKit. Each request the mock logged is handed once: a
+    /// resend (a second request with the same `apns-id`) too, as APNs would deliver it.
     func hand(_ request: MockAPNsRequest) async throws {
-        let fresh = handed.withLock { $0.insert(request.apnsId).inserted }
+        let fresh = handed.withLock { $0.insert(request.line).inserted }
         guard fresh else { return }
         let owner = try #require(devices.first { $0.apnsToken == request.token || $0.voipToken == request.token })
         let voip = request.token == owner.voipToken
@@ -350,12 +435,18 @@ final class Household: @unchecked Sendable {
                 let run = await owner.nse.receive(request.payload)
                 #expect(run.ran && !run.killed && !run.expired)
             }
-            let delivery = owner.device.deliver(request.payload, identifier: request.apnsId)
+            // iOS makes the collapse id the notification's identifier; without one the
+            // notification gets a new identifier (never the apns-id, which a resend repeats).
+            let delivery = owner.device.deliver(request.payload, collapseId: request.collapseId)
             alerts.withLock { $0[request.apnsId] = delivery }
         case "background":
             #expect(!voip)
             let push = owner.device.deliverBackground(request.payload, priority: request.priority)
-            #expect(push.outcome == .delivered, "\(owner.name): \(push.outcome)")
+            if forceQuit.current.contains(owner.name) {
+                #expect(push.outcome == .notDelivered("the user force-quit the app"), "\(owner.name): \(push.outcome)")
+            } else {
+                #expect(push.outcome == .delivered, "\(owner.name): \(push.outcome)")
+            }
         case "voip":
             #expect(voip)
             owner.device.calls.pushKit.deliver(request.payload)
@@ -372,6 +463,10 @@ final class Household: @unchecked Sendable {
             #expect(device.device.kills == [], "\(device.name)", sourceLocation: sourceLocation)
             #expect(device.device.violations == [], "\(device.name)", sourceLocation: sourceLocation)
             #expect(device.nse.violations == [], "\(device.name)", sourceLocation: sourceLocation)
+            // Rule 33: no message shown twice.
+            #expect(
+                device.device.notificationCenter.duplicates.isEmpty, "\(device.name): \(device.device.notificationCenter.duplicates)",
+                sourceLocation: sourceLocation)
         }
         #expect(phone.device.calls.kills == [], sourceLocation: sourceLocation)
     }
@@ -391,7 +486,7 @@ private func stepNames(_ device: [String: Any]) -> [String] {
 }
 
 /// The devices (or skipped entries) of the trace's only recipient.
-private func recipient(_ trace: [String: Any]) throws -> [String: Any] {
+func recipient(_ trace: [String: Any]) throws -> [String: Any] {
     let recipients = try #require(trace["recipients"] as? [[String: Any]])
     #expect(recipients.count == 1)
     return try #require(recipients.first)
@@ -573,7 +668,8 @@ struct SimulatedEndToEndTests {
         let pushes = try await house.deliver(sent)
         let onPhone = try #require(pushes.first { $0.token == house.phone.apnsToken })
         let notification = try #require(house.phone.shown.first)
-        #expect(notification.identifier == onPhone.apnsId)
+        #expect(notification.identifier == onPhone.collapseId)
+        #expect(onPhone.collapseId?.hasPrefix("msg-") == true)
 
         // The user answers from the phone's notification and opens the conversation from the
         // iPad's (a response removes a notification, so one copy cannot be both: the push,

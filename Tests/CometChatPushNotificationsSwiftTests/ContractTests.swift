@@ -149,6 +149,7 @@ struct ContractTests {
         let values = ["appId": "app1", "authToken": "alice-token", "uid": "bob", "guid": "team"]
         let sent = recorder.requests.filter {
             $0.url.absoluteString.hasPrefix(host + "/notifications/push/v1/") && !$0.url.path.hasSuffix("/tokens")
+                && !$0.url.path.hasSuffix("/changes")
         }
         let names = calls.map(\.0) + ["mark-read-user.json"]
         #expect(sent.count == names.count, "\(sent.map { "\($0.method) \($0.url)" })")
@@ -167,6 +168,50 @@ struct ContractTests {
             }
         }
         #expect(device.service.contractViolations.isEmpty)
+    }
+
+    @Test("The catch-up sends the changes fixture's request and reads its answer; every other call keeps its headers")
+    func catchUpMatchesTheChangesFixture() async throws {
+        let fixture = try #require(try contractFixtures("client").first { $0.name == "changes.json" }?.json)
+        let expected = try #require(fixture["request"] as? [String: Any])
+        let recorder = RecordingTransport()
+        let device = SimulatedDevice(transport: recorder)
+        recorder.forward(to: device.service)
+        device.logInToChatSDK(uid: "alice", authToken: "alice-token")
+        let host = "https://push.example.com"
+        let app = await device.launchAndSettle(
+            PNConfiguration(appId: "app1", region: "us", providerId: "apns-provider", clientHost: host))
+        app.sendToBackground()
+        device.service.recordChange(
+            .read(conversationId: "alice_user_bob", unreadCount: 0, at: device.clock.now()), authToken: "alice-token")
+        app.bringToForeground()
+        #expect(await device.settle())
+        let changes = recorder.requests.filter { $0.url.path == "/notifications/push/v1/changes" }
+        #expect(changes.count == 2, "at launch (no cursor) and at the return to the foreground")
+        let first = try #require(changes.first)
+        #expect(first.url.absoluteString == host + "/notifications/push/v1/changes?limit=200", "a fresh installation asks without since")
+        let last = try #require(changes.last)
+        // The cursor the first answer gave: the simulated service's cursor of now, before any change.
+        let cursor = "c0"
+        var path = try #require(expected["path"] as? String)
+        path = path.replacingOccurrences(of: "{cursor}", with: cursor)
+        #expect(last.method == expected["method"] as? String)
+        #expect(last.url.absoluteString == host + path)
+        // The fixture's headers, and Content-Type, which §2 puts on every call.
+        var headers = try #require(
+            Self.fill(expected["headers"] ?? [:], ["appId": "app1", "authToken": "alice-token"]) as? [String: String])
+        headers["Content-Type"] = "application/json"
+        #expect(last.headers == headers)
+        #expect(last.body == nil || last.body?.isEmpty == true)
+        #expect(device.service.contractViolations.isEmpty)
+
+        // The fixture's answer, as the service sends it, parses to its three changes.
+        let response = try #require(fixture["response"] as? [String: Any])
+        let page = try #require(ChangesWire.page(try JSONSerialization.data(withJSONObject: response["body"] ?? [:])))
+        #expect(page.changes.map(\.kind) == [.edited, .deleted, .read])
+        #expect(page.changes[0].body == "See you at 6" && page.changes[0].notificationId == messageCollapseId)
+        #expect(page.changes[1].messageId == "1043" && page.changes[2].unreadCount == 0)
+        #expect(page.cursor == "{cursor}" && !page.hasMore && !page.truncated)
     }
 
     /// `value` as JSON text with sorted keys, for comparing JSON values whatever their bridging.

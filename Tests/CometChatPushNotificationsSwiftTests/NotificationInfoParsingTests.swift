@@ -120,9 +120,35 @@ struct NotificationInfoParsingTests {
         #expect(device.badge == 2)
     }
 
+    @Test("The edit and deletion fixtures are action pushes of message 1042, not new messages")
+    func actionPushes() throws {
+        let edited = try #require(MessageChange(actionPush: try contractPayload("chat-edited")))
+        #expect(
+            edited
+                == MessageChange(
+                    kind: .edited, conversationId: "alice_user_bob", messageId: "1042",
+                    notificationId: "msg-IW2lS1kxptN8yo4plTNh_gLGgLvYtII0P1COMujpzDs", title: "Alice", body: "See you at 6",
+                    at: Date(timeIntervalSince1970: 1_732_900_060)))
+        let deleted = try #require(MessageChange(actionPush: try contractPayload("chat-deleted")))
+        #expect(deleted.kind == .deleted && deleted.messageId == "1042" && deleted.conversationId == "alice_user_bob")
+        #expect(deleted.notificationId == "msg-IW2lS1kxptN8yo4plTNh_gLGgLvYtII0P1COMujpzDs" && deleted.body == nil)
+        // A message, a read push, an unknown action and an action without its message are not.
+        #expect(MessageChange(actionPush: try contractPayload("chat-user")) == nil)
+        #expect(MessageChange(actionPush: try contractPayload("read")) == nil)
+        var unknown = try contractPayload("chat-edited")
+        unknown["action"] = "pinned"
+        #expect(MessageChange(actionPush: unknown) == nil)
+        unknown["action"] = "read"
+        #expect(MessageChange(actionPush: unknown) == nil)
+        var untagged = try contractPayload("chat-deleted")
+        untagged["tag"] = nil
+        #expect(MessageChange(actionPush: untagged) == nil)
+    }
+
     @Test("Every fixture of Contract/payloads is covered by a table above")
     func everyFixtureCovered() {
-        let covered = Set((Self.chatFixtures + Self.callFixtures).map(\.fixture) + ["campaign", "read"])
+        let covered = Set(
+            (Self.chatFixtures + Self.callFixtures).map(\.fixture) + ["campaign", "read", "chat-edited", "chat-deleted"])
         #expect(Set(contractPayloadNames()).subtracting(covered).isEmpty)
         #expect(contractPayloadNames().count >= 17)
     }

@@ -138,4 +138,109 @@ struct SimulatorRulesTests {
         #expect(!withMode.deliverSilent(try chatPayload()), "no content-available")
         #expect(withMode.deliverSilent(payload))
     }
+
+    @Test("Rule 33: a push with the collapse id of a delivered notification replaces it and moves it to the top, also after a dismissal")
+    func collapseIdReplaces() async throws {
+        let device = SimulatedDevice(permission: .authorized)
+        let app = device.launch { $0.initialize(config: testConfig()) }
+        #expect(await device.settle())
+        app.sendToBackground()
+        let message = try chatPayload()
+        var later = message
+        later["tag"] = "1043"
+        let collapseId = "msg-IW2lS1kxptN8yo4plTNh_gLGgLvYtII0P1COMujpzDs"
+        let center = device.notificationCenter
+        device.deliver(message, identifier: "apns-1", collapseId: collapseId)
+        device.deliver(later, identifier: "apns-2", collapseId: "msg-later")
+        // The service sends the first message again (a resend after a crash): a new apns-id, the same collapse id.
+        let resend = device.deliver(message, identifier: "apns-3", collapseId: collapseId)
+        #expect(resend.wasShown && resend.playedSound && resend.litScreen, "iOS presents the replacement again")
+        #expect(center.shownNotifications.map(\.identifier) == ["msg-later", collapseId], "one notification, now on top")
+        // The user dismissed it; the next resend shows again, as one notification.
+        device.dismiss(resend.notification)
+        #expect(center.shownNotifications.map(\.identifier) == ["msg-later"])
+        device.deliver(message, identifier: "apns-4", collapseId: collapseId)
+        #expect(center.shownNotifications.map(\.identifier) == ["msg-later", collapseId])
+        #expect(center.duplicates.isEmpty)
+
+        // Without a collapse id a resend is a second notification, and the simulator records it.
+        device.deliver(later, identifier: "apns-5")
+        #expect(center.shownNotifications.count == 3)
+        #expect(center.duplicates.map { $0.shown.notification.identifier } == ["apns-5"])
+        #expect(center.duplicates.first?.alreadyShown.notification.identifier == "msg-later")
+    }
+
+    @Test("Rule 33: a client that shows a resent push again under an identifier of its own is caught as a duplicate")
+    func aClientThatShowsAResendTwiceIsCaught() async throws {
+        let message = try chatPayload()
+        let collapseId = "msg-IW2lS1kxptN8yo4plTNh_gLGgLvYtII0P1COMujpzDs"
+
+        // A deliberately wrong client: its own notification-center delegate hides each push in the
+        // foreground and shows it again as a local notification with a new identifier (its own
+        // in-app presentation), so a resend, which iOS would have put in the first one's place,
+        // becomes a second notification.
+        let wrong = SimulatedDevice(permission: .authorized)
+        wrong.launch()
+        let center = wrong.notificationCenter
+        center.setAppDelegate(
+            PNNotificationCenterEvents(
+                willPresent: { notification, completion in
+                    guard notification.userInfo["shownByApp"] == nil else { return completion([.banner, .list]) }
+                    completion([])
+                    var userInfo = ["shownByApp": "1"]
+                    for case (let key as String, let value as String) in notification.userInfo { userInfo[key] = value }
+                    let alert = (notification.userInfo["aps"] as? [String: Any])?["alert"] as? [String: Any]
+                    let request = PNLocalNotificationRequest(
+                        identifier: UUID().uuidString, title: alert?["title"] as? String ?? "", body: alert?["body"] as? String ?? "",
+                        threadIdentifier: notification.threadIdentifier, userInfo: userInfo)
+                    center.add(request) { _ in }
+                },
+                didReceive: { _, completion in completion() }))
+        wrong.deliver(message, identifier: "apns-1", collapseId: collapseId)
+        wrong.deliver(message, identifier: "apns-2", collapseId: collapseId)
+        #expect(center.shownNotifications.count == 2)
+        #expect(center.duplicates.count == 1)
+        #expect(center.duplicates.first.map { $0.shown.isLocal && $0.alreadyShown.isLocal } == true)
+
+        // The SDK as the delegate lets iOS show the push under its collapse id: the resend replaces it.
+        let right = SimulatedDevice(permission: .authorized)
+        right.launch { $0.initialize(config: testConfig()) }
+        #expect(await right.settle())
+        right.deliver(message, identifier: "apns-1", collapseId: collapseId)
+        right.deliver(message, identifier: "apns-2", collapseId: collapseId)
+        #expect(right.notificationCenter.shownNotifications.map(\.identifier) == [collapseId])
+        #expect(right.notificationCenter.duplicates.isEmpty)
+        #expect(await right.settle())
+    }
+
+    @Test("Rule 33: a local request with a delivered notification's identifier takes its place; in the foreground willPresent decides")
+    func localRequestReplaces() async throws {
+        let device = SimulatedDevice(permission: .authorized)
+        let app = device.launch { $0.initialize(config: testConfig()) }
+        #expect(await device.settle())
+        app.sendToBackground()
+        let center = device.notificationCenter
+        device.deliver(try chatPayload(), identifier: "apns-1", collapseId: "msg-1")
+        var later = try chatPayload()
+        later["tag"] = "1043"
+        device.deliver(later, identifier: "apns-2", collapseId: "msg-2")
+        let quiet = PNLocalNotificationRequest(
+            identifier: "msg-1", title: "Alice", body: "See you at 6", threadIdentifier: "alice_user_bob",
+            userInfo: ["type": "chat", "tag": "1042"], playsSound: false, interruptionLevel: .passive)
+        _ = await awaitResult { (done: @escaping @Sendable ((any Error)?) -> Void) in center.add(quiet, completion: done) }
+        #expect(center.shown.map(\.notification.identifier) == ["msg-2", "msg-1"])
+        #expect(center.shown.last?.body == "See you at 6" && center.shown.last?.isLocal == true)
+        let delivery = try #require(center.localDeliveries.last)
+        #expect(delivery.wasShown && !delivery.playedSound && !delivery.litScreen && delivery.interruptionLevel == "passive")
+        #expect(center.duplicates.isEmpty)
+
+        // In the foreground iOS asks the delegate; an app delegate that answers no options hides it.
+        app.bringToForeground()
+        center.setAppDelegate(
+            PNNotificationCenterEvents(willPresent: { _, completion in completion([]) }, didReceive: { _, completion in completion() }))
+        let hidden = PNLocalNotificationRequest(identifier: "local-2", title: "Alice", body: "Hi")
+        _ = await awaitResult { (done: @escaping @Sendable ((any Error)?) -> Void) in center.add(hidden, completion: done) }
+        #expect(center.localDeliveries.last.map { $0.foregroundOptions == [] && !$0.wasShown } == true)
+        #expect(!center.shownNotifications.contains { $0.identifier == "local-2" })
+    }
 }

@@ -13,6 +13,10 @@
     NSLog(@"Reply not sent: %@", error.message);
 }
 
+// A message was edited or deleted: its notification, if still shown, already changed.
+- (void)didEditMessage:(PNMessageChange *)change { NSLog(@"edited %@ in %@", change.messageId, change.conversationId); }
+- (void)didDeleteMessage:(PNMessageChange *)change { NSLog(@"deleted %@ in %@", change.messageId, change.conversationId); }
+
 // A tap no product recognised.
 - (void)didTapNotification:(PNNotificationInfo *)info { NSLog(@"tapped %@", info.rawPayload); }
 

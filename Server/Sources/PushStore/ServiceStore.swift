@@ -9,7 +9,7 @@ import PushCore
 ///
 /// Methods are synchronous and may block on I/O. Deleting an app or a user deletes what
 /// hangs off it (users, auth tokens, push tokens, providers).
-public protocol ServiceStore: OutboxStore, SharedStore {
+public protocol ServiceStore: OutboxStore, SharedStore, MessageChangeStore {
     // MARK: Apps
     /// Adds an app; throws ``StoreError/conflict`` when the id is taken.
     func createApp(_ app: AppRecord) throws
@@ -42,10 +42,12 @@ public protocol ServiceStore: OutboxStore, SharedStore {
     func authToken(hash: Data) throws -> AuthTokenRecord?
     /// The user's auth tokens (hashes and hints only).
     func authTokens(appId: String, uid: String) throws -> [AuthTokenRecord]
-    /// Revokes one auth token; its push tokens stay until unregistered or moved.
-    func revokeAuthToken(appId: String, uid: String, hash: Data) throws -> Bool
-    /// Revokes all of a user's auth tokens; returns how many.
-    func revokeAuthTokens(appId: String, uid: String) throws -> Int
+    /// Revokes one auth token; nil when the user has no such token. In the same transaction the
+    /// push tokens registered with it are deleted (and kept as ``RevokedPushToken``s for the
+    /// retention period) and their jobs still queued are skipped with the rule `revoked`.
+    func revokeAuthToken(appId: String, uid: String, hash: Data, now: Date) throws -> Revocation?
+    /// Revokes all of a user's auth tokens, as ``revokeAuthToken(appId:uid:hash:now:)`` does each.
+    func revokeAuthTokens(appId: String, uid: String, now: Date) throws -> Revocation
 
     // MARK: Providers
     /// Adds a provider; throws ``StoreError/conflict`` when the id is taken in the app. The
@@ -142,8 +144,11 @@ public protocol ServiceStore: OutboxStore, SharedStore {
     /// Deletes what finished before `cutoff` and returns how many rows of each kind went:
     /// push jobs in a final state (delivered, failed, expired, skipped) finished before it,
     /// delivered webhook jobs finished before it, trace events (`push_events`) recorded
-    /// before it, idempotency records and call records created before it. Jobs still to do
-    /// (pending, waiting for a retry or a provider fix, leased) are never deleted, however old.
+    /// before it, idempotency records and call records created before it, changes of the
+    /// changes feed recorded before it (each user's feed remembers the last position purged,
+    /// so a cursor from before it is answered `truncated`) and revoked push tokens revoked
+    /// before it. Jobs still to do (pending, waiting for a retry or a provider fix, leased) are
+    /// never deleted, however old.
     ///
     /// Deletes at most `batchSize` rows per statement, each statement its own short
     /// transaction, until nothing is left: no long lock, no huge transaction. Idempotent:

@@ -14,6 +14,7 @@ public enum StoreTable: String, Sendable, CaseIterable {
     case pushJobs = "push_jobs", webhookJobs = "webhook_jobs", calls, providerTokens = "provider_tokens"
     case pushPreferences = "push_preferences", pushMutes = "push_mutes", pushGroupLevels = "push_group_levels"
     case pushEvents = "push_events"
+    case pushChanges = "push_changes", revokedPushTokens = "revoked_push_tokens"
 
     /// The columns, in row order.
     public var columns: [String] {
@@ -21,7 +22,7 @@ public enum StoreTable: String, Sendable, CaseIterable {
         case .apps:
             return ["id", "name", "webhook_url", "webhook_secret", "created_at", "default_apns_provider_id", "default_fcm_provider_id"]
         // (`users.tokens_at_most` is not copied: a bound the destination's registrations count again.)
-        case .users: return ["app_id", "uid", "name", "avatar", "created_at"]
+        case .users: return ["app_id", "uid", "name", "avatar", "created_at", "changes_purged_through"]
         case .authTokens: return ["hash", "app_id", "uid", "hint", "created_at"]
         case .providers: return ["app_id", "id", "kind", "settings", "secret", "created_at", "updated_at", "last_delivered_at"]
         case .pushTokens:
@@ -48,6 +49,12 @@ public enum StoreTable: String, Sendable, CaseIterable {
         case .pushMutes: return ["app_id", "uid", "receiver_type", "receiver", "until", "created_at"]
         case .pushGroupLevels: return ["app_id", "uid", "guid", "level", "updated_at"]
         case .pushEvents: return ["app_id", "push_id", "request_id", "step", "at", "detail"]
+        case .pushChanges:
+            return [
+                "seq", "app_id", "uid", "kind", "conversation_id", "message_id", "notification_id", "title", "body", "unread_count", "at",
+                "created_at",
+            ]
+        case .revokedPushTokens: return ["app_id", "uid", "token", "platform", "provider_id", "environment", "revoked_at"]
         }
     }
 }

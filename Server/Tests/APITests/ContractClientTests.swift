@@ -1,4 +1,5 @@
 import Foundation
+import PushCore
 import PushTestSupport
 import Testing
 
@@ -7,9 +8,11 @@ import Testing
 @Suite struct ContractClientTests {
     let harness: Harness
     let session: Harness.TestSession
+    /// The service's clock, when a fixture needs a time it shows (else the real one).
+    let pinnedNow = Locked<Date?>(nil)
 
     init() async throws {
-        harness = try await Harness.start()
+        harness = try await Harness.start(clock: { [pinnedNow] in pinnedNow.withLock { $0 } ?? Date() })
         try await harness.makeApp()
         session = try await harness.makeUser("alice")
         _ = try await harness.makeUser("bob")
@@ -39,6 +42,9 @@ import Testing
             values["pushId"] = try await pushSentToAlice()
         }
         if path.contains("/calls/") { try await callPushedToAlice() }
+        // `{cursor}`: the request's is a cursor from before the changes, the answer's a later one.
+        let expectedValues = values
+        if path.contains("/changes") { values["cursor"] = try await changesOfAlice() }
         let request = Fixtures.substitute(fixture["request"] ?? [:], values) as? [String: Any] ?? [:]
         let headers = request["headers"] as? [String: String] ?? [:]
         let body = request["body"].flatMap { $0 is NSNull ? nil : $0 }
@@ -49,7 +55,7 @@ import Testing
         // Then the answer has the fixture's status and fields
         let expected = fixture["response"] as? [String: Any] ?? [:]
         #expect(response.status == expected["status"] as? Int)
-        let problems = Fixtures.mismatches(expected: expected["body"] ?? [:], actual: response.json, values: values)
+        let problems = Fixtures.mismatches(expected: expected["body"] ?? [:], actual: response.json, values: expectedValues)
         #expect(problems.isEmpty, "\(name): \(problems)")
     }
 
@@ -90,7 +96,7 @@ import Testing
             "register-apns-token", "unregister-tokens", "mark-delivered-user", "mark-delivered-group", "quick-reply-user",
             "quick-reply-thread", "campaign-delivered", "campaign-clicked", "call-rejected", "preferences-get", "preferences-mute",
             "preferences-unmute", "preferences-group-level", "preferences-quiet-hours", "preferences-clear-quiet-hours", "mark-read-user",
-            "push-opened",
+            "push-opened", "changes",
         ]
         #expect(Set(routes).subtracting(Fixtures.names(in: "client")).isEmpty)
     }

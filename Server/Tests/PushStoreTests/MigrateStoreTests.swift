@@ -338,6 +338,15 @@ import Testing
             try await admin("PUT", "/users/alice/push-preferences/quiet-hours", ["start": "22:00", "end": "07:00", "includeCalls": false])
                 .status == 200)
 
+        // bob read a conversation (his changes feed), and alice's session on a third device was
+        // revoked (its push token is kept as revoked)
+        let read = try await RawHTTP.json(
+            port: port, "POST", "/notifications/push/v1/read", headers: bob, ["receiverType": "user", "receiver": "alice"])
+        #expect(read.data["devices"] as? Int == 0, "bob's other device has only a VoIP token")
+        let aliceThird = try #require(try await admin("POST", "/users/alice/auth_tokens").data["authToken"] as? String)
+        #expect(try await register("alice", hex(0xA11CE_03), platform: "apns_ios_device", auth: aliceThird) == 200)
+        #expect(try await admin("DELETE", "/users/alice/auth_tokens/\(aliceThird)").data["pushTokens"] as? Int == 1)
+
         // then pending work: two sends (one a call: a call record), two webhook events (one
         // idempotent), and a provider token another instance cached
         receiver.accepting.withLock { $0 = false }

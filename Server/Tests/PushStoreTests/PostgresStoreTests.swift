@@ -100,9 +100,9 @@ enum StoreScenarios {
         }
         log.step("auth token") { try store.authToken(hash: Data([1])) }
         log.step("auth tokens") { try store.authTokens(appId: "a1", uid: "u1") }
-        log.step("revoke one") { try store.revokeAuthToken(appId: "a1", uid: "u1", hash: Data([1])) }
-        log.step("revoke it again") { try store.revokeAuthToken(appId: "a1", uid: "u1", hash: Data([1])) }
-        log.step("revoke all") { try store.revokeAuthTokens(appId: "a1", uid: "u1") }
+        log.step("revoke one") { try store.revokeAuthToken(appId: "a1", uid: "u1", hash: Data([1]), now: t0) }
+        log.step("revoke it again") { try store.revokeAuthToken(appId: "a1", uid: "u1", hash: Data([1]), now: t0) }
+        log.step("revoke all") { try store.revokeAuthTokens(appId: "a1", uid: "u1", now: t0) }
         let provider = ProviderRecord(
             appId: "a1", id: "p1", kind: .apns, settings: Data("{\"k\":1}".utf8), sealedSecret: Data([7, 0, 7]), createdAt: t0,
             updatedAt: t0)
@@ -537,14 +537,15 @@ struct PostgresStoreTests {
         }
         let stores = try opened.withLock { $0 }.map { try $0.get() }
         defer { stores.forEach { $0.close() } }
-        #expect(stores.allSatisfy { $0.schemaVersion == 11 })
+        #expect(stores.allSatisfy { $0.schemaVersion == 12 })
         #expect(
-            try schema.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations") == "1,2,3,4,5,6,7,8,9,10,11")
+            try schema.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations") == "1,2,3,4,5,6,7,8,9,10,11,12"
+        )
         let reopened = try schema.open(poolSize: 1)
         defer { reopened.close() }
-        #expect(reopened.schemaVersion == 11)
-        #expect(try schema.psql("SELECT count(*) FROM schema_migrations") == "11")
-        #expect(try schema.psql("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") == "16")
+        #expect(reopened.schemaVersion == 12)
+        #expect(try schema.psql("SELECT count(*) FROM schema_migrations") == "12")
+        #expect(try schema.psql("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") == "18")
     }
 
     /// A database of schema 6 (job leases in `push_jobs`) with jobs in every state: migration 7
@@ -583,7 +584,7 @@ struct PostgresStoreTests {
 
         let store = try schema.open(poolSize: 2)
         defer { store.close() }
-        #expect(store.schemaVersion == 11)
+        #expect(store.schemaVersion == 12)
         // Every job reads as before, through the export and the counts.
         #expect(try schema.psql("SELECT string_agg(concat_ws('|', \(columns)), E'\\n' ORDER BY id) FROM push_job_rows") == before)
         #expect(
@@ -932,6 +933,22 @@ struct PostgresStoreTests {
         skipped.skipped = true
         skipped.rule = "group-none"
         try store.enqueue(webhooks: [], pushJobs: [skipped])
+        // The changes feed (an old change purged: its user keeps the position) and a revoked session.
+        let old = t0.addingTimeInterval(-86_400)
+        try store.record(
+            changes: [
+                PushChange(
+                    appId: "a1", uid: "u1", kind: .edited, conversationId: "u1_user_u2", messageId: "m1", notificationId: "msg-1",
+                    title: "T", body: "B", at: old, createdAt: old),
+                PushChange(appId: "a1", uid: "u1", kind: .read, conversationId: "group_g", unreadCount: 0, at: t0, createdAt: t0),
+                PushChange(
+                    appId: "a1", uid: "u2", kind: .deleted, conversationId: "u1_user_u2", messageId: "m2", notificationId: "msg-2", at: t0,
+                    createdAt: t0),
+            ], pushJobs: [])
+        #expect(try store.purgeFinished(before: t0.addingTimeInterval(-3_600), batchSize: 10).changes == 1)
+        try store.addAuthToken(AuthTokenRecord(hash: Data([0xaa]), appId: "a1", uid: "u2", hint: "h3", createdAt: t0))
+        _ = try store.registerToken(StoreScenarios.token("revoked-tok", uid: "u2", hash: Data([0xaa])), maxPerUser: 100)
+        #expect(try store.revokeAuthToken(appId: "a1", uid: "u2", hash: Data([0xaa]), now: t0)?.pushTokens == 1)
     }
 
     static func rows(of store: any ServiceStore) throws -> [StoreTable: [[StoreValue]]] {

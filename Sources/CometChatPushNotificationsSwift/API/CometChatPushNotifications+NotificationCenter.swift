@@ -32,6 +32,16 @@ extension CometChatPushNotifications {
         completionHandler: @escaping @Sendable (PNPresentationOptions) -> Void
     ) {
         let info = CometChatNotificationInfo(rawPayload: notification.userInfo)
+        if MessageChangeApplier.isEditReplacement(notification) {
+            // The SDK's own quiet replacement of an edited message: into the list, no banner,
+            // no sound, no badge, no receipt.
+            platform.logger.log(.debug, "Foreground edit of a chat notification: options list.")
+            return completionHandler([.list])
+        }
+        if changeApplier.isDeleted(info) {
+            platform.logger.log(.debug, "Foreground chat notification of a deleted message: hidden.")
+            return completionHandler([])
+        }
         let decision = foregroundPolicy.decide(info)
         platform.logger.log(
             .debug,

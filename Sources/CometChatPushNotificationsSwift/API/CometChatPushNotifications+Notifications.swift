@@ -56,7 +56,9 @@ extension CometChatPushNotifications {
     /// its `unreadMessageCount` (with `enableBadgeCount` on), and the Chat product marks chat
     /// messages and campaign pushes delivered. A `type: read` push from a self-hosted service
     /// (the conversation was read on another device) removes that conversation's notifications
-    /// from Notification Center and sets the badge to its `unreadCount`.
+    /// from Notification Center and sets the badge to its `unreadCount`. A message's edit or
+    /// deletion (`action: edited` or `deleted`) replaces its notification quietly or removes it;
+    /// neither presents anything or sends a receipt.
     ///
     /// Prefer ``handleBackgroundNotification(userInfo:completion:)``: iOS may suspend the app as
     /// soon as the fetch completion handler runs (rule 26), and this form cannot tell you when
@@ -91,11 +93,21 @@ extension CometChatPushNotifications {
             return
         }
         if let read = ReadSyncPush(userInfo) {
-            handleReadSync(read, completion: completion)
+            handleChangePush(MessageChange(read), completion: completion)
+            return
+        }
+        if let change = MessageChange(actionPush: userInfo) {
+            handleChangePush(change, completion: completion)
             return
         }
         guard info.kind == .chat || info.kind == .campaign else {
             onCallbackQueue { completion(.noData) }
+            return
+        }
+        if changeApplier.isDeleted(info), let conversationId = info.conversationId, let messageId = info.messageId {
+            // The message's deletion overtook it: no receipt, and its notification goes.
+            platform.logger.log(.info, "A push of a message deleted before it arrived: its notification is removed.")
+            handleChangePush(MessageChange(kind: .deleted, conversationId: conversationId, messageId: messageId), completion: completion)
             return
         }
         applyBadge(deliveryBadge(info))

@@ -328,7 +328,7 @@ extension CometChatPushNotifications {
                 result = .failure(.notSupported(name))
             }
             let readConversation = conversationId
-            let removed = await removeDelivered { notification in
+            let removed = await changeApplier.removeDelivered { notification in
                 if let conversationId = readConversation, ReadSyncPush.belongs(notification, to: conversationId) { return true }
                 let info = CometChatNotificationInfo(rawPayload: notification.userInfo)
                 guard info.kind == .chat else { return false }
@@ -342,49 +342,4 @@ extension CometChatPushNotifications {
         }
     }
 
-    /// A `type: read` push: removes the conversation's notifications, sets the badge, then
-    /// completes (rule 26: only once the work is done), holding background time meanwhile.
-    func handleReadSync(_ read: ReadSyncPush, completion: @escaping @Sendable (PNBackgroundFetchResult) -> Void) {
-        let badge = (configuration?.enableBadgeCount ?? false) ? read.unreadCount : nil
-        let time = PNBackgroundTime(application: platform.application)
-        let done = PNLocked(false)
-        let finish: @Sendable (PNBackgroundFetchResult) -> Void = { [weak self, tracker] result in
-            guard
-                done.withLock({ done in
-                    defer { done = true }; return !done
-                })
-            else { return }
-            time.end()
-            if let self { self.onCallbackQueue { completion(result) } } else { completion(result) }
-            tracker.end()
-        }
-        tracker.begin()
-        Task {
-            await time.begin(name: "CometChat read push") { finish(.failed) }
-            let removed = await removeDelivered { ReadSyncPush.belongs($0, to: read.conversationId) }
-            if let badge {
-                let application = platform.application
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    onCallbackQueue {
-                        application.setBadgeCount(badge)
-                        continuation.resume()
-                    }
-                }
-            }
-            platform.logger.log(
-                .info, "A read push removed \(removed) notification(s)\(badge.map { " and set the badge to \($0)" } ?? "").")
-            finish(removed > 0 || badge != nil ? .newData : .noData)
-        }
-    }
-
-    /// Removes the delivered notifications `matches` picks; returns how many.
-    func removeDelivered(_ matches: @escaping @Sendable (PNNotification) -> Bool) async -> Int {
-        let center = platform.notificationCenter
-        let delivered = await withCheckedContinuation { (continuation: CheckedContinuation<[PNNotification], Never>) in
-            center.deliveredNotifications { continuation.resume(returning: $0) }
-        }
-        let identifiers = delivered.filter(matches).map(\.identifier)
-        if !identifiers.isEmpty { center.removeDeliveredNotifications(identifiers: identifiers) }
-        return identifiers.count
-    }
 }

@@ -90,13 +90,19 @@ extension CometChatPushNotifications {
     public var currentUID: String? { lifecycle.state.session?.uid }
 
     /// Sends a client API call with the current session, for products (receipts, replies,
-    /// call status).
+    /// call status) and Core's own calls. An answer `AUTH_ERR_AUTH_TOKEN_NOT_FOUND` logs the
+    /// user out, as it does for a token registration (wire contract §2).
     @_spi(PNProducts)
     public func sendClientRequest(_ method: String, _ path: String, json body: [String: Any]?) async -> PNResult<Data> {
         let applied = lifecycle.state
         guard let api = applied.api, let session = applied.session else {
             return .failure(configuration == nil ? .notInitialised() : .notLoggedIn())
         }
-        return await api.call(method, path, json: body, authToken: session.authToken)
+        let result = await api.call(method, path, json: body, authToken: session.authToken)
+        if case .failure(let error) = result, error.endsSession {
+            platform.logger.log(.warning, "The service rejected the auth token: the session ends.")
+            await lifecycle.sessionRejected(session)
+        }
+        return result
     }
 }

@@ -21,6 +21,10 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
     let jobs: OrderedJobs
     let lifecycle: TokenLifecycle
     let notifications = NotificationHandling()
+    /// The edits and deletions applied, with the tombstones of deleted messages.
+    let messageChanges: MessageChangeLedger
+    /// The catch-up on the changes feed.
+    let catchUp: ChangesCatchUp
 
     /// What the facade alone knows. The client API, the session that registers tokens and its
     /// origin, the active session's keychain items and the saved configuration belong to
@@ -48,6 +52,8 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
         self.platform = platform
         let tracker = self.tracker
         jobs = OrderedJobs(tracker: tracker)
+        messageChanges = MessageChangeLedger(store: platform.store, clock: platform.clock)
+        catchUp = ChangesCatchUp(store: platform.store, clock: platform.clock, logger: platform.logger)
         let box = WeakBox()
         let vault = SessionVault(secure: platform.secureStore(nil)) { box.sdk?.keychainRefused($0) }
         state = PNLocked(State(vault: vault, appSession: vault.appSession))
@@ -59,6 +65,7 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
                     box.sdk?.notifyDelegate { $0.pnOnPushTokenRegistrationFailed(platform, error) }
                 },
                 sessionEnded: { previous in await box.sdk?.sessionDidEnd(previous) },
+                sessionAdopted: { _ in box.sdk?.scheduleCatchUp() },
                 keychainRefused: { box.sdk?.keychainRefused($0) }
             ))
         super.init()
@@ -161,6 +168,7 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
         if isFirstInitialize {
             installProducts(config)
             platform.sessionBridge.observeChanges { [weak self] in self?.refreshSession() }
+            platform.application.observeForeground { [weak self] in self?.scheduleCatchUp() }
         }
 
         let resolved = resolveSession(config)

@@ -12,6 +12,7 @@ import Foundation
 /// | token unregistration | 2 s | 300 s | 0.5–1 | 3 | |
 /// | Chat's receipts and quick replies | 1 s | 8 s | none | no limit | the next wait would end at the deadline |
 /// | Calls' call status | 2 s | 4 s | none | 3 | |
+/// | the catch-up on the changes feed | 2 s | 60 s | 0.5–1 | 4 | the session changes |
 @_spi(PNProducts)
 public struct PNRetryPolicy: Sendable {
     /// The delay before the first retry, in seconds.

@@ -7,6 +7,8 @@ struct TokenLifecycleEvents: Sendable {
     var registrationFailed: @Sendable (CometChatPushTokenPlatform, PNError) -> Void
     /// The user is gone (logout, or the service rejected the auth token).
     var sessionEnded: @Sendable (_ previous: PNSession) async -> Void
+    /// A session was adopted (at `initialize` or a login): the catch-up may run.
+    var sessionAdopted: @Sendable (PNSession) -> Void
     /// The keychain refused to save the active session.
     var keychainRefused: @Sendable (PNSecureStoreError) -> Void
 }
@@ -149,7 +151,8 @@ actor TokenLifecycle {
             $0.origin = new == nil ? nil : origin
         }
         saveActive(new, config, api)
-        guard new != nil else { return }
+        guard let new else { return }
+        events.sessionAdopted(new)
         generation += 1
         if config.autoRegisterTokens {
             for platform in tokenStore.tokens.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
@@ -259,10 +262,6 @@ actor TokenLifecycle {
     var cachedTokens: [CometChatPushTokenPlatform: String] { tokenStore.tokens }
     var records: [CometChatPushTokenPlatform: RegistrationRecord] { tokenStore.records }
 
-    private func userKey(_ session: PNSession) -> String {
-        session.uid.map { "uid:" + $0 } ?? "auth:" + Fingerprint.of(session.authToken)
-    }
-
     private func startRegistration(
         _ platform: CometChatPushTokenPlatform, force: Bool, completion: (@Sendable (PNResult<String>) -> Void)?
     ) {
@@ -284,7 +283,7 @@ actor TokenLifecycle {
             completion?(.failure(.providerRequired))
             return
         }
-        let key = userKey(session)
+        let key = session.storageKey
         if !force, let existing = tokenStore.records[platform], existing.token == token, existing.userKey == key,
             existing.providerId == providerId,
             clock.now().timeIntervalSince(existing.registeredAt) < Self.refreshInterval
@@ -352,14 +351,23 @@ actor TokenLifecycle {
                 let willRetry = error.isRetryable
                 complete(platform, .failure(error), finished: !willRetry)
                 if error.endsSession {
-                    tokenStore.records = [:]
-                    rejectedAuthTokens.insert(Fingerprint.of(session.authToken))
-                    await endSession(session, reason: "the service rejected the auth token")
+                    await sessionRejected(session)
                     return .finished(())
                 }
                 return willRetry ? .retry(()) : .finished(())
             }
         }
+    }
+
+    /// The service answered `AUTH_ERR_AUTH_TOKEN_NOT_FOUND` to a call made with `session` (a
+    /// registration, the catch-up, a product's request): the auth token is gone (revoked, or
+    /// another app's), so the user is logged out, and that token is not adopted again in this
+    /// process. Nothing happens when `session` is no longer the active one.
+    func sessionRejected(_ session: PNSession) async {
+        guard self.session == session else { return }
+        tokenStore.records = [:]
+        rejectedAuthTokens.insert(Fingerprint.of(session.authToken))
+        await endSession(session, reason: "the service rejected the auth token")
     }
 
     private func record(_ platform: CometChatPushTokenPlatform, _ result: PNResult<String>) {
@@ -409,4 +417,11 @@ extension PNRetryPolicy {
     static let tokenRegistration = PNRetryPolicy(firstDelay: 2, maxDelay: 300, jitter: 0.5...1)
     /// Token unregistration: the same delays, three attempts in all.
     static let tokenUnregistration = PNRetryPolicy(firstDelay: 2, maxDelay: 300, jitter: 0.5...1, maxAttempts: 3)
+}
+
+extension PNSession {
+    /// The user, for what the SDK keeps per user (registration records, the catch-up's cursor):
+    /// `uid:` and the uid, or `auth:` and a fingerprint of the auth token when the uid is unknown.
+    /// Never the auth token itself.
+    var storageKey: String { uid.map { "uid:" + $0 } ?? "auth:" + Fingerprint.of(authToken) }
 }

@@ -27,4 +27,14 @@ public protocol PNApplication: Sendable {
     /// Ends a background task started with ``beginBackgroundTask(name:expiration:)``. Synchronous,
     /// so an expiration handler can end its task before it returns.
     func endBackgroundTask(_ identifier: Int)
+    /// Calls `handler` each time the app returns from the background to the foreground
+    /// (`UIApplication.willEnterForegroundNotification`), from any thread. Called once, from
+    /// `initialize`.
+    func observeForeground(_ handler: @escaping @Sendable () -> Void)
+}
+
+extension PNApplication {
+    /// Observes nothing: an application object without a foreground (an app extension), or one
+    /// written before the SDK needed it.
+    public func observeForeground(_ handler: @escaping @Sendable () -> Void) {}
 }

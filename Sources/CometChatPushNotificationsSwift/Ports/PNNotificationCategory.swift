@@ -75,11 +75,16 @@ public struct PNLocalNotificationRequest: Sendable, Equatable {
     public var categoryIdentifier: String?
     /// Extra payload keys.
     public var userInfo: [String: String]
+    /// Whether it plays the default sound (`content.sound`).
+    public var playsSound: Bool
+    /// How it interrupts the user (`content.interruptionLevel`).
+    public var interruptionLevel: PNInterruptionLevel
 
-    /// Creates a request.
+    /// Creates a request. By default it plays the default sound and is `active`, as a push is.
     public init(
         identifier: String, title: String, body: String, threadIdentifier: String? = nil,
-        categoryIdentifier: String? = nil, userInfo: [String: String] = [:]
+        categoryIdentifier: String? = nil, userInfo: [String: String] = [:], playsSound: Bool = true,
+        interruptionLevel: PNInterruptionLevel = .active
     ) {
         self.identifier = identifier
         self.title = title
@@ -87,5 +92,18 @@ public struct PNLocalNotificationRequest: Sendable, Equatable {
         self.threadIdentifier = threadIdentifier
         self.categoryIdentifier = categoryIdentifier
         self.userInfo = userInfo
+        self.playsSound = playsSound
+        self.interruptionLevel = interruptionLevel
     }
+}
+
+/// How a notification interrupts the user (`UNNotificationInterruptionLevel`, a push's
+/// `aps.interruption-level`).
+public enum PNInterruptionLevel: String, Sendable, Equatable, CaseIterable {
+    /// Into Notification Center only: no sound, the screen stays dark.
+    case passive
+    /// Presented at once, with its sound; lights the screen.
+    case active
+    /// As `active`, and through a Focus that allows time-sensitive notifications.
+    case timeSensitive = "time-sensitive"
 }

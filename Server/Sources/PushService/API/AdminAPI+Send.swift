@@ -40,11 +40,17 @@ extension AdminAPI {
         }
         let body = try call.body()
         let request = try SendRequest.parse(body, now: service.now)
+        if case .chat(let chat) = request.event, let action = chat.action {
+            return try sendMessageAction(call, action, of: chat, request: request, body: body, idempotencyKey: idempotencyKey)
+        }
         let requestId = service.newId()
         let factory = JobFactory(service: service, requestId: requestId, ttlSeconds: request.ttlSeconds)
         var jobs: [PushJob] = []
         var perRecipient: [[String: Any]] = []
         let now = service.now
+        // Tokens a revocation deleted: recorded as skipped jobs (rule `revoked`) for the log and trace.
+        let revoked = Dictionary(
+            grouping: try service.store.revokedPushTokens(appId: call.appId, uids: request.recipients.map(\.uid)), by: \.uid)
         for recipient in request.recipients {
             let tokens = try service.store.tokens(appId: call.appId, uid: recipient.uid)
             // Notification preferences: read only for recipients with tokens (nothing to change otherwise).
@@ -60,6 +66,8 @@ extension AdminAPI {
             // A push APNs would refuse (too large) is refused here, naming the field, not stored.
             if let refusal = PayloadSize.check(recipientJobs, event: request.event, badge: recipient.badge) { throw refusal }
             jobs += recipientJobs
+            jobs += factory.revokedJobs(
+                for: request.event, uid: recipient.uid, badge: recipient.badge, revoked: revoked[recipient.uid] ?? [], registered: tokens)
             var entry: [String: Any] = ["uid": recipient.uid, "jobs": recipientJobs.filter { !$0.skipped }.count]
             if let rule = treatment.rule { entry["rule"] = rule }
             perRecipient.append(entry)
@@ -72,18 +80,33 @@ extension AdminAPI {
         }
         let response = JSON.encode(
             ["requestId": requestId, "jobs": jobs.filter { !$0.skipped }.count, "recipients": perRecipient] as [String: Any])
-        let key = idempotencyKey.isEmpty ? "auto-" + requestId : "key-" + idempotencyKey
         let outcome = try service.store.acceptSend(
-            appId: call.appId, idempotencyKey: key, requestHash: Crypto.sha256(JSON.encode(body.values)), jobs: jobs, webhooks: [],
-            response: response, now: service.now)
+            appId: call.appId, idempotencyKey: Self.storedKey(idempotencyKey, requestId: requestId),
+            requestHash: Self.requestHash(body), jobs: jobs, webhooks: [], response: response, now: service.now)
+        return try answer(outcome, appId: call.appId) {
+            "send accepted app=\(call.appId) request=\(requestId) jobs=\(jobs.count { !$0.skipped }) skipped=\(jobs.count(where: \.skipped))"
+        }
+    }
+
+    /// The key a send's idempotency record is stored under: the header's, or one of its own.
+    static func storedKey(_ idempotencyKey: String, requestId: String) -> String {
+        idempotencyKey.isEmpty ? "auto-" + requestId : "key-" + idempotencyKey
+    }
+
+    /// The hash a send's idempotency record keeps: over the canonical JSON (sorted keys).
+    static func requestHash(_ body: JSONObject) -> Data {
+        Crypto.sha256(JSON.encode(body.values))
+    }
+
+    /// The answer to a send the store accepted (logging `accepted`), replayed (`replayed: true`
+    /// added) or refused as a reused key (422).
+    func answer(_ outcome: SendAcceptance, appId: String, accepted: () -> String) throws -> Any {
         switch outcome {
         case .accepted(let stored):
-            service.logger.info(
-                "send accepted app=\(call.appId) request=\(requestId) jobs=\(jobs.count { !$0.skipped }) skipped=\(jobs.count(where: \.skipped))"
-            )
+            service.logger.info(accepted())
             return try JSONCodec.parse(stored)
         case .replayed(let stored):
-            service.logger.info("send replayed app=\(call.appId) (idempotency key seen)")
+            service.logger.info("send replayed app=\(appId) (idempotency key seen)")
             var value = (try JSONCodec.parse(stored) as? [String: Any]) ?? [:]
             value["replayed"] = true
             return value

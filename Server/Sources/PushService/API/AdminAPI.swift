@@ -37,17 +37,6 @@ struct AdminAPI {
                     ["uid": $0.uid, "authTokenHint": $0.hint, "createdAt": Self.seconds($0.createdAt)] as [String: Any]
                 }
             },
-            Route("DELETE", "users/:uid/auth_tokens", .adminApp) { call in
-                _ = try existingUser(call)
-                return ["revoked": try service.store.revokeAuthTokens(appId: call.appId, uid: call.parameter("uid"))]
-            },
-            Route("DELETE", "users/:uid/auth_tokens/:authToken", .adminApp) { call in
-                let revoked = try service.store.revokeAuthToken(
-                    appId: call.appId, uid: call.parameter("uid"), hash: Crypto.sha256(call.parameter("authToken")))
-                // 404, not the client API's 401: the admin key is fine, the token is unknown.
-                guard revoked else { throw APIError.userAuthTokenNotFound }
-                return ["revoked": 1]
-            },
             Route("GET", "admin/outbox", .admin) { _ in
                 let counts = try service.store.pushJobCounts()
                 return [
@@ -59,7 +48,7 @@ struct AdminAPI {
                     "deliveryEngine": service.configuration.sender.rawValue,
                 ]
             },
-        ] + providerRoutes + tokenRoutes + sendRoutes + deliveryLogRoutes + healthRoutes
+        ] + revokeRoutes + providerRoutes + tokenRoutes + sendRoutes + deliveryLogRoutes + healthRoutes
             + PreferencesAPI(service: service).adminRoutes
     }
 

@@ -32,7 +32,7 @@ struct ClientAPI {
                 return try ReadSync(service: service).handle(
                     call, appId: session.appId, uid: session.uid, excludingAuthTokenHash: session.authTokenHash)
             },
-        ] + PreferencesAPI(service: service).clientRoutes
+        ] + PreferencesAPI(service: service).clientRoutes + ChangesAPI(service: service).clientRoutes
     }
 
     /// The longest token the service stores (§2).

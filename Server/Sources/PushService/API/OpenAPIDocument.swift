@@ -563,6 +563,7 @@ enum OpenAPIDocument {
                 "tags": ["admin"],
                 "operationId": "revokeAuthTokens",
                 "summary": "Revoke every auth token of a user",
+                "description": "As revoking one, for each: the push tokens registered with them go, and their queued jobs are skipped with the rule `revoked`.",
                 "security": [{ "apiKey": [], "appId": [] }],
                 "responses": {
                   "200": {
@@ -581,6 +582,7 @@ enum OpenAPIDocument {
                 "tags": ["admin"],
                 "operationId": "revokeAuthToken",
                 "summary": "Revoke one auth token of a user",
+                "description": "In one transaction: the auth token, the push tokens registered with it, and the jobs still queued for those push tokens (skipped with the rule `revoked`, in the log and the trace). A later send records the device's tokens as skipped `revoked` too, for the retention period. The SDK on that device sees its next request fail with `AUTH_ERR_AUTH_TOKEN_NOT_FOUND` and logs out.",
                 "security": [{ "apiKey": [], "appId": [] }],
                 "parameters": [
                   { "$ref": "#/components/parameters/uidPath" },
@@ -887,7 +889,7 @@ enum OpenAPIDocument {
                 "tags": ["admin"],
                 "operationId": "send",
                 "summary": "Push a chat message, call or campaign to users",
-                "description": "One job per token of each recipient, stored with the idempotency record in one transaction before the answer. The same `Idempotency-Key` with the same body (keys in any order) answers the first answer again with `replayed: true`; with another body, 422. Chat and campaign pushes go to device and FCM tokens; calls to VoIP tokens when the user has any, else to device and FCM tokens. Recipients without tokens get no job. A push APNs would refuse is refused here, not stored: a payload over 4,096 bytes (5,120 for VoIP; FCM tokens as alerts) is a 400 whose `details` names the field that adds the most bytes (`message.text`, `message.custom`, `message.message`, `message.sender.avatar`, `call.receiver.name`, `campaign.body`, …). A call's session id over 64 bytes becomes a derived collapse id (`sha256-` + base64url SHA-256 of it) on alert pushes.",
+                "description": "One job per token of each recipient, stored with the idempotency record in one transaction before the answer. The same `Idempotency-Key` with the same body (keys in any order) answers the first answer again with `replayed: true`; with another body, 422. Chat and campaign pushes go to device and FCM tokens; calls to VoIP tokens when the user has any, else to device and FCM tokens. Recipients without tokens get no job. A push APNs would refuse is refused here, not stored: a payload over 4,096 bytes (5,120 for VoIP; FCM tokens as alerts) is a 400 whose `details` names the field that adds the most bytes (`message.text`, `message.custom`, `message.message`, `message.sender.avatar`, `call.receiver.name`, `campaign.body`, …). Every chat and campaign push has an `apns-collapse-id`: `msg-`, `rct-` or `act-` (by category) + the base64url SHA-256 of `message.id`, `cmp-` + that of `campaign.id`, so a push sent twice replaces the first on the device. A call's session id over 64 bytes becomes a derived collapse id (`sha256-` + base64url SHA-256 of it) on alert pushes. A chat `message` with `action` (`edited`, `deleted`) edits or deletes a message sent before (see `ChatEvent.action`; background pushes with collapse ids `edt-` and `del-`).",
                 "security": [{ "apiKey": [], "appId": [] }],
                 "parameters": [
                   {
@@ -930,6 +932,28 @@ enum OpenAPIDocument {
                               "text": "Done",
                               "parentId": "1001"
                             }
+                          }
+                        },
+                        "edit": {
+                          "summary": "Message 1042 edited: its new text to the devices that got it",
+                          "value": {
+                            "type": "chat",
+                            "recipients": [{ "uid": "dev-user" }],
+                            "message": {
+                              "id": "1042",
+                              "action": "edited",
+                              "sender": { "uid": "alice", "name": "Alice" },
+                              "receiver": { "uid": "dev-user", "name": "Dev" },
+                              "text": "See you at 6"
+                            }
+                          }
+                        },
+                        "delete": {
+                          "summary": "Message 1042 deleted",
+                          "value": {
+                            "type": "chat",
+                            "recipients": [{ "uid": "dev-user" }],
+                            "message": { "id": "1042", "action": "deleted", "sender": { "uid": "alice" }, "receiver": { "uid": "dev-user" } }
                           }
                         },
                         "call": {
@@ -1403,6 +1427,43 @@ enum OpenAPIDocument {
                 }
               }
             },
+            "/notifications/push/v1/changes": {
+              "get": {
+                "tags": ["client"],
+                "operationId": "listChanges",
+                "summary": "What changed since the last sync: edits, deletions and reads of the user's conversations",
+                "description": "The edits and deletions of messages pushed to the session's user (a push a preference skipped does not count) and the user's reads on any of their devices, oldest first, after the cursor `since`, at most `limit`; page while `hasMore`. Without `since`: no changes and the cursor of now (where a new installation starts). `truncated: true` when changes after `since` were already purged (`--retention-days`), or when `since` did not come from this service's store; the answer's cursor is then still good. The SDK asks at launch and on each return to the foreground: background pushes may be late or never run, this is the guarantee (WIRE-CONTRACT §2).",
+                "security": [{ "appId": [], "authToken": [] }],
+                "parameters": [
+                  {
+                    "name": "since",
+                    "in": "query",
+                    "required": false,
+                    "description": "A cursor this route gave (opaque; digits today).",
+                    "schema": { "type": "string", "pattern": "^[0-9]{1,18}$" }
+                  },
+                  {
+                    "name": "limit",
+                    "in": "query",
+                    "required": false,
+                    "description": "Changes per page: 1 to 500, default 200.",
+                    "schema": { "type": "integer", "minimum": 1, "maximum": 500 }
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "A page of changes and the cursor to ask from next.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ChangesAnswer" } } }
+                  },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/ClientUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "429": { "$ref": "#/components/responses/TooManyRequests" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
             "/notifications/push/v1/send/{requestId}/trace": {
               "get": {
                 "tags": ["admin"],
@@ -1652,7 +1713,16 @@ enum OpenAPIDocument {
               "RevokedAnswer": {
                 "type": "object",
                 "required": ["data"],
-                "properties": { "data": { "type": "object", "required": ["revoked"], "properties": { "revoked": { "$ref": "#/components/schemas/Count" } } } }
+                "properties": {
+                  "data": {
+                    "type": "object",
+                    "required": ["revoked", "pushTokens"],
+                    "properties": {
+                      "revoked": { "$ref": "#/components/schemas/Count", "description": "Auth tokens revoked." },
+                      "pushTokens": { "$ref": "#/components/schemas/Count", "description": "Push tokens registered with them, deleted with them." }
+                    }
+                  }
+                }
               },
               "MarkDelivered": {
                 "type": "object",
@@ -1985,10 +2055,24 @@ enum OpenAPIDocument {
               "MessageId": { "oneOf": [{ "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 128 }, { "type": "integer" }] },
               "ChatEvent": {
                 "type": "object",
-                "allOf": [{ "$ref": "#/components/schemas/ReceiverIdRule" }],
-                "required": ["id", "sender", "receiver", "text"],
+                "allOf": [
+                  { "$ref": "#/components/schemas/ReceiverIdRule" },
+                  {
+                    "anyOf": [
+                      { "required": ["text"] },
+                      { "required": ["action"], "properties": { "action": { "const": "deleted" } } }
+                    ],
+                    "description": "`text` is required, except for a deletion."
+                  }
+                ],
+                "required": ["id", "sender", "receiver"],
                 "properties": {
                   "id": { "$ref": "#/components/schemas/MessageId" },
+                  "action": {
+                    "type": "string",
+                    "enum": ["edited", "deleted"],
+                    "description": "Absent for a new message. `edited` (with the new `text`) or `deleted`: the message `id` (of this `category`) sent before, with the same sender, receiver and receiverType, goes only to the devices that got it, as a background push; a push of it still pending is rewritten (edit) or skipped with the rule `deleted`. A recipient the message was never pushed to (or whose jobs were purged) is answered `jobs: 0, reason: message-unknown`. `mentions`, `custom` and `message` are ignored."
+                  },
                   "category": { "type": "string", "enum": ["message", "reaction", "action"], "description": "Default `message`." },
                   "sender": { "$ref": "#/components/schemas/Sender" },
                   "receiver": { "$ref": "#/components/schemas/Receiver" },
@@ -2096,7 +2180,12 @@ enum OpenAPIDocument {
                           "properties": {
                             "uid": { "type": "string" },
                             "jobs": { "$ref": "#/components/schemas/Count", "description": "Pushes queued (skipped ones not counted)." },
-                            "rule": { "type": "string", "description": "The preference rule applied to this recipient's pushes, when one was." }
+                            "rule": { "type": "string", "description": "The preference rule applied to this recipient's pushes, when one was." },
+                            "reason": {
+                              "type": "string",
+                              "enum": ["message-unknown"],
+                              "description": "Edits and deletions: the message was never pushed to this recipient, or its jobs were purged (`--retention-days`)."
+                            }
                           }
                         }
                       },
@@ -2307,6 +2396,42 @@ enum OpenAPIDocument {
                     "minimum": 0,
                     "maximum": 1000000,
                     "description": "The user's unread count after the read (the badge); optional."
+                  }
+                }
+              },
+              "Change": {
+                "type": "object",
+                "required": ["kind", "conversationId", "at"],
+                "properties": {
+                  "kind": { "type": "string", "enum": ["edited", "deleted", "read"] },
+                  "conversationId": { "type": "string", "description": "As in chat payloads (`aps.thread-id`)." },
+                  "at": { "$ref": "#/components/schemas/EpochMilliseconds" },
+                  "messageId": { "type": "string", "description": "Edits and deletions: the message's id (the `tag` of its push)." },
+                  "notificationId": {
+                    "type": "string",
+                    "description": "Edits and deletions: the identifier of the message's notification on the device (the `apns-collapse-id` of its push)."
+                  },
+                  "title": { "type": "string", "description": "Edits: the new title, as the message's push would show it." },
+                  "body": { "type": "string", "description": "Edits: the new body, as the message's push would show it." },
+                  "unreadCount": { "type": "integer", "minimum": 0, "description": "Reads: the unread count the reader gave, if any." }
+                }
+              },
+              "ChangesAnswer": {
+                "type": "object",
+                "required": ["data"],
+                "properties": {
+                  "data": {
+                    "type": "object",
+                    "required": ["changes", "cursor", "hasMore"],
+                    "properties": {
+                      "changes": { "type": "array", "items": { "$ref": "#/components/schemas/Change" } },
+                      "cursor": { "type": "string", "description": "Ask from here next time (`since`)." },
+                      "hasMore": { "type": "boolean", "description": "More changes wait after this page: ask again from `cursor`." },
+                      "truncated": {
+                        "const": true,
+                        "description": "Present when changes after `since` were purged (or `since` is not this store's): what they did is lost."
+                      }
+                    }
                   }
                 }
               },

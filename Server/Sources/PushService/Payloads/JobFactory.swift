@@ -5,7 +5,6 @@ import Foundation
 #endif
 import APNs
 import PushCore
-import PushCrypto
 import PushStore
 
 /// Turns an event and a recipient's tokens into outbox jobs, one per token, with the
@@ -47,13 +46,15 @@ struct JobFactory {
             case .chat(let chat):
                 payload = PayloadBuilder.chat(chat, badge: badge, quiet: treatment == .quiet)
                 kind = .chat
+                collapseId = CollapseId.chat(id: chat.id, category: chat.category)
             case .call(let call):
                 payload = PayloadBuilder.call(call, voip: voip, badge: badge, quiet: treatment == .quietCall)
                 kind = .call
-                collapseId = voip ? nil : Self.collapseId(sessionId: call.sessionId)
+                collapseId = voip ? nil : CollapseId.call(sessionId: call.sessionId)
             case .campaign(let campaign):
                 payload = PayloadBuilder.campaign(campaign, badge: badge)
                 kind = .campaign
+                collapseId = CollapseId.of(.campaign, id: campaign.id)
             }
             let headers = Self.headers(voip: voip, kind: kind, collapseId: collapseId, now: now, ttlSeconds: ttlSeconds)
             let done = (JSON.encode(payload), kind, headers)
@@ -76,14 +77,6 @@ struct JobFactory {
                 kind: kind, providerId: token.providerId, payload: PayloadBuilder.stamp(encodedPayload, pushId: id), headers: headers,
                 notBefore: now, createdAt: now, environment: token.environment, rule: treatment.rule, skipped: skipped)
         }
-    }
-
-    /// The `apns-collapse-id` of a call's alert pushes: the session id when it fits APNs' 64
-    /// bytes, else `sha256-` and the base64url SHA-256 of the session id (50 bytes): the same
-    /// for every push of the call, so they still replace one another on the device.
-    static func collapseId(sessionId: String) -> String {
-        if sessionId.utf8.count <= APNsLimits.maxCollapseIdBytes { return sessionId }
-        return "sha256-" + Base64URL.encode(Crypto.sha256(sessionId))
     }
 
     /// Why APNs would refuse a job (``APNsLimits/problem(payloadBytes:voip:background:priority:collapseId:)``,

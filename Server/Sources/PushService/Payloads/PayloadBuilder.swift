@@ -19,19 +19,24 @@ enum PayloadBuilder {
         return "\(pair[0])_user_\(pair[1])"
     }
 
-    /// A chat push; `quiet` (quiet hours) makes it passive and silent.
-    static func chat(_ event: ChatEvent, badge: Int?, quiet: Bool = false) -> [String: Any] {
+    /// The title and body a chat push shows: the group's name (or the sender's) and the text
+    /// (`Sender: text` in a group; a reaction and an action say what happened).
+    static func alert(of event: ChatEvent) -> (title: String, body: String) {
         let isGroup = event.receiverType == "group"
         let title = event.title ?? (isGroup ? event.receiver.name : event.sender.name)
-        let body: String
         switch event.category {
         case .message:
-            body = isGroup ? "\(event.sender.name): \(event.text)" : event.text
+            return (title, isGroup ? "\(event.sender.name): \(event.text)" : event.text)
         case .reaction:
-            body = "\(event.sender.name) reacted \(event.reaction ?? "") to: \(event.text)"
+            return (title, "\(event.sender.name) reacted \(event.reaction ?? "") to: \(event.text)")
         case .action:
-            body = event.text
+            return (title, event.text)
         }
+    }
+
+    /// A chat push; `quiet` (quiet hours) makes it passive and silent.
+    static func chat(_ event: ChatEvent, badge: Int?, quiet: Bool = false) -> [String: Any] {
+        let (title, body) = alert(of: event)
         let conversation = conversationId(sender: event.sender.id, receiver: event.receiver.id, receiverType: event.receiverType)
         var payload = parties(event.sender, event.receiver, event.receiverType)
         payload["type"] = "chat"

@@ -54,6 +54,9 @@ struct ChatEvent {
     /// The uids the message mentions (`message.mentions`): group members who chose "mentions
     /// only" get a push only when named here.
     var mentions: Set<String> = []
+    /// `message.action`: an edit or a deletion of the message `id` sent before; nil for a new
+    /// message.
+    var action: Action?
 }
 
 /// A call event to push (`type: "call"`).

@@ -8,7 +8,7 @@ import PushStore
 
 /// Read state in sync across a user's devices: a conversation read on one device becomes a
 /// background push to the user's other devices, which clear its notifications and set the
-/// badge to the count the push carries.
+/// badge to the count the push carries, and an entry of the user's changes feed (``ChangesAPI``).
 struct ReadSync {
     let service: ServiceContext
 
@@ -35,7 +35,11 @@ struct ReadSync {
         let jobs = Self.jobs(
             service: service, requestId: "read-" + service.newId(), uid: uid, conversationId: conversationId,
             unreadCount: unreadCount, tokens: tokens)
-        if !jobs.isEmpty { try service.store.enqueue(webhooks: [], pushJobs: jobs) }
+        // The read, for the user's changes feed, in one transaction with its pushes.
+        let now = service.now
+        let change = PushChange(
+            appId: appId, uid: uid, kind: .read, conversationId: conversationId, unreadCount: unreadCount, at: now, createdAt: now)
+        try service.store.record(changes: [change], pushJobs: jobs)
         service.logger.info("read app=\(appId) uid=\(uid) devices=\(jobs.count)")
         return ["conversationId": conversationId, "devices": jobs.count]
     }

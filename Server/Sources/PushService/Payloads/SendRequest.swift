@@ -65,20 +65,22 @@ struct SendRequest {
                 "The message.category field must be message, reaction or action.", field: "message.category", problem: categoryText)
         }
         let kind = try receiverType(object)
+        let action = try ChatEvent.Action.parse(object)
         return ChatEvent(
             id: try object.identifier("id", maxLength: 128),
             category: category,
             sender: try Party.parse(object.object("sender"), idKeys: ["uid"]),
             receiver: try Party.parse(object.object("receiver"), idKeys: kind == "group" ? ["guid", "uid"] : ["uid"]),
             receiverType: kind,
-            text: try object.string("text", maxLength: 4_000),
+            text: try ChatEvent.Action.text(of: object, action: action),
             title: try object.optionalString("title", maxLength: 256),
             sentAt: try object.int("sentAt", in: 0...Int64(1e15)) ?? nowMs,
             parentId: try object.optionalString("parentId", maxLength: 128),
             reaction: try object.optionalString("reaction", maxLength: 64),
             custom: object["custom"],
             message: object["message"],
-            mentions: try mentions(object))
+            mentions: try mentions(object),
+            action: action)
     }
 
     /// `message.mentions`: an optional array of at most 1,000 uids.

@@ -17,28 +17,37 @@ public struct RetentionCounts: Sendable, Equatable, CustomStringConvertible {
     public var idempotencyKeys = 0
     /// Call records (the caller of a call, for the decline push).
     public var calls = 0
+    /// Changes of the users' changes feeds.
+    public var changes = 0
+    /// Push tokens kept after a revocation (for the log and trace of later sends).
+    public var revokedPushTokens = 0
 
     /// No rows.
     public init() {}
 
     /// The counts given.
-    public init(pushJobs: Int, webhookJobs: Int, pushEvents: Int, idempotencyKeys: Int, calls: Int) {
+    public init(
+        pushJobs: Int, webhookJobs: Int, pushEvents: Int, idempotencyKeys: Int, calls: Int, changes: Int = 0, revokedPushTokens: Int = 0
+    ) {
         self.pushJobs = pushJobs
         self.webhookJobs = webhookJobs
         self.pushEvents = pushEvents
         self.idempotencyKeys = idempotencyKeys
         self.calls = calls
+        self.changes = changes
+        self.revokedPushTokens = revokedPushTokens
     }
 
     /// Every row deleted.
-    public var total: Int { pushJobs + webhookJobs + pushEvents + idempotencyKeys + calls }
+    public var total: Int { pushJobs + webhookJobs + pushEvents + idempotencyKeys + calls + changes + revokedPushTokens }
 
     /// Each kind with its count, in a fixed order; the names are the `kind` labels of the
     /// `push_retention_deleted_total` metric.
     public var byKind: [(kind: String, count: Int)] {
         [
             ("push_jobs", pushJobs), ("webhook_jobs", webhookJobs), ("push_events", pushEvents),
-            ("idempotency_keys", idempotencyKeys), ("calls", calls),
+            ("idempotency_keys", idempotencyKeys), ("calls", calls), ("changes", changes),
+            ("revoked_push_tokens", revokedPushTokens),
         ]
     }
 
@@ -54,5 +63,7 @@ public struct RetentionCounts: Sendable, Equatable, CustomStringConvertible {
         lhs.pushEvents += rhs.pushEvents
         lhs.idempotencyKeys += rhs.idempotencyKeys
         lhs.calls += rhs.calls
+        lhs.changes += rhs.changes
+        lhs.revokedPushTokens += rhs.revokedPushTokens
     }
 }

@@ -161,6 +161,28 @@ enum PostgresMigrations {
             default_fcm_provider_id = (SELECT MIN(id) FROM providers WHERE providers.app_id = apps.id AND kind = 'fcm');
         ALTER TABLE users ADD COLUMN tokens_at_most BIGINT;
         """,
+        // 12: edits, deletions and revocations (issue 27): SQLite's 12. Positions of the changes
+        // feed come from a sequence, taken under the transaction-scoped advisory lock
+        // ``PostgresStore/changesLock`` so that they are in commit order (a reader never sees a
+        // later position before an earlier one). `collapse_id` never changes: a finish stays HOT.
+        """
+        CREATE INDEX push_jobs_message ON push_jobs(app_id, collapse_id) WHERE kind = 'chat';
+        CREATE SEQUENCE push_changes_seq;
+        CREATE TABLE push_changes (
+            seq BIGINT PRIMARY KEY, app_id TEXT COLLATE "C" NOT NULL, uid TEXT COLLATE "C" NOT NULL, kind TEXT COLLATE "C" NOT NULL,
+            conversation_id TEXT COLLATE "C" NOT NULL, message_id TEXT COLLATE "C", notification_id TEXT COLLATE "C",
+            title TEXT COLLATE "C", body TEXT COLLATE "C", unread_count BIGINT, at BIGINT NOT NULL, created_at BIGINT NOT NULL,
+            FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
+        CREATE INDEX push_changes_user ON push_changes(app_id, uid, seq);
+        CREATE INDEX push_changes_created ON push_changes(created_at);
+        ALTER TABLE users ADD COLUMN changes_purged_through BIGINT;
+        CREATE TABLE revoked_push_tokens (
+            app_id TEXT COLLATE "C" NOT NULL, uid TEXT COLLATE "C" NOT NULL, token TEXT COLLATE "C" NOT NULL,
+            platform TEXT COLLATE "C" NOT NULL, provider_id TEXT COLLATE "C" NOT NULL, environment TEXT COLLATE "C",
+            revoked_at BIGINT NOT NULL, PRIMARY KEY (app_id, uid, token),
+            FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
+        CREATE INDEX revoked_push_tokens_at ON revoked_push_tokens(revoked_at);
+        """,
     ]
 
     /// The queue's lanes: due calls (claimed first), other due jobs, leased jobs (claimable

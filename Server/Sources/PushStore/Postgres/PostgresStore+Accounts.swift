@@ -125,20 +125,6 @@ extension PostgresStore {
         try selectAuthTokens("WHERE app_id = $1 AND uid = $2 ORDER BY created_at", [.text(appId), .text(uid)])
     }
 
-    public func revokeAuthToken(appId: String, uid: String, hash: Data) throws -> Bool {
-        try withConnection {
-            try $0.query(
-                "DELETE FROM auth_tokens WHERE app_id = $1 AND uid = $2 AND hash = $3", [.text(appId), .text(uid), .bytea(hash)]
-            ).affected > 0
-        }
-    }
-
-    public func revokeAuthTokens(appId: String, uid: String) throws -> Int {
-        try withConnection {
-            try $0.query("DELETE FROM auth_tokens WHERE app_id = $1 AND uid = $2", [.text(appId), .text(uid)]).affected
-        }
-    }
-
     private func selectUsers(_ clause: String, _ values: [PGValue]) throws -> [UserRecord] {
         try withConnection {
             try $0.query("SELECT app_id, uid, name, avatar, created_at FROM users \(clause)", values).map {

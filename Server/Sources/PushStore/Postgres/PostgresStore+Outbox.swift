@@ -59,7 +59,7 @@ extension PostgresStore {
     }
 
     /// Inserts jobs (a few statements however many) and has the commit notify the listeners.
-    private func insert(_ jobs: [PushJob], webhooks: [WebhookJob], into connection: PGConnection) throws {
+    func insert(_ jobs: [PushJob], webhooks: [WebhookJob], into connection: PGConnection) throws {
         for start in stride(from: 0, to: webhooks.count, by: Self.insertChunk) {
             let chunk = webhooks[start..<min(start + Self.insertChunk, webhooks.count)]
             try connection.query(

@@ -42,6 +42,8 @@ extension PostgresStore {
         counts.pushEvents = try purge("push_events", where: "at < $1")
         counts.idempotencyKeys = try purge("idempotency", where: "created_at < $1")
         counts.calls = try purge("calls", where: "created_at < $1")
+        counts.changes = try purgeChanges(before: cutoff, batchSize: batchSize)
+        counts.revokedPushTokens = try purge("revoked_push_tokens", where: "revoked_at < $1")
         return counts
     }
 }

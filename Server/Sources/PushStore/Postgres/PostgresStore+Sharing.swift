@@ -49,6 +49,8 @@ extension PostgresStore {
         case .pushMutes: return ["app_id", "uid", "receiver_type", "receiver"]
         case .pushGroupLevels: return ["app_id", "uid", "guid"]
         case .pushEvents: return ["app_id", "push_id", "step"]
+        case .pushChanges: return ["seq"]
+        case .revokedPushTokens: return ["app_id", "uid", "token"]
         }
     }
 
@@ -114,11 +116,12 @@ extension PostgresStore {
                         try connection.query(statement, [.textArray(ids)])
                     }
                 }
-                if table == .pushTokens {
-                    // Registrations after the import number above every imported token.
+                if table == .pushTokens || table == .pushChanges {
+                    // Registrations (changes) after the import number above every imported row.
+                    let sequence = table.rawValue + "_seq"
                     try connection.query(
-                        "SELECT setval('push_tokens_seq', GREATEST((SELECT COALESCE(MAX(seq), 0) FROM push_tokens), "
-                            + "(SELECT last_value FROM push_tokens_seq), 1))")
+                        "SELECT setval('\(sequence)', GREATEST((SELECT COALESCE(MAX(seq), 0) FROM \(table.rawValue)), "
+                            + "(SELECT last_value FROM \(sequence)), 1))")
                 }
             }
         }

@@ -135,5 +135,26 @@ enum Migrations {
         CREATE INDEX push_tokens_seq ON push_tokens(seq);
         ALTER TABLE users ADD COLUMN tokens_at_most INTEGER;
         """,
+        // 12: edits, deletions and revocations (issue 27). The chat jobs of a message are found
+        // by their collapse id (`msg-`, `rct-` or `act-` and the hash of the message id). Each
+        // user's changes feed: positions (`seq`, never reused: AUTOINCREMENT) in commit order, and
+        // on the user the last position the retention purge deleted. The push tokens a revocation
+        // deleted, kept for the log and trace of later sends.
+        """
+        CREATE INDEX push_jobs_message ON push_jobs(app_id, collapse_id) WHERE kind = 'chat';
+        CREATE TABLE push_changes (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT, app_id TEXT NOT NULL, uid TEXT NOT NULL, kind TEXT NOT NULL,
+            conversation_id TEXT NOT NULL, message_id TEXT, notification_id TEXT, title TEXT, body TEXT, unread_count INTEGER,
+            at INTEGER NOT NULL, created_at INTEGER NOT NULL,
+            FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
+        CREATE INDEX push_changes_user ON push_changes(app_id, uid, seq);
+        CREATE INDEX push_changes_created ON push_changes(created_at);
+        ALTER TABLE users ADD COLUMN changes_purged_through INTEGER;
+        CREATE TABLE revoked_push_tokens (
+            app_id TEXT NOT NULL, uid TEXT NOT NULL, token TEXT NOT NULL, platform TEXT NOT NULL, provider_id TEXT NOT NULL,
+            environment TEXT, revoked_at INTEGER NOT NULL, PRIMARY KEY (app_id, uid, token),
+            FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
+        CREATE INDEX revoked_push_tokens_at ON revoked_push_tokens(revoked_at);
+        """,
     ]
 }

@@ -34,6 +34,8 @@ extension SQLiteStore {
         counts.pushEvents = try purge("push_events", index: "push_events_at", where: "at < ?1")
         counts.idempotencyKeys = try purge("idempotency", index: "idempotency_created", where: "created_at < ?1")
         counts.calls = try purge("calls", index: "calls_created", where: "created_at < ?1")
+        counts.changes = try purgeChanges(before: cutoff, batchSize: batchSize)
+        counts.revokedPushTokens = try purge("revoked_push_tokens", index: "revoked_push_tokens_at", where: "revoked_at < ?1")
         return counts
     }
 }

@@ -43,18 +43,6 @@ extension SQLiteStore {
         try selectAuthTokens("WHERE app_id = ? AND uid = ? ORDER BY created_at", [.text(appId), .text(uid)])
     }
 
-    public func revokeAuthToken(appId: String, uid: String, hash: Data) throws -> Bool {
-        try withConnection {
-            try $0.run("DELETE FROM auth_tokens WHERE app_id = ? AND uid = ? AND hash = ?", [.text(appId), .text(uid), .blob(hash)]) > 0
-        }
-    }
-
-    public func revokeAuthTokens(appId: String, uid: String) throws -> Int {
-        try withConnection {
-            try $0.run("DELETE FROM auth_tokens WHERE app_id = ? AND uid = ?", [.text(appId), .text(uid)])
-        }
-    }
-
     private func selectUsers(_ clause: String, _ values: [SQLValue]) throws -> [UserRecord] {
         try withConnection {
             try $0.query("SELECT app_id, uid, name, avatar, created_at FROM users \(clause)", values) {

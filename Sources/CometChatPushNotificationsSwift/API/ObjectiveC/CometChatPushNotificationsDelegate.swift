@@ -6,7 +6,7 @@ import Foundation
 // (`#if` cannot wrap `@objc optional`). Both declare the same requirements, in the same
 // order, and the same `pn…` calls; `ObjectiveCSurfaceTests` fails when they differ.
 
-/// Receives taps and token outcomes. One object serves every product: adopt
+/// Receives taps, token outcomes and message edits and deletions. One object serves every product: adopt
 /// `CometChatPushNotificationsChatDelegate` or `CometChatPushNotificationsCallsDelegate`
 /// too when you link those products. Every method is optional and called on the main queue.
 ///
@@ -24,6 +24,12 @@ public protocol CometChatPushNotificationsDelegate: NSObjectProtocol {
     /// A token of `platform` could not be registered; `error` says why.
     @objc(onPushTokenRegistrationFailedWithPlatform:error:)
     optional func onPushTokenRegistrationFailed(platform: CometChatPushTokenPlatform, error: PNError)
+    /// A message of the user's conversations was edited; its notification, if still shown, now
+    /// shows the new text. Refresh a chat list here. Once per edit, from its push or the catch-up.
+    @objc(didEditMessage:) optional func didEditMessage(_ change: PNMessageChange)
+    /// A message of the user's conversations was deleted; its notification is gone. Refresh a
+    /// chat list here. Once per deletion, from its push or the catch-up.
+    @objc(didDeleteMessage:) optional func didDeleteMessage(_ change: PNMessageChange)
 }
 
 /// Calls to the delegate's optional methods that answer whether the app implemented them.
@@ -68,11 +74,27 @@ extension CometChatPushNotificationsDelegate {
         method(platform, error)
         return true
     }
+
+    /// Calls `didEditMessage(_:)`; `false` when not implemented.
+    @discardableResult
+    public func pnDidEditMessage(_ change: PNMessageChange) -> Bool {
+        guard let method = didEditMessage else { return false }
+        method(change)
+        return true
+    }
+
+    /// Calls `didDeleteMessage(_:)`; `false` when not implemented.
+    @discardableResult
+    public func pnDidDeleteMessage(_ change: PNMessageChange) -> Bool {
+        guard let method = didDeleteMessage else { return false }
+        method(change)
+        return true
+    }
 }
 #else
 import Foundation
 
-/// Receives taps and token outcomes. One object serves every product: adopt
+/// Receives taps, token outcomes and message edits and deletions. One object serves every product: adopt
 /// `CometChatPushNotificationsChatDelegate` or `CometChatPushNotificationsCallsDelegate`
 /// too when you link those products. Every method is optional (it has a default) and is called
 /// on the main queue.
@@ -89,6 +111,12 @@ public protocol CometChatPushNotificationsDelegate: AnyObject {
     func onPushTokenRegistered(platform: CometChatPushTokenPlatform)
     /// A token of `platform` could not be registered; `error` says why.
     func onPushTokenRegistrationFailed(platform: CometChatPushTokenPlatform, error: PNError)
+    /// A message of the user's conversations was edited; its notification, if still shown, now
+    /// shows the new text. Refresh a chat list here. Once per edit, from its push or the catch-up.
+    func didEditMessage(_ change: PNMessageChange)
+    /// A message of the user's conversations was deleted; its notification is gone. Refresh a
+    /// chat list here. Once per deletion, from its push or the catch-up.
+    func didDeleteMessage(_ change: PNMessageChange)
 }
 
 extension CometChatPushNotificationsDelegate {
@@ -104,6 +132,10 @@ extension CometChatPushNotificationsDelegate {
     public func onPushTokenRegistrationFailed(platform: CometChatPushTokenPlatform, error: PNError) {
         PNDelegateProbe.markUnimplemented()
     }
+    /// Not implemented.
+    public func didEditMessage(_ change: PNMessageChange) { PNDelegateProbe.markUnimplemented() }
+    /// Not implemented.
+    public func didDeleteMessage(_ change: PNMessageChange) { PNDelegateProbe.markUnimplemented() }
 }
 
 /// Calls to the delegate's optional methods that answer whether the app implemented them.
@@ -137,6 +169,18 @@ extension CometChatPushNotificationsDelegate {
     @discardableResult
     public func pnOnPushTokenRegistrationFailed(_ platform: CometChatPushTokenPlatform, _ error: PNError) -> Bool {
         PNDelegateProbe.invoke { onPushTokenRegistrationFailed(platform: platform, error: error) }
+    }
+
+    /// Calls `didEditMessage(_:)`; `false` when not implemented.
+    @discardableResult
+    public func pnDidEditMessage(_ change: PNMessageChange) -> Bool {
+        PNDelegateProbe.invoke { didEditMessage(change) }
+    }
+
+    /// Calls `didDeleteMessage(_:)`; `false` when not implemented.
+    @discardableResult
+    public func pnDidDeleteMessage(_ change: PNMessageChange) -> Bool {
+        PNDelegateProbe.invoke { didDeleteMessage(change) }
     }
 }
 #endif

@@ -8,8 +8,9 @@ import UserNotifications
 /// be read from any thread. Not for app extensions (see `AppExtensionApplication`).
 @available(iOSApplicationExtension, unavailable)
 final class UIApplicationAdapter: PNApplication, @unchecked Sendable {
-    // @unchecked: `state` is lock-protected; `observers` is only written in init.
+    // @unchecked: `state` and `foregroundHandlers` are lock-protected; `observers` is only written in init.
     private let state = PNLocked<PNApplicationState>(.inactive)
+    private let foregroundHandlers = PNLocked<[@Sendable () -> Void]>([])
     private var observers: [NSObjectProtocol] = []
 
     init() {
@@ -26,6 +27,12 @@ final class UIApplicationAdapter: PNApplication, @unchecked Sendable {
             }
             observers.append(observer)
         }
+        let foreground = center.addObserver(
+            forName: Notification.Name("UIApplicationWillEnterForegroundNotification"), object: nil, queue: nil
+        ) { [foregroundHandlers] _ in
+            for handler in foregroundHandlers.current { handler() }
+        }
+        observers.append(foreground)
         Task { @MainActor [state] in
             let current = Self.convert(UIApplication.shared.applicationState)
             state.withLock { $0 = current }
@@ -43,6 +50,10 @@ final class UIApplicationAdapter: PNApplication, @unchecked Sendable {
     }
 
     func applicationState() -> PNApplicationState { state.current }
+
+    func observeForeground(_ handler: @escaping @Sendable () -> Void) {
+        foregroundHandlers.withLock { $0.append(handler) }
+    }
 
     func registerForRemoteNotifications() {
         Task { @MainActor in UIApplication.shared.registerForRemoteNotifications() }

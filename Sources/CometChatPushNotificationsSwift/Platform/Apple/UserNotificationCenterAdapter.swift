@@ -25,7 +25,8 @@ final class UserNotificationCenterAdapter: PNNotificationCenter, @unchecked Send
         let content = UNMutableNotificationContent()
         content.title = request.title
         content.body = request.body
-        content.sound = .default
+        content.sound = request.playsSound ? .default : nil
+        content.interruptionLevel = UNNotificationInterruptionLevel(pn: request.interruptionLevel)
         content.userInfo = request.userInfo
         if let thread = request.threadIdentifier { content.threadIdentifier = thread }
         if let category = request.categoryIdentifier { content.categoryIdentifier = category }

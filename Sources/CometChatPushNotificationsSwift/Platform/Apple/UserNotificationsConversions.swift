@@ -44,6 +44,17 @@ extension UNNotificationPresentationOptions {
     }
 }
 
+extension UNNotificationInterruptionLevel {
+    /// The UserNotifications level for ``PNInterruptionLevel``.
+    init(pn level: PNInterruptionLevel) {
+        switch level {
+        case .passive: self = .passive
+        case .active: self = .active
+        case .timeSensitive: self = .timeSensitive
+        }
+    }
+}
+
 extension UNNotificationCategory {
     /// The UserNotifications category for ``PNNotificationCategory``.
     convenience init(pn category: PNNotificationCategory) {

@@ -1,0 +1,169 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import PushCore
+import PushStore
+import ServerSupport
+
+extension ChatEvent {
+    /// `message.action` of a chat send (Contract/WIRE-CONTRACT.md §3): the message `id` sent
+    /// before was edited (with its new `text`) or deleted.
+    enum Action: String {
+        case edited, deleted
+
+        /// The rule recorded on the pending jobs a deletion skipped.
+        static let deletedRule = "deleted"
+
+        /// `message.action`: absent (or null) for a new message, else `edited` or `deleted`.
+        static func parse(_ object: JSONObject) throws(APIError) -> Action? {
+            guard let text = try object.optionalString("action", maxLength: 16) else { return nil }
+            guard let action = Action(rawValue: text) else {
+                throw .badRequest("The message.action field must be edited or deleted.", field: "message.action", problem: text)
+            }
+            return action
+        }
+
+        /// `message.text`: required for a new message and for an edit (its new text), optional
+        /// (and unused) for a deletion.
+        static func text(of object: JSONObject, action: Action?) throws(APIError) -> String {
+            switch action {
+            case .deleted:
+                return try object.optionalString("text", maxLength: 4_000) ?? ""
+            case .edited:
+                guard object["text"] != nil else {
+                    throw .badRequest(
+                        "An edit (message.action edited) needs the message's new text in message.text.", field: "message.text",
+                        problem: "missing")
+                }
+                return try object.string("text", maxLength: 4_000)
+            case nil:
+                return try object.string("text", maxLength: 4_000)
+            }
+        }
+    }
+}
+
+/// Edits and deletions of a message (`message.action`): what they do to the message's jobs, and
+/// the background pushes they send (Contract/WIRE-CONTRACT.md §3, §4).
+///
+/// They go only to the devices that got the message, known from its jobs (those with the
+/// message's collapse id, not skipped) and still registered to the recipient. Per device, by
+/// the state of its job: a job still pending is skipped (deletion, rule `deleted`) or has its
+/// alert rewritten (edit), and nothing more goes to the device; a job being sent or finished
+/// gets a background push (`content-available`, priority 5, expiration now + 1 day, never VoIP)
+/// that the SDK applies in the app. Each recipient whose message had jobs gets the change in
+/// their changes feed; one without is answered `reason: message-unknown`.
+struct MessageActions {
+    let service: ServiceContext
+    let appId: String
+    let requestId: String
+
+    /// The `reason` of a recipient the message was never pushed to (or whose jobs were purged).
+    static let unknownReason = "message-unknown"
+
+    /// What `action` of `event` does, given the message's jobs (`found`, of every recipient)
+    /// and each recipient's registered tokens. Throws 400 when a rewritten or new push would be
+    /// over APNs' payload limit (nothing is then stored).
+    func plan(
+        _ action: ChatEvent.Action, of event: ChatEvent, recipients: [SendRequest.Recipient], tokens: [String: [PushTokenRecord]],
+        found: [MessageJob]
+    ) throws -> MessageActionPlan {
+        let now = service.now
+        let conversation = PayloadBuilder.conversationId(
+            sender: event.sender.id, receiver: event.receiver.id, receiverType: event.receiverType)
+        let notificationId = CollapseId.chat(id: event.id, category: event.category)
+        let (title, body) = PayloadBuilder.alert(of: event)
+        // The message's jobs in this conversation (a job of another conversation with the same
+        // message id is not this message), with their payloads parsed.
+        var byRecipient: [String: [(job: MessageJob, payload: [String: Any])]] = [:]
+        for item in found {
+            guard let payload = try? JSONCodec.parse(item.job.payload) as? [String: Any],
+                payload["conversationId"] as? String == conversation
+            else { continue }
+            byRecipient[item.job.uid, default: []].append((item, payload))
+        }
+        let encoded = JSON.encode(Self.payload(action, of: event, conversationId: conversation, notificationId: notificationId))
+        let headers = PushHeaders(
+            pushType: .background, priority: 5, expiration: Int64(now.timeIntervalSince1970) + ReadSync.ttlSeconds,
+            collapseId: CollapseId.of(action == .edited ? .edit : .deletion, id: event.id), topicSuffix: "")
+        var skip: [String] = []
+        var rewrite: [String: Data] = [:]
+        var jobs: [PushJob] = []
+        var changes: [PushChange] = []
+        var entries: [[String: Any]] = []
+        for recipient in recipients {
+            let messageJobs = byRecipient[recipient.uid] ?? []
+            guard !messageJobs.isEmpty else {
+                entries.append(["uid": recipient.uid, "jobs": 0, "reason": Self.unknownReason])
+                continue
+            }
+            var reached = Set<String>()
+            for (item, payload) in messageJobs {
+                guard item.pending else {
+                    reached.insert(item.job.token)
+                    continue
+                }
+                switch action {
+                case .deleted:
+                    skip.append(item.job.id)
+                case .edited:
+                    var rewritten = item.job
+                    rewritten.payload = JSON.encode(Self.rewritten(payload, title: title, body: body))
+                    if let refusal = PayloadSize.check([rewritten], event: .chat(event), badge: nil) { throw refusal }
+                    rewrite[item.job.id] = rewritten.payload
+                }
+            }
+            let targets = (tokens[recipient.uid] ?? []).filter { $0.platform != .apnsVoIP && reached.contains($0.token) }
+            let recipientJobs = targets.map { token in
+                let id = service.newId()
+                return PushJob(
+                    id: id, appId: token.appId, requestId: requestId, uid: recipient.uid, token: token.token, platform: token.platform,
+                    kind: .chat, providerId: token.providerId, payload: PayloadBuilder.stamp(encoded, pushId: id), headers: headers,
+                    notBefore: now, createdAt: now, environment: token.environment)
+            }
+            if let refusal = PayloadSize.check(recipientJobs, event: .chat(event), badge: nil) { throw refusal }
+            jobs += recipientJobs
+            entries.append(["uid": recipient.uid, "jobs": recipientJobs.count])
+            changes.append(
+                PushChange(
+                    appId: appId, uid: recipient.uid,
+                    kind: action == .edited ? .edited : .deleted, conversationId: conversation, messageId: event.id,
+                    notificationId: notificationId, title: action == .edited ? title : nil, body: action == .edited ? body : nil,
+                    at: Date(timeIntervalSince1970: Double(event.sentAt) / 1000), createdAt: now))
+        }
+        let response = JSON.encode(["requestId": requestId, "jobs": jobs.count, "recipients": entries] as [String: Any])
+        return MessageActionPlan(
+            skip: skip, skipRule: ChatEvent.Action.deletedRule, rewrite: rewrite, jobs: jobs, changes: changes, response: response)
+    }
+
+    /// The background push of an edit or a deletion (`Contract/payloads/chat-edited.json`,
+    /// `chat-deleted.json`; `pushId` is stamped per job).
+    static func payload(_ action: ChatEvent.Action, of event: ChatEvent, conversationId: String, notificationId: String) -> [String: Any] {
+        var payload: [String: Any] = [
+            "type": "chat", "action": action.rawValue, "tag": event.id, "conversationId": conversationId,
+            "notificationId": notificationId, "aps": ["content-available": 1],
+        ]
+        if action == .edited {
+            let (title, body) = PayloadBuilder.alert(of: event)
+            payload["title"] = title
+            payload["body"] = body
+            payload["editedAt"] = String(event.sentAt)
+        }
+        return payload
+    }
+
+    /// A pending message push with the edit's title and body (top level and `aps.alert`), and
+    /// without the embedded `message` (it would show the old text).
+    static func rewritten(_ payload: [String: Any], title: String, body: String) -> [String: Any] {
+        var payload = payload
+        payload["title"] = title
+        payload["body"] = body
+        payload["message"] = nil
+        var aps = payload["aps"] as? [String: Any] ?? [:]
+        aps["alert"] = ["title": title, "body": body]
+        payload["aps"] = aps
+        return payload
+    }
+}
