@@ -92,8 +92,8 @@ let package = Package(
             name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
         /// All of the service's cryptography: JWT signing (ES256, RS256) and the APNs
-        /// provider-token cache, hashes and MACs, random bytes, the sealing of stored secrets and
-        /// webhook signatures.
+        /// provider-token cache, hashes and MACs, random bytes, the sealing of stored secrets,
+        /// webhook signatures, and Web Push message encryption (RFC 8291) for private push.
         .target(name: "PushCrypto", dependencies: ["CCrypto", "ServerSupport"]),
         .testTarget(name: "PushCryptoTests", dependencies: ["PushCrypto", "PushMocks"]),
         /// An HTTP/2 client on libcurl's multi interface (connection pool, multiplexing) for every
