@@ -42,12 +42,11 @@ public protocol ServiceStore: OutboxStore, SharedStore, MessageChangeStore {
     func authToken(hash: Data) throws -> AuthTokenRecord?
     /// The user's auth tokens (hashes and hints only).
     func authTokens(appId: String, uid: String) throws -> [AuthTokenRecord]
-    /// Revokes one auth token; nil when the user has no such token. In the same transaction the
-    /// push tokens registered with it are deleted (and kept as ``RevokedPushToken``s for the
-    /// retention period) and their jobs still queued are skipped with the rule `revoked`.
-    func revokeAuthToken(appId: String, uid: String, hash: Data, now: Date) throws -> Revocation?
-    /// Revokes all of a user's auth tokens, as ``revokeAuthToken(appId:uid:hash:now:)`` does each.
-    func revokeAuthTokens(appId: String, uid: String, now: Date) throws -> Revocation
+    /// Revokes the user's auth token with this hash, or all of the user's when `hash` is nil. In
+    /// the same transaction the push tokens registered with them are deleted (and kept as
+    /// ``RevokedPushToken``s for the retention period) and their jobs still queued are skipped
+    /// with the rule `revoked`. The stores' one revocation; the forms below call it.
+    func revokeAuthTokens(appId: String, uid: String, hash: Data?, now: Date) throws -> Revocation
 
     // MARK: Providers
     /// Adds a provider; throws ``StoreError/conflict`` when the id is taken in the app. The
@@ -159,6 +158,18 @@ public protocol ServiceStore: OutboxStore, SharedStore, MessageChangeStore {
 }
 
 extension ServiceStore {
+    /// Revokes one auth token, as ``revokeAuthTokens(appId:uid:hash:now:)`` does; nil when the
+    /// user has no such token.
+    public func revokeAuthToken(appId: String, uid: String, hash: Data, now: Date) throws -> Revocation? {
+        let revocation = try revokeAuthTokens(appId: appId, uid: uid, hash: hash, now: now)
+        return revocation.authTokens == 0 ? nil : revocation
+    }
+
+    /// Revokes all of a user's auth tokens, as ``revokeAuthTokens(appId:uid:hash:now:)`` does.
+    public func revokeAuthTokens(appId: String, uid: String, now: Date) throws -> Revocation {
+        try revokeAuthTokens(appId: appId, uid: uid, hash: nil, now: now)
+    }
+
     /// Claims due webhook jobs with no limit per app.
     public func claimWebhookJobs(limit: Int, lease: TimeInterval, now: Date) throws -> [WebhookJob] {
         try claimWebhookJobs(limit: limit, lease: lease, now: now, perApp: .max, busy: [:])

@@ -87,7 +87,7 @@ import Testing
             configuration.delivery.caFile = mock.credentials.caFile
             configuration.delivery.fcmBaseURL = mock.baseURL
         }
-        try await Self.mockProviders(harness, mock)
+        try await harness.addMockProviders(mock)
         let bob = try await harness.makeUser("bob")
         #expect(try await harness.register("aa01", platform: "apns_ios_device", session: bob).status == 200)
         #expect(try await harness.register("ee04", platform: "fcm_ios", session: bob).status == 200)
@@ -117,24 +117,5 @@ import Testing
         #expect(fcmHeaders["apns-push-type"] == "background" && fcmHeaders["apns-priority"] == "5")
         #expect(fcmHeaders["apns-collapse-id"] == "edt-" + Self.message1042.dropFirst(4))
         #expect((fcm["data"] as? [String: String])?["action"] == "edited")
-    }
-
-    /// An APNs and an FCM provider of app1 that talk to `mock`; FCM adds a notification to chat pushes.
-    static func mockProviders(_ harness: Harness, _ mock: MockPushServer) async throws {
-        _ = try await harness.admin("POST", "/apps", ["appId": "app1", "name": "App"])
-        let apns: [String: Any] = [
-            "providerId": "apns-1", "keyId": MockPushServer.keyId, "teamId": MockPushServer.teamId, "bundleId": "com.example.app",
-            "p8Key": mock.credentials.apnsPrivateKeyPEM, "production": false,
-        ]
-        #expect(try await harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", apns).status == 200)
-        let fcm: [String: Any] = [
-            "providerId": "fcm-1",
-            "serviceAccountCreds": [
-                "project_id": "demo-project", "client_email": "push@demo-project.iam.gserviceaccount.com",
-                "private_key": mock.credentials.fcmPrivateKeyPEM, "private_key_id": "kid-1", "token_uri": mock.baseURL + "/token",
-            ],
-            "notificationInPayload": ["ios": ["chat": true, "call": true]],
-        ]
-        #expect(try await harness.admin("POST", "/notifications/push/v1/providers/fcm", appId: "app1", fcm).status == 200)
     }
 }

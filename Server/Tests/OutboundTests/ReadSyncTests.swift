@@ -109,22 +109,8 @@ import Testing
             configuration.delivery.caFile = mock.credentials.caFile
             configuration.delivery.fcmBaseURL = mock.baseURL
         }
-        _ = try await harness.admin("POST", "/apps", ["appId": "app1", "name": "App"])
-        let provider: [String: Any] = [
-            "providerId": "apns-1", "keyId": MockPushServer.keyId, "teamId": MockPushServer.teamId, "bundleId": "com.example.app",
-            "p8Key": mock.credentials.apnsPrivateKeyPEM, "production": false,
-        ]
-        #expect(try await harness.admin("POST", "/notifications/push/v1/providers/apns", appId: "app1", provider).status == 200)
         // An FCM provider that adds a notification to chat pushes: a read push has no alert, so none.
-        let fcm: [String: Any] = [
-            "providerId": "fcm-1",
-            "serviceAccountCreds": [
-                "project_id": "demo-project", "client_email": "push@demo-project.iam.gserviceaccount.com",
-                "private_key": mock.credentials.fcmPrivateKeyPEM, "private_key_id": "kid-1", "token_uri": mock.baseURL + "/token",
-            ],
-            "notificationInPayload": ["ios": ["chat": true, "call": true]],
-        ]
-        #expect(try await harness.admin("POST", "/notifications/push/v1/providers/fcm", appId: "app1", fcm).status == 200)
+        try await harness.addMockProviders(mock)
         let phone = try await harness.makeUser("bob")
         let issued = try await harness.admin("POST", "/users/bob/auth_tokens", appId: "app1")
         let ipad = Harness.TestSession(appId: "app1", uid: "bob", authToken: try #require(issued.data["authToken"] as? String))

@@ -6,20 +6,11 @@ import Foundation
 import PushCore
 
 extension PostgresStore {
-    public func revokeAuthToken(appId: String, uid: String, hash: Data, now: Date) throws -> Revocation? {
-        let revocation = try revoke(appId: appId, uid: uid, hash: hash, now: now)
-        return revocation.authTokens == 0 ? nil : revocation
-    }
-
-    public func revokeAuthTokens(appId: String, uid: String, now: Date) throws -> Revocation {
-        try revoke(appId: appId, uid: uid, hash: nil, now: now)
-    }
-
     /// One transaction: the auth tokens (one, or all of the user's), the push tokens registered
     /// with them (kept as revoked), and their jobs still waiting (skipped, rule `revoked`). The
     /// waiting jobs are found through the queue (only jobs still to do are in it) and their queue
     /// rows locked in id order, so a claim cannot lease one in between.
-    private func revoke(appId: String, uid: String, hash: Data?, now: Date) throws -> Revocation {
+    public func revokeAuthTokens(appId: String, uid: String, hash: Data?, now: Date) throws -> Revocation {
         try withConnection { connection in
             try connection.transaction {
                 let hashes = try connection.query(

@@ -6,18 +6,9 @@ import Foundation
 import PushCore
 
 extension SQLiteStore {
-    public func revokeAuthToken(appId: String, uid: String, hash: Data, now: Date) throws -> Revocation? {
-        let revocation = try revoke(appId: appId, uid: uid, hash: hash, now: now)
-        return revocation.authTokens == 0 ? nil : revocation
-    }
-
-    public func revokeAuthTokens(appId: String, uid: String, now: Date) throws -> Revocation {
-        try revoke(appId: appId, uid: uid, hash: nil, now: now)
-    }
-
     /// One transaction: the auth tokens (one, or all of the user's), the push tokens registered
     /// with them (kept as revoked), and their jobs still waiting (skipped, rule `revoked`).
-    private func revoke(appId: String, uid: String, hash: Data?, now: Date) throws -> Revocation {
+    public func revokeAuthTokens(appId: String, uid: String, hash: Data?, now: Date) throws -> Revocation {
         try withConnection { connection in
             try connection.transaction {
                 let hashes = try connection.query(
