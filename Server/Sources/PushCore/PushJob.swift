@@ -47,14 +47,18 @@ public struct PushJob: Sendable, Hashable, Identifiable {
     /// Whether a preference rule skipped the push: the job is stored in state `skipped`, never
     /// claimed or sent, for the delivery log.
     public var skipped: Bool
+    /// Set for a push of a `private` app: ``payload`` is then only the part sent in clear, and
+    /// the sender adds `enc`, this plaintext encrypted for the token at send time.
+    public var privatePush: PrivatePush?
 
     /// Creates a job.
     public init(
         id: String, appId: String, requestId: String, uid: String, token: String,
         platform: TokenPlatform, kind: PushKind, providerId: String, payload: Data,
         headers: PushHeaders, attempts: Int = 0, notBefore: Date, createdAt: Date, environment: TokenEnvironment? = nil,
-        rule: String? = nil, skipped: Bool = false
+        rule: String? = nil, skipped: Bool = false, privatePush: PrivatePush? = nil
     ) {
+        self.privatePush = privatePush
         self.environment = environment
         self.rule = rule
         self.skipped = skipped

@@ -21,12 +21,23 @@ public struct AppRecord: Sendable, Hashable {
     public var defaultAPNsProviderId: String?
     /// The FCM provider of tokens registered without a `providerId`, as ``defaultAPNsProviderId``.
     public var defaultFCMProviderId: String?
+    /// Whether pushes carry their content in clear or sealed for each device (issue 28).
+    public var privacy: AppPrivacy
+    /// The alert a private chat push shows in clear (its `loc-key`); nil: ``AppPrivacy/defaultPlaceholder``.
+    public var privatePlaceholder: String?
+    /// The caller name a private call shows when it cannot be opened; nil:
+    /// ``AppPrivacy/defaultCallPlaceholder``.
+    public var privateCallPlaceholder: String?
 
     /// Creates a record.
     public init(
         id: String, name: String, webhookURL: String? = nil, sealedWebhookSecret: Data? = nil, createdAt: Date,
-        defaultAPNsProviderId: String? = nil, defaultFCMProviderId: String? = nil
+        defaultAPNsProviderId: String? = nil, defaultFCMProviderId: String? = nil, privacy: AppPrivacy = .standard,
+        privatePlaceholder: String? = nil, privateCallPlaceholder: String? = nil
     ) {
+        self.privacy = privacy
+        self.privatePlaceholder = privatePlaceholder
+        self.privateCallPlaceholder = privateCallPlaceholder
         self.id = id
         self.name = name
         self.webhookURL = webhookURL
@@ -40,4 +51,18 @@ public struct AppRecord: Sendable, Hashable {
     public func defaultProviderId(_ kind: ProviderRecord.Kind) -> String? {
         kind == .apns ? defaultAPNsProviderId : defaultFCMProviderId
     }
+}
+
+/// An app's privacy mode: `standard` sends the §4 payload in clear through APNs and FCM (as
+/// before), `private` sends a placeholder and the payload encrypted for each device.
+public enum AppPrivacy: String, Sendable, Hashable, CaseIterable {
+    /// Payloads in clear (the default).
+    case standard
+    /// Payloads sealed per device; only a placeholder in clear.
+    case `private`
+
+    /// The placeholder alert of a private chat push when the app sets none.
+    public static let defaultPlaceholder = "New message"
+    /// The placeholder caller of a private call when the app sets none.
+    public static let defaultCallPlaceholder = "Incoming call"
 }

@@ -29,13 +29,16 @@ public struct PushTokenRecord: Sendable, Hashable {
     public var updatedAt: Date
     /// The APNs environment, when the app sent it at registration or a send found it.
     public var environment: TokenEnvironment?
+    /// The device's Web Push keys for private pushes, when it sent them at registration.
+    public var encryption: StoredEncryptionKeys?
 
     /// Creates a record.
     public init(
         appId: String, uid: String, token: String, platform: TokenPlatform, providerId: String,
         timezone: String?, authTokenHash: Data, authTokenHint: String, createdAt: Date, updatedAt: Date,
-        environment: TokenEnvironment? = nil
+        environment: TokenEnvironment? = nil, encryption: StoredEncryptionKeys? = nil
     ) {
+        self.encryption = encryption
         self.environment = environment
         self.appId = appId
         self.uid = uid
