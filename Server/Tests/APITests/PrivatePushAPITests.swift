@@ -20,7 +20,10 @@ import Testing
     static let secrets = try! SecretBox(key: Data(repeating: 7, count: 32))
 
     init() async throws {
-        harness = try await Harness.start(configure: { $0.logLevel = .debug; $0.rateLimitPerMinute = 0 }, logs: log)
+        harness = try await Harness.start(
+            configure: {
+                $0.logLevel = .debug; $0.rateLimitPerMinute = 0
+            }, logs: log)
         try await harness.makeApp()
         alice = try await harness.makeUser("alice")
     }

@@ -539,7 +539,8 @@ struct PostgresStoreTests {
         defer { stores.forEach { $0.close() } }
         #expect(stores.allSatisfy { $0.schemaVersion == 13 })
         #expect(
-            try schema.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations") == "1,2,3,4,5,6,7,8,9,10,11,12,13"
+            try schema.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations")
+                == "1,2,3,4,5,6,7,8,9,10,11,12,13"
         )
         let reopened = try schema.open(poolSize: 1)
         defer { reopened.close() }

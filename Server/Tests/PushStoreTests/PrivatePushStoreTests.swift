@@ -31,7 +31,9 @@ import Testing
 
         static let t0 = Date(timeIntervalSince1970: 1_700_000_000)
 
-        func token(_ token: String, app: String = "a1", platform: TokenPlatform = .apnsDevice, keys: StoredEncryptionKeys?)
+        func token(
+            _ token: String, app: String = "a1", platform: TokenPlatform = .apnsDevice, keys: StoredEncryptionKeys?
+        )
             -> PushTokenRecord
         {
             PushTokenRecord(
@@ -41,7 +43,8 @@ import Testing
     }
 
     static func keys(_ seed: UInt8) -> StoredEncryptionKeys {
-        StoredEncryptionKeys(p256dh: Data([4] + Array(repeating: seed, count: 64)), sealedAuth: Data([1, 0, seed, 255] + Array(repeating: seed, count: 40)))
+        StoredEncryptionKeys(
+            p256dh: Data([4] + Array(repeating: seed, count: 64)), sealedAuth: Data([1, 0, seed, 255] + Array(repeating: seed, count: 40)))
     }
 
     @Test func appPrivacyAndPlaceholdersRoundTrip() throws {
