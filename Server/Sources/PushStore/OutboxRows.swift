@@ -101,6 +101,8 @@ protocol StoredRow {
     func date(_ column: Int32) -> Date
     /// The column as bytes.
     func blob(_ column: Int32) -> Data
+    /// The column as bytes; nil when it is NULL.
+    func optionalBlob(_ column: Int32) -> Data?
 }
 
 extension SQLiteStatement: StoredRow {}
@@ -110,7 +112,7 @@ extension PushJob {
     /// A job from its row, its columns in this order (both stores select them so): `id`,
     /// `app_id`, `request_id`, `uid`, `token`, `platform`, `kind`, `provider_id`, `payload`,
     /// `push_type`, `priority`, `expiration`, `collapse_id`, `topic_suffix`, `attempts`,
-    /// `not_before`, `created_at`, `environment`, `rule`, `state`.
+    /// `not_before`, `created_at`, `environment`, `rule`, `state`, `private_plaintext`, `trimmed`.
     init(row: some StoredRow) {
         self.init(
             id: row.text(0), appId: row.text(1), requestId: row.text(2), uid: row.text(3), token: row.text(4),
@@ -121,6 +123,26 @@ extension PushJob {
                 collapseId: row.optionalText(12), topicSuffix: row.text(13)),
             attempts: Int(row.int(14)), notBefore: row.date(15), createdAt: row.date(16),
             environment: row.optionalText(17).flatMap(TokenEnvironment.init(rawValue:)), rule: row.optionalText(18),
-            skipped: row.text(19) == JobState.skipped)
+            skipped: row.text(19) == JobState.skipped,
+            privatePush: row.optionalBlob(20).map { PrivatePush(plaintext: $0, trimmed: PrivatePushColumns.fields(row.optionalText(21))) })
+    }
+}
+
+/// How a job's ``PrivatePush`` is kept in its row: `private_plaintext` (NULL for a standard
+/// job) and `trimmed`, the removed fields comma-joined (NULL when none were; field names have
+/// no commas).
+enum PrivatePushColumns {
+    /// `private_plaintext` of a job.
+    static func plaintext(_ job: PushJob) -> Data? { job.privatePush?.plaintext }
+
+    /// `trimmed` of a job.
+    static func trimmed(_ job: PushJob) -> String? {
+        guard let trimmed = job.privatePush?.trimmed, !trimmed.isEmpty else { return nil }
+        return trimmed.joined(separator: ",")
+    }
+
+    /// The removed fields from a `trimmed` column.
+    static func fields(_ column: String?) -> [String] {
+        column.map { $0.split(separator: ",").map(String.init) } ?? []
     }
 }

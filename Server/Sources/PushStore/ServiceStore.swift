@@ -9,11 +9,11 @@ import PushCore
 ///
 /// Methods are synchronous and may block on I/O. Deleting an app or a user deletes what
 /// hangs off it (users, auth tokens, push tokens, providers).
-public protocol ServiceStore: OutboxStore, SharedStore, MessageChangeStore {
+public protocol ServiceStore: OutboxStore, SharedStore, MessageChangeStore, EncryptionKeyStore {
     // MARK: Apps
     /// Adds an app; throws ``StoreError/conflict`` when the id is taken.
     func createApp(_ app: AppRecord) throws
-    /// Replaces an app's name and webhook (not its default providers:
+    /// Replaces an app's name, webhook and privacy settings (not its default providers:
     /// ``setDefaultProvider(appId:kind:providerId:)``); throws ``StoreError/notFound``.
     func updateApp(_ app: AppRecord) throws
     /// Sets (or, with nil, clears) the app's default provider of `kind`: the provider of tokens
@@ -66,6 +66,8 @@ public protocol ServiceStore: OutboxStore, SharedStore, MessageChangeStore {
     /// another user had it); then the user's oldest tokens beyond `maxPerUser` are deleted
     /// (a negative `maxPerUser` keeps all). O(log n) in the number of tokens stored, whatever
     /// the user has; for a user over the limit (after the registration), also O(`maxPerUser`).
+    /// The token's ``PushTokenRecord/encryption`` replaces the stored keys: a registration
+    /// without keys clears them.
     func registerToken(_ token: PushTokenRecord, maxPerUser: Int) throws -> PushTokenRecord
     /// Deletes the tokens registered with this auth token; returns how many.
     func deleteTokens(appId: String, authTokenHash: Data) throws -> Int

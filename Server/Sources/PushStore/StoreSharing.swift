@@ -20,7 +20,10 @@ public enum StoreTable: String, Sendable, CaseIterable {
     public var columns: [String] {
         switch self {
         case .apps:
-            return ["id", "name", "webhook_url", "webhook_secret", "created_at", "default_apns_provider_id", "default_fcm_provider_id"]
+            return [
+                "id", "name", "webhook_url", "webhook_secret", "created_at", "default_apns_provider_id", "default_fcm_provider_id",
+                "privacy", "private_placeholder", "private_call_placeholder",
+            ]
         // (`users.tokens_at_most` is not copied: a bound the destination's registrations count again.)
         case .users: return ["app_id", "uid", "name", "avatar", "created_at", "changes_purged_through"]
         case .authTokens: return ["hash", "app_id", "uid", "hint", "created_at"]
@@ -28,14 +31,14 @@ public enum StoreTable: String, Sendable, CaseIterable {
         case .pushTokens:
             return [
                 "app_id", "token", "uid", "platform", "provider_id", "timezone", "auth_token_hash", "auth_token_hint",
-                "created_at", "updated_at", "seq", "environment", "delivered_at",
+                "created_at", "updated_at", "seq", "environment", "delivered_at", "encryption_p256dh", "encryption_auth",
             ]
         case .idempotency: return ["app_id", "key", "request_hash", "response", "created_at"]
         case .pushJobs:
             return [
                 "id", "app_id", "request_id", "uid", "token", "platform", "kind", "provider_id", "payload", "push_type",
                 "priority", "expiration", "collapse_id", "topic_suffix", "state", "attempts", "not_before", "lease_until",
-                "last_error", "created_at", "finished_at", "lease_owner", "environment", "rule",
+                "last_error", "created_at", "finished_at", "lease_owner", "environment", "rule", "private_plaintext", "trimmed",
             ]
         case .webhookJobs:
             return [
@@ -102,6 +105,10 @@ extension SharedStore {
                 func date(_ name: String) -> Date { Date(timeIntervalSince1970: Double(int(name)) / 1000) }
                 var payload = Data()
                 if case .blob(let value) = row[index("payload")] { payload = value }
+                var privatePush: PrivatePush?
+                if case .blob(let value) = row[index("private_plaintext")] {
+                    privatePush = PrivatePush(plaintext: value, trimmed: PrivatePushColumns.fields(text("trimmed")))
+                }
                 jobs.append(
                     PushJob(
                         id: text("id") ?? "", appId: text("app_id") ?? "", requestId: text("request_id") ?? "", uid: text("uid") ?? "",
@@ -114,7 +121,7 @@ extension SharedStore {
                             topicSuffix: text("topic_suffix") ?? ""),
                         attempts: Int(int("attempts")), notBefore: date("not_before"), createdAt: date("created_at"),
                         environment: text("environment").flatMap(TokenEnvironment.init(rawValue:)), rule: text("rule"),
-                        skipped: text("state") == "skipped"))
+                        skipped: text("state") == "skipped", privatePush: privatePush))
             }
         }
         return jobs.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }

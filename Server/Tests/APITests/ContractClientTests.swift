@@ -147,6 +147,24 @@ import Testing
         #expect(problems.isEmpty, "\(problems)")
     }
 
+    /// A registration whose `encryption.auth` is 15 bytes (issue 28): the fixture's 400, naming
+    /// the field.
+    @Test func badEncryptionMatchesBadEncryptionFixture() async throws {
+        let envelope = try Fixtures.load("errors", "bad-encryption")
+        let response = try await harness.client(
+            "POST", "/notifications/push/v1/tokens", session: session,
+            [
+                "fcmToken": "abcd", "platform": "apns_ios_device", "providerId": "apns-1",
+                "encryption": [
+                    "p256dh": "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4",
+                    "auth": "AAAAAAAAAAAAAAAAAAAA",
+                ],
+            ])
+        #expect(response.status == envelope["status"] as? Int)
+        let problems = Fixtures.mismatches(expected: envelope["body"] ?? [:], actual: response.json, values: [:])
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
     @Test func unknownProviderMatchesProviderNotFoundFixture() async throws {
         let envelope = try Fixtures.load("errors", "provider-not-found")
         let response = try await harness.register("abcd", platform: "apns_ios_device", session: session, providerId: "missing")

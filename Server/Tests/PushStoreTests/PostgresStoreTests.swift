@@ -537,14 +537,15 @@ struct PostgresStoreTests {
         }
         let stores = try opened.withLock { $0 }.map { try $0.get() }
         defer { stores.forEach { $0.close() } }
-        #expect(stores.allSatisfy { $0.schemaVersion == 12 })
+        #expect(stores.allSatisfy { $0.schemaVersion == 13 })
         #expect(
-            try schema.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations") == "1,2,3,4,5,6,7,8,9,10,11,12"
+            try schema.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations")
+                == "1,2,3,4,5,6,7,8,9,10,11,12,13"
         )
         let reopened = try schema.open(poolSize: 1)
         defer { reopened.close() }
-        #expect(reopened.schemaVersion == 12)
-        #expect(try schema.psql("SELECT count(*) FROM schema_migrations") == "12")
+        #expect(reopened.schemaVersion == 13)
+        #expect(try schema.psql("SELECT count(*) FROM schema_migrations") == "13")
         #expect(try schema.psql("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") == "18")
     }
 
@@ -577,14 +578,15 @@ struct PostgresStoreTests {
             job("j-done", state: "delivered", attempts: 1, notBefore: t0, finishedAt: t0 + 50),
             job("j-skipped", state: "skipped", attempts: 0, notBefore: t0, finishedAt: t0),
         ]
-        try schema.psql(
-            "INSERT INTO push_jobs (\(StoreTable.pushJobs.columns.joined(separator: ", "))) VALUES " + rows.joined(separator: ", "))
-        let columns = StoreTable.pushJobs.columns.map { "coalesce(\($0)::text, '-')" }.joined(separator: ", ")
+        // The columns of schema 6 (those of migration 13 came later).
+        let schema6Columns = StoreTable.pushJobs.columns.filter { !["private_plaintext", "trimmed"].contains($0) }
+        try schema.psql("INSERT INTO push_jobs (\(schema6Columns.joined(separator: ", "))) VALUES " + rows.joined(separator: ", "))
+        let columns = schema6Columns.map { "coalesce(\($0)::text, '-')" }.joined(separator: ", ")
         let before = try schema.psql("SELECT string_agg(concat_ws('|', \(columns)), E'\\n' ORDER BY id) FROM push_jobs")
 
         let store = try schema.open(poolSize: 2)
         defer { store.close() }
-        #expect(store.schemaVersion == 12)
+        #expect(store.schemaVersion == 13)
         // Every job reads as before, through the export and the counts.
         #expect(try schema.psql("SELECT string_agg(concat_ws('|', \(columns)), E'\\n' ORDER BY id) FROM push_job_rows") == before)
         #expect(
@@ -949,6 +951,18 @@ struct PostgresStoreTests {
         try store.addAuthToken(AuthTokenRecord(hash: Data([0xaa]), appId: "a1", uid: "u2", hint: "h3", createdAt: t0))
         _ = try store.registerToken(StoreScenarios.token("revoked-tok", uid: "u2", hash: Data([0xaa])), maxPerUser: 100)
         #expect(try store.revokeAuthToken(appId: "a1", uid: "u2", hash: Data([0xaa]), now: t0)?.pushTokens == 1)
+        // Private push (issue 28): an app's privacy, a token's keys, a job's plaintext and trimmed fields.
+        if var app = try store.app(id: "a1") {
+            app.privacy = .private
+            app.privatePlaceholder = "New"
+            try store.updateApp(app)
+        }
+        var keyed = StoreScenarios.token("keyed-tok", at: 60)
+        keyed.encryption = StoredEncryptionKeys(p256dh: Data([4, 0, 255]), sealedAuth: Data([1, 2, 0]))
+        _ = try store.registerToken(keyed, maxPerUser: 100)
+        var sealed = StoreScenarios.job("private-1", request: "r-private")
+        sealed.privatePush = PrivatePush(plaintext: Data([0, 123, 255]), trimmed: ["message", "body"])
+        try store.enqueue(webhooks: [], pushJobs: [sealed])
     }
 
     static func rows(of store: any ServiceStore) throws -> [StoreTable: [[StoreValue]]] {

@@ -16,9 +16,10 @@ extension AdminAPI {
         let webhookURL = try body.optionalString("webhookUrl", maxLength: 2_048)
         if let webhookURL { try validateWebhookURL(webhookURL) }
         let secret = try body.optionalString("webhookSecret", maxLength: 256) ?? Crypto.randomToken(prefix: "whsec_")
-        let record = AppRecord(
+        var record = AppRecord(
             id: id, name: name, webhookURL: webhookURL, sealedWebhookSecret: try sealWebhookSecret(secret, appId: id),
             createdAt: service.now)
+        try applyPrivacy(body, to: &record)
         do {
             try service.store.createApp(record)
         } catch StoreError.conflict {
@@ -47,6 +48,9 @@ extension AdminAPI {
             newSecret = Crypto.randomToken(prefix: "whsec_")
         }
         if let newSecret { record.sealedWebhookSecret = try sealWebhookSecret(newSecret, appId: record.id) }
+        let privacy = record.privacy
+        try applyPrivacy(body, to: &record)
+        if record.privacy != privacy { service.logger.info("app privacy set app=\(record.id) privacy=\(record.privacy.rawValue)") }
         // The default providers (null clears one): each must name a provider of the app of its kind.
         var defaults: [(ProviderRecord.Kind, String?)] = []
         for (kind, field) in [(ProviderRecord.Kind.apns, "defaultApnsProviderId"), (.fcm, "defaultFcmProviderId")] {
@@ -75,6 +79,38 @@ extension AdminAPI {
         var value = appJSON(record)
         if let newSecret { value["webhookSecret"] = newSecret }
         return value
+    }
+
+    /// The longest placeholder, in characters (after trimming).
+    static let maxPlaceholderLength = 100
+
+    /// Reads an app's privacy settings (issue 28) from a create or update body: `privacy`
+    /// (`standard` or `private`), `privatePlaceholder` and `privateCallPlaceholder` (1 to 100
+    /// characters once trimmed; null restores the default). Absent fields leave the record as is.
+    func applyPrivacy(_ body: JSONObject, to record: inout AppRecord) throws {
+        if let text = try body.optionalString("privacy", maxLength: 32) {
+            guard let privacy = AppPrivacy(rawValue: text) else {
+                throw APIError.badRequest(
+                    "The privacy field must be standard or private.", field: "privacy", problem: "not standard or private")
+            }
+            record.privacy = privacy
+        }
+        func placeholder(_ field: String) throws -> String?? {
+            if body.values[field] is JSONNull { return .some(nil) }
+            guard let raw = try body.optionalString(field, maxLength: 1_000) else { return nil }
+            var trimmed = Substring(raw)
+            while trimmed.first?.isWhitespace == true { trimmed.removeFirst() }
+            while trimmed.last?.isWhitespace == true { trimmed.removeLast() }
+            let text = String(trimmed)
+            guard (1...Self.maxPlaceholderLength).contains(text.count) else {
+                throw APIError.badRequest(
+                    "The \(field) field must be 1 to \(Self.maxPlaceholderLength) characters (trimmed).", field: field,
+                    problem: text.isEmpty ? "empty" : "too long")
+            }
+            return .some(text)
+        }
+        if let text = try placeholder("privatePlaceholder") { record.privatePlaceholder = text }
+        if let text = try placeholder("privateCallPlaceholder") { record.privateCallPlaceholder = text }
     }
 
     func sealWebhookSecret(_ secret: String, appId: String) throws -> Data {

@@ -47,10 +47,13 @@ enum TokenJSON {
     }
 
     /// The admin listing (§3). `authToken` is a hint: the service only keeps hashes.
+    /// `encrypted` says whether the device registered Web Push keys (issue 28); the keys
+    /// themselves are never listed.
     static func admin(_ token: PushTokenRecord) -> [String: Any] {
         var value = client(token)
         value["authToken"] = token.authTokenHint
         value["pushTokenType"] = type(of: token.platform)
+        value["encrypted"] = token.encryption != nil
         return value
     }
 }

@@ -73,6 +73,10 @@ struct AdminAPI {
         value["hasWebhookSecret"] = app.sealedWebhookSecret != nil
         value["defaultApnsProviderId"] = app.defaultAPNsProviderId ?? JSONNull()
         value["defaultFcmProviderId"] = app.defaultFCMProviderId ?? JSONNull()
+        // Privacy (issue 28): the placeholders as pushes use them (the defaults when unset).
+        value["privacy"] = app.privacy.rawValue
+        value["privatePlaceholder"] = app.privatePlaceholder ?? AppPrivacy.defaultPlaceholder
+        value["privateCallPlaceholder"] = app.privateCallPlaceholder ?? AppPrivacy.defaultCallPlaceholder
         return value
     }
 

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PushCore
+import PushCrypto
 import PushStore
 
 /// The client API of Contract/WIRE-CONTRACT.md §2 (`appid` + `authToken`): tokens, receipts,
@@ -66,18 +67,58 @@ struct ClientAPI {
             }
             environment = value
         }
+        let keys = try Self.encryptionKeys(body)
         let provider = try resolveProvider(
             appId: session.appId, requested: body.optionalString("providerId", maxLength: 128), platform: platform)
+        // The auth secret sealed before it is stored; no registration, no line of the log, no
+        // listing ever shows it.
+        let encryption = try keys.map {
+            try TokenEncryptionKeys(secrets: service.secrets).seal($0, appId: session.appId, token: token)
+        }
         let now = service.now
         let record = try service.store.registerToken(
             PushTokenRecord(
                 appId: session.appId, uid: session.uid, token: token, platform: platform, providerId: provider.id, timezone: timezone,
                 authTokenHash: session.authTokenHash, authTokenHint: session.authTokenHint, createdAt: now, updatedAt: now,
-                environment: environment),
+                environment: environment, encryption: encryption),
             maxPerUser: service.configuration.maxTokensPerUser)
         service.logger.info(
-            "token registered app=\(session.appId) uid=\(session.uid) platform=\(platform.rawValue) token=\(token.prefix(8))…")
+            "token registered app=\(session.appId) uid=\(session.uid) platform=\(platform.rawValue) token=\(token.prefix(8))… "
+                + "encrypted=\(encryption != nil)")
         return TokenJSON.client(record)
+    }
+
+    /// The longest `p256dh` or `auth` text read: a 65-byte key is 87 base64url characters (88
+    /// padded); more is refused before it is decoded.
+    static let maxEncryptionKeyLength = 128
+
+    /// The optional `encryption` of a registration (issue 28): the device's Web Push keys,
+    /// checked by `WebPushKeys`. A bad value is a 400 naming `encryption`, `encryption.p256dh`
+    /// or `encryption.auth`; the error never repeats the value.
+    static func encryptionKeys(_ body: JSONObject) throws -> WebPushKeys? {
+        guard let encryption = try body.optionalObject("encryption") else { return nil }
+        let p256dh = try encryption.string("p256dh", maxLength: maxEncryptionKeyLength)
+        let auth = try encryption.string("auth", maxLength: maxEncryptionKeyLength)
+        let parsed = Result { () throws(WebPushError) -> WebPushKeys in try WebPushKeys(p256dh: p256dh, auth: auth) }
+        switch parsed {
+        case .success(let keys):
+            return keys
+        case .failure(let error):
+            switch error {
+            case .invalidBase64URL(let field):
+                throw APIError.badRequest(
+                    "The encryption.\(field) field is not base64url.", field: "encryption.\(field)", problem: "not base64url")
+            case .invalidAuth(let length):
+                throw APIError.badRequest(
+                    "The encryption.auth field must be 16 bytes, not \(length).", field: "encryption.auth", problem: "not 16 bytes")
+            case .invalidP256DH(let problem):
+                throw APIError.badRequest(
+                    "The encryption.p256dh field is not a P-256 public key: \(problem).", field: "encryption.p256dh", problem: problem)
+            default:
+                throw APIError.badRequest(
+                    "The encryption field is not valid.", field: "encryption", problem: "invalid")
+            }
+        }
     }
 
     private func resolveProvider(appId: String, requested: String?, platform: TokenPlatform) throws -> ProviderRecord {

@@ -55,6 +55,17 @@ enum OpenAPIDocument {
                         "fcm": {
                           "summary": "An FCM registration token",
                           "value": { "fcmToken": "fcm-registration-token-example:APA91bHexample", "platform": "fcm_ios" }
+                        },
+                        "encrypted": {
+                          "summary": "An APNs device token with the device's Web Push keys, for private pushes",
+                          "value": {
+                            "fcmToken": "8a1c5e0f9b7d3a2c4e6f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5",
+                            "platform": "apns_ios_device",
+                            "encryption": {
+                              "p256dh": "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4",
+                              "auth": "BTBZMqHH6r4Tts7J_aSIgg"
+                            }
+                          }
                         }
                       }
                     }
@@ -1660,7 +1671,17 @@ enum OpenAPIDocument {
                     "type": "string",
                     "enum": ["sandbox", "production"],
                     "description": "The APNs environment of an APNs or VoIP token (the SDK reads it from the app's provisioning profile); refused for FCM tokens."
-                  }
+                  },
+                  "encryption": { "$ref": "#/components/schemas/EncryptionKeys" }
+                }
+              },
+              "EncryptionKeys": {
+                "type": "object",
+                "required": ["p256dh", "auth"],
+                "description": "The device's Web Push keys (RFC 8291) for private pushes (issue 28), for any kind of token. Checked at registration: a value that is not base64url, a `p256dh` that is not a 65-byte uncompressed point on P-256, or an `auth` that is not 16 bytes is a 400 naming `encryption.p256dh` or `encryption.auth` (`encryption` when it is not an object), and nothing is stored. The auth secret is stored sealed and never shown; a registration without `encryption` clears the keys stored for the token.",
+                "properties": {
+                  "p256dh": { "type": "string", "minLength": 1, "maxLength": 128, "description": "The device's P-256 public key, 65 bytes uncompressed (0x04 ‖ x ‖ y), base64url." },
+                  "auth": { "type": "string", "minLength": 1, "maxLength": 128, "description": "The 16-byte auth secret, base64url." }
                 }
               },
               "PushTokenText": {
@@ -1688,10 +1709,11 @@ enum OpenAPIDocument {
               "AdminToken": {
                 "allOf": [{ "$ref": "#/components/schemas/ClientToken" }],
                 "type": "object",
-                "required": ["authToken", "pushTokenType"],
+                "required": ["authToken", "pushTokenType", "encrypted"],
                 "properties": {
                   "authToken": { "type": "string", "description": "A hint of the auth token that registered it (never the token)." },
-                  "pushTokenType": { "type": "string", "enum": ["apns", "voip", "fcm"] }
+                  "pushTokenType": { "type": "string", "enum": ["apns", "voip", "fcm"] },
+                  "encrypted": { "type": "boolean", "description": "Whether the device registered Web Push keys (`encryption`); the keys are never listed." }
                 }
               },
               "TokenListAnswer": {
@@ -1827,8 +1849,22 @@ enum OpenAPIDocument {
                   "appId": { "allOf": [{ "$ref": "#/components/schemas/Id" }], "maxLength": 64 },
                   "name": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 256 },
                   "webhookUrl": { "$ref": "#/components/schemas/WebhookURL" },
-                  "webhookSecret": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 256 }
+                  "webhookSecret": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 256 },
+                  "privacy": { "$ref": "#/components/schemas/AppPrivacy" },
+                  "privatePlaceholder": { "$ref": "#/components/schemas/Placeholder" },
+                  "privateCallPlaceholder": { "$ref": "#/components/schemas/Placeholder" }
                 }
+              },
+              "AppPrivacy": {
+                "type": "string",
+                "enum": ["standard", "private"],
+                "description": "`standard` (the default): pushes carry their content in clear through APNs and FCM. `private`: a neutral placeholder in clear and the content encrypted for each device that registered `encryption` keys (issue 28). Any other value is a 400 naming `privacy`."
+              },
+              "Placeholder": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 1000,
+                "description": "Shown in clear by a private push: 1 to 100 characters once leading and trailing white space is trimmed (else a 400 naming the field)."
               },
               "UpdateApp": {
                 "type": "object",
@@ -1844,12 +1880,24 @@ enum OpenAPIDocument {
                   "defaultFcmProviderId": {
                     "oneOf": [{ "$ref": "#/components/schemas/ProviderId" }, { "type": "null" }],
                     "description": "The FCM provider of tokens registered without `providerId`; null clears it."
+                  },
+                  "privacy": { "$ref": "#/components/schemas/AppPrivacy" },
+                  "privatePlaceholder": {
+                    "oneOf": [{ "$ref": "#/components/schemas/Placeholder" }, { "type": "null" }],
+                    "description": "The alert of a private chat push; null restores the default (New message)."
+                  },
+                  "privateCallPlaceholder": {
+                    "oneOf": [{ "$ref": "#/components/schemas/Placeholder" }, { "type": "null" }],
+                    "description": "The caller a private call shows when it cannot be decrypted; null restores the default (Incoming call)."
                   }
                 }
               },
               "App": {
                 "type": "object",
-                "required": ["appId", "name", "createdAt", "webhookUrl", "hasWebhookSecret", "defaultApnsProviderId", "defaultFcmProviderId"],
+                "required": [
+                  "appId", "name", "createdAt", "webhookUrl", "hasWebhookSecret", "defaultApnsProviderId", "defaultFcmProviderId", "privacy",
+                  "privatePlaceholder", "privateCallPlaceholder"
+                ],
                 "properties": {
                   "appId": { "type": "string" },
                   "name": { "type": "string" },
@@ -1860,7 +1908,10 @@ enum OpenAPIDocument {
                     "type": ["string", "null"],
                     "description": "The APNs provider of tokens registered without `providerId`: the app's first APNs provider unless set; null when none (deleting it clears it)."
                   },
-                  "defaultFcmProviderId": { "type": ["string", "null"], "description": "The same for FCM tokens." }
+                  "defaultFcmProviderId": { "type": ["string", "null"], "description": "The same for FCM tokens." },
+                  "privacy": { "$ref": "#/components/schemas/AppPrivacy" },
+                  "privatePlaceholder": { "type": "string", "description": "The alert a private chat push shows in clear (its `loc-key`): New message unless set." },
+                  "privateCallPlaceholder": { "type": "string", "description": "The caller a private call shows when it cannot be decrypted: Incoming call unless set." }
                 }
               },
               "AppAnswer": { "type": "object", "required": ["data"], "properties": { "data": { "$ref": "#/components/schemas/App" } } },

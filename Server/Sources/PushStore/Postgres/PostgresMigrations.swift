@@ -183,6 +183,26 @@ enum PostgresMigrations {
             FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
         CREATE INDEX revoked_push_tokens_at ON revoked_push_tokens(revoked_at);
         """,
+        // 13: private push (issue 28): SQLite's 13. The view of job rows gets the two new job
+        // columns (at its end, as `CREATE OR REPLACE VIEW` requires).
+        """
+        ALTER TABLE apps ADD COLUMN privacy TEXT COLLATE "C" NOT NULL DEFAULT 'standard';
+        ALTER TABLE apps ADD COLUMN private_placeholder TEXT COLLATE "C";
+        ALTER TABLE apps ADD COLUMN private_call_placeholder TEXT COLLATE "C";
+        ALTER TABLE push_tokens ADD COLUMN encryption_p256dh BYTEA;
+        ALTER TABLE push_tokens ADD COLUMN encryption_auth BYTEA;
+        ALTER TABLE push_jobs ADD COLUMN private_plaintext BYTEA;
+        ALTER TABLE push_jobs ADD COLUMN trimmed TEXT COLLATE "C";
+        CREATE OR REPLACE VIEW push_job_rows AS
+            SELECT j.id, j.app_id, j.request_id, j.uid, j.token, j.platform, j.kind, j.provider_id, j.payload, j.push_type,
+                j.priority, j.expiration, j.collapse_id, j.topic_suffix,
+                CASE WHEN q.lane = \(PostgresMigrations.leasedLane) THEN 'leased' ELSE j.state END AS state,
+                COALESCE(q.attempts, j.attempts) AS attempts, j.not_before,
+                CASE WHEN q.lane = \(PostgresMigrations.leasedLane) THEN q.due END AS lease_until, j.last_error, j.created_at,
+                j.finished_at, CASE WHEN q.id IS NULL THEN j.lease_owner ELSE q.lease_owner END AS lease_owner, j.environment, j.rule,
+                j.private_plaintext, j.trimmed
+            FROM push_jobs j LEFT JOIN push_queue q ON q.id = j.id;
+        """,
     ]
 
     /// The queue's lanes: due calls (claimed first), other due jobs, leased jobs (claimable

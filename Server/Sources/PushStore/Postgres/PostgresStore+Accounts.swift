@@ -13,12 +13,14 @@ extension PostgresStore {
         try withConnection {
             try $0.query(
                 """
-                INSERT INTO apps (id, name, webhook_url, webhook_secret, created_at, default_apns_provider_id, default_fcm_provider_id)
-                VALUES ($1, $2, $3, $4, $5, $6, $7)
+                INSERT INTO apps (id, name, webhook_url, webhook_secret, created_at, default_apns_provider_id, default_fcm_provider_id,
+                    privacy, private_placeholder, private_call_placeholder)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
                 """,
                 [
                     .text(app.id), .text(app.name), .text(app.webhookURL), .bytea(app.sealedWebhookSecret), .date(app.createdAt),
-                    .text(app.defaultAPNsProviderId), .text(app.defaultFCMProviderId),
+                    .text(app.defaultAPNsProviderId), .text(app.defaultFCMProviderId), .text(app.privacy.rawValue),
+                    .text(app.privatePlaceholder), .text(app.privateCallPlaceholder),
                 ])
         }
     }
@@ -26,8 +28,15 @@ extension PostgresStore {
     public func updateApp(_ app: AppRecord) throws {
         let changed = try withConnection {
             try $0.query(
-                "UPDATE apps SET name = $1, webhook_url = $2, webhook_secret = $3 WHERE id = $4",
-                [.text(app.name), .text(app.webhookURL), .bytea(app.sealedWebhookSecret), .text(app.id)]
+                """
+                UPDATE apps SET name = $1, webhook_url = $2, webhook_secret = $3, privacy = $4, private_placeholder = $5,
+                    private_call_placeholder = $6
+                WHERE id = $7
+                """,
+                [
+                    .text(app.name), .text(app.webhookURL), .bytea(app.sealedWebhookSecret), .text(app.privacy.rawValue),
+                    .text(app.privatePlaceholder), .text(app.privateCallPlaceholder), .text(app.id),
+                ]
             ).affected
         }
         if changed == 0 { throw StoreError.notFound }
@@ -75,13 +84,8 @@ extension PostgresStore {
     private func selectApps(_ clause: String, _ values: [PGValue]) throws -> [AppRecord] {
         try withConnection {
             try $0.query(
-                "SELECT id, name, webhook_url, webhook_secret, created_at, default_apns_provider_id, default_fcm_provider_id FROM apps \(clause)",
-                values
-            ).map {
-                AppRecord(
-                    id: $0.text(0), name: $0.text(1), webhookURL: $0.optionalText(2), sealedWebhookSecret: $0.optionalBlob(3),
-                    createdAt: $0.date(4), defaultAPNsProviderId: $0.optionalText(5), defaultFCMProviderId: $0.optionalText(6))
-            }
+                "SELECT \(SQLiteStore.appColumns) FROM apps \(clause)", values
+            ).map(SQLiteStore.appRow)
         }
     }
 
@@ -241,19 +245,21 @@ extension PostgresStore {
                 let stored = try connection.query(
                     """
                     INSERT INTO push_tokens (app_id, token, uid, platform, provider_id, timezone, auth_token_hash,
-                        auth_token_hint, created_at, updated_at, seq, environment)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, nextval('push_tokens_seq'), $11)
+                        auth_token_hint, created_at, updated_at, seq, environment, encryption_p256dh, encryption_auth)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, nextval('push_tokens_seq'), $11, $12, $13)
                     ON CONFLICT (app_id, token) DO UPDATE SET uid = excluded.uid, platform = excluded.platform,
                         provider_id = excluded.provider_id, timezone = excluded.timezone,
                         auth_token_hash = excluded.auth_token_hash, auth_token_hint = excluded.auth_token_hint,
                         updated_at = excluded.updated_at, seq = excluded.seq,
-                        environment = COALESCE(excluded.environment, push_tokens.environment)
+                        environment = COALESCE(excluded.environment, push_tokens.environment),
+                        encryption_p256dh = excluded.encryption_p256dh, encryption_auth = excluded.encryption_auth
                     RETURNING \(Self.tokenColumnList)
                     """,
                     [
                         .text(token.appId), .text(token.token), .text(token.uid), .text(token.platform.rawValue), .text(token.providerId),
                         .text(token.timezone), .bytea(token.authTokenHash), .text(token.authTokenHint), .date(token.createdAt),
-                        .date(token.updatedAt), .text(token.environment?.rawValue),
+                        .date(token.updatedAt), .text(token.environment?.rawValue), .bytea(token.encryption?.p256dh),
+                        .bytea(token.encryption?.sealedAuth),
                     ]
                 ).first(Self.tokenRow)
                 // How many tokens the user has now, at most (as in SQLite): the bound kept on the
@@ -335,13 +341,26 @@ extension PostgresStore {
     }
 
     static let tokenColumnList = """
-        app_id, uid, token, platform, provider_id, timezone, auth_token_hash, auth_token_hint, created_at, updated_at, environment
+        app_id, uid, token, platform, provider_id, timezone, auth_token_hash, auth_token_hint, created_at, updated_at, environment,
+            encryption_p256dh, encryption_auth
         """
 
     static func tokenRow(_ row: PGRow) -> PushTokenRecord {
-        PushTokenRecord(
-            appId: row.text(0), uid: row.text(1), token: row.text(2), platform: TokenPlatform(rawValue: row.text(3)) ?? .apnsDevice,
-            providerId: row.text(4), timezone: row.optionalText(5), authTokenHash: row.blob(6), authTokenHint: row.text(7),
-            createdAt: row.date(8), updatedAt: row.date(9), environment: row.optionalText(10).flatMap(TokenEnvironment.init(rawValue:)))
+        SQLiteStore.tokenRow(row)
+    }
+
+    public func encryptionKeys(appId: String, tokens: [String]) throws -> [String: StoredEncryptionKeys] {
+        guard !tokens.isEmpty else { return [:] }
+        // One statement whatever the number of tokens, each found through the primary key.
+        let rows = try withConnection {
+            try $0.query(
+                """
+                SELECT token, encryption_p256dh, encryption_auth FROM push_tokens
+                WHERE app_id = $1 AND token = ANY($2::text[]) AND encryption_p256dh IS NOT NULL AND encryption_auth IS NOT NULL
+                """,
+                [.text(appId), .textArray(tokens)]
+            ).map { ($0.text(0), StoredEncryptionKeys(p256dh: $0.blob(1), sealedAuth: $0.blob(2))) }
+        }
+        return Dictionary(rows, uniquingKeysWith: { first, _ in first })
     }
 }

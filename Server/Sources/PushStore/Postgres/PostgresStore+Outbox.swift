@@ -83,16 +83,18 @@ extension PostgresStore {
                 WITH u AS MATERIALIZED (
                     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
                         $8::text[], $9::bytea[], $10::text[], $11::bigint[], $12::bigint[], $13::text[], $14::text[], $15::bigint[],
-                        $16::bigint[], $17::bigint[], $18::text[], $19::text[], $20::bigint[])
+                        $16::bigint[], $17::bigint[], $18::text[], $19::text[], $20::bigint[], $21::bytea[], $22::text[])
                         AS u(id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type, priority,
-                            expiration, collapse_id, topic_suffix, attempts, not_before, created_at, environment, rule, skipped)),
+                            expiration, collapse_id, topic_suffix, attempts, not_before, created_at, environment, rule, skipped,
+                            private_plaintext, trimmed)),
                 jobs AS (
                 INSERT INTO push_jobs (id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type,
                     priority, expiration, collapse_id, topic_suffix, state, attempts, not_before, created_at, environment, rule,
-                    finished_at)
+                    finished_at, private_plaintext, trimmed)
                 SELECT id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type,
                     priority, expiration, collapse_id, topic_suffix, CASE WHEN skipped = 1 THEN 'skipped' ELSE 'pending' END,
-                    attempts, not_before, created_at, environment, rule, CASE WHEN skipped = 1 THEN created_at END
+                    attempts, not_before, created_at, environment, rule, CASE WHEN skipped = 1 THEN created_at END,
+                    private_plaintext, trimmed
                 FROM u)
                 INSERT INTO push_queue (id, lane, due, not_before, attempts)
                 SELECT id, CASE WHEN kind = 'call' THEN \(PostgresMigrations.callLane) ELSE \(PostgresMigrations.otherLane) END,
@@ -108,6 +110,7 @@ extension PostgresStore {
                     .textArray(chunk.map(\.headers.topicSuffix)), .intArray(chunk.map { Int64($0.attempts) }),
                     .dates(chunk.map(\.notBefore)), .dates(chunk.map(\.createdAt)), .textArray(chunk.map(\.environment?.rawValue)),
                     .textArray(chunk.map(\.rule)), .intArray(chunk.map { $0.skipped ? 1 : 0 }),
+                    .byteaArray(chunk.map(PrivatePushColumns.plaintext)), .textArray(chunk.map(PrivatePushColumns.trimmed)),
                 ])
         }
         if jobs.contains(where: { !$0.skipped }) || !webhooks.isEmpty { connection.notifyAtCommit(notifyJobs) }
@@ -345,7 +348,7 @@ extension PostgresStore {
             "id", "app_id", "request_id", "uid", "token", "platform", "kind", "provider_id", "payload", "push_type",
             "priority", "expiration", "collapse_id", "topic_suffix",
         ]
-        let after = ["not_before", "created_at", "environment", "rule", "state"]
+        let after = ["not_before", "created_at", "environment", "rule", "state", "private_plaintext", "trimmed"]
         return (before.map { prefix + $0 } + [attempts] + after.map { prefix + $0 }).joined(separator: ", ")
     }
 

@@ -156,5 +156,19 @@ enum Migrations {
             FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
         CREATE INDEX revoked_push_tokens_at ON revoked_push_tokens(revoked_at);
         """,
+        // 13: private push (issue 28). Each app's privacy mode and placeholders; each push
+        // token's Web Push keys (the public key in clear, the auth secret sealed by the service;
+        // NULL: the device sent none); on each job of a private app the plaintext sealed at send
+        // time (NULL for a standard job) and the optional fields removed to fit it (comma-joined,
+        // NULL when none were).
+        """
+        ALTER TABLE apps ADD COLUMN privacy TEXT NOT NULL DEFAULT 'standard';
+        ALTER TABLE apps ADD COLUMN private_placeholder TEXT;
+        ALTER TABLE apps ADD COLUMN private_call_placeholder TEXT;
+        ALTER TABLE push_tokens ADD COLUMN encryption_p256dh BLOB;
+        ALTER TABLE push_tokens ADD COLUMN encryption_auth BLOB;
+        ALTER TABLE push_jobs ADD COLUMN private_plaintext BLOB;
+        ALTER TABLE push_jobs ADD COLUMN trimmed TEXT;
+        """,
     ]
 }

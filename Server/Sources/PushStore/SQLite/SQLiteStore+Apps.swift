@@ -9,12 +9,14 @@ extension SQLiteStore {
         try withConnection {
             try $0.run(
                 """
-                INSERT INTO apps (id, name, webhook_url, webhook_secret, created_at, default_apns_provider_id, default_fcm_provider_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO apps (id, name, webhook_url, webhook_secret, created_at, default_apns_provider_id, default_fcm_provider_id,
+                    privacy, private_placeholder, private_call_placeholder)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     .text(app.id), .text(app.name), .optionalText(app.webhookURL), app.sealedWebhookSecret.map(SQLValue.blob) ?? .null,
                     .date(app.createdAt), .optionalText(app.defaultAPNsProviderId), .optionalText(app.defaultFCMProviderId),
+                    .text(app.privacy.rawValue), .optionalText(app.privatePlaceholder), .optionalText(app.privateCallPlaceholder),
                 ])
         }
     }
@@ -22,8 +24,16 @@ extension SQLiteStore {
     public func updateApp(_ app: AppRecord) throws {
         let changed = try withConnection {
             try $0.run(
-                "UPDATE apps SET name = ?, webhook_url = ?, webhook_secret = ? WHERE id = ?",
-                [.text(app.name), .optionalText(app.webhookURL), app.sealedWebhookSecret.map(SQLValue.blob) ?? .null, .text(app.id)])
+                """
+                UPDATE apps SET name = ?, webhook_url = ?, webhook_secret = ?, privacy = ?, private_placeholder = ?,
+                    private_call_placeholder = ?
+                WHERE id = ?
+                """,
+                [
+                    .text(app.name), .optionalText(app.webhookURL), app.sealedWebhookSecret.map(SQLValue.blob) ?? .null,
+                    .text(app.privacy.rawValue), .optionalText(app.privatePlaceholder), .optionalText(app.privateCallPlaceholder),
+                    .text(app.id),
+                ])
         }
         if changed == 0 { throw StoreError.notFound }
     }
@@ -52,6 +62,22 @@ extension SQLiteStore {
         kind == .apns ? "default_apns_provider_id" : "default_fcm_provider_id"
     }
 
+    /// The columns of an ``AppRecord``, in ``appRow(_:)``'s order (both stores select them so).
+    static let appColumns = """
+        id, name, webhook_url, webhook_secret, created_at, default_apns_provider_id, default_fcm_provider_id, privacy,
+            private_placeholder, private_call_placeholder
+        """
+
+    /// An app from its row. An unknown `privacy` (a later version's mode) reads as `private`:
+    /// never sends in clear what was meant to be sealed.
+    static func appRow(_ row: some StoredRow) -> AppRecord {
+        AppRecord(
+            id: row.text(0), name: row.text(1), webhookURL: row.optionalText(2), sealedWebhookSecret: row.optionalBlob(3),
+            createdAt: row.date(4), defaultAPNsProviderId: row.optionalText(5), defaultFCMProviderId: row.optionalText(6),
+            privacy: AppPrivacy(rawValue: row.text(7)) ?? .private, privatePlaceholder: row.optionalText(8),
+            privateCallPlaceholder: row.optionalText(9))
+    }
+
     public func app(id: String) throws -> AppRecord? {
         try selectApps("WHERE id = ?", [.text(id)]).first
     }
@@ -75,13 +101,7 @@ extension SQLiteStore {
     private func selectApps(_ clause: String, _ values: [SQLValue]) throws -> [AppRecord] {
         try withConnection {
             try $0.query(
-                "SELECT id, name, webhook_url, webhook_secret, created_at, default_apns_provider_id, default_fcm_provider_id FROM apps \(clause)",
-                values
-            ) {
-                AppRecord(
-                    id: $0.text(0), name: $0.text(1), webhookURL: $0.optionalText(2), sealedWebhookSecret: $0.optionalBlob(3),
-                    createdAt: $0.date(4), defaultAPNsProviderId: $0.optionalText(5), defaultFCMProviderId: $0.optionalText(6))
-            }
+                "SELECT \(Self.appColumns) FROM apps \(clause)", values, Self.appRow)
         }
     }
 }

@@ -200,8 +200,8 @@ extension SQLiteStore {
             """
             INSERT INTO push_jobs (id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type,
                 priority, expiration, collapse_id, topic_suffix, state, attempts, not_before, created_at, environment, rule,
-                finished_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                finished_at, private_plaintext, trimmed)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(job.id), .text(job.appId), .text(job.requestId), .text(job.uid), .text(job.token), .text(job.platform.rawValue),
@@ -209,7 +209,8 @@ extension SQLiteStore {
                 .int(Int64(job.headers.priority)), .int(job.headers.expiration), .optionalText(job.headers.collapseId),
                 .text(job.headers.topicSuffix), .text(job.skipped ? JobState.skipped : JobState.pending), .int(Int64(job.attempts)),
                 .date(job.notBefore), .date(job.createdAt), .optionalText(job.environment?.rawValue), .optionalText(job.rule),
-                job.skipped ? .date(job.createdAt) : .null,
+                job.skipped ? .date(job.createdAt) : .null, PrivatePushColumns.plaintext(job).map(SQLValue.blob) ?? .null,
+                .optionalText(PrivatePushColumns.trimmed(job)),
             ])
     }
 
@@ -228,7 +229,8 @@ extension SQLiteStore {
     /// The query of the columns `PushJob(row:)` reads, in its order.
     static let jobColumns = """
         SELECT id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type, priority, expiration,
-            collapse_id, topic_suffix, attempts, not_before, created_at, environment, rule, state FROM push_jobs
+            collapse_id, topic_suffix, attempts, not_before, created_at, environment, rule, state, private_plaintext,
+            trimmed FROM push_jobs
         """
 
     public func recordDeliveries(tokens: [TokenRef], providers: [ProviderRef], at time: Date) throws {

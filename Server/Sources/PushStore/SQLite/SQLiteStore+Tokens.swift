@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import PushCore
+import ServerSupport
 
 extension SQLiteStore {
     public func registerToken(_ token: PushTokenRecord, maxPerUser: Int) throws -> PushTokenRecord {
@@ -21,6 +22,7 @@ extension SQLiteStore {
                         .text(token.appId), .text(token.token), .text(token.uid), .text(token.platform.rawValue), .text(token.providerId),
                         .optionalText(token.timezone), .blob(token.authTokenHash), .text(token.authTokenHint),
                         .date(token.createdAt), .date(token.updatedAt), .int(seq), .optionalText(token.environment?.rawValue),
+                        token.encryption.map { .blob($0.p256dh) } ?? .null, token.encryption.map { .blob($0.sealedAuth) } ?? .null,
                     ])
                 // How many tokens the user has now, at most: the bound kept on the user, one more
                 // when the token is new to them; counted (through the user's index) only when not
@@ -52,16 +54,18 @@ extension SQLiteStore {
         public static let owner = "SELECT uid FROM push_tokens WHERE app_id = ? AND token = ?"
         /// The user's bound of their token count (NULL: not known).
         public static let bound = "SELECT tokens_at_most FROM users WHERE app_id = ? AND uid = ?"
-        /// The token, inserted or updated (and moved to the user).
+        /// The token, inserted or updated (and moved to the user). Its encryption keys are
+        /// replaced: a registration without them clears them (the device no longer has them).
         public static let upsert = """
             INSERT INTO push_tokens (app_id, token, uid, platform, provider_id, timezone, auth_token_hash,
-                auth_token_hint, created_at, updated_at, seq, environment)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                auth_token_hint, created_at, updated_at, seq, environment, encryption_p256dh, encryption_auth)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (app_id, token) DO UPDATE SET uid = excluded.uid, platform = excluded.platform,
                 provider_id = excluded.provider_id, timezone = excluded.timezone,
                 auth_token_hash = excluded.auth_token_hash, auth_token_hint = excluded.auth_token_hint,
                 updated_at = excluded.updated_at, seq = excluded.seq,
-                environment = COALESCE(excluded.environment, push_tokens.environment)
+                environment = COALESCE(excluded.environment, push_tokens.environment),
+                encryption_p256dh = excluded.encryption_p256dh, encryption_auth = excluded.encryption_auth
             """
         /// The user's tokens, counted through `push_tokens_user`.
         public static let count = "SELECT COUNT(*) FROM push_tokens WHERE app_id = ? AND uid = ?"
@@ -126,15 +130,41 @@ extension SQLiteStore {
     /// The columns of a ``PushTokenRecord``, in ``tokenRow(_:)``'s order.
     public static let tokenColumns = """
         SELECT app_id, uid, token, platform, provider_id, timezone, auth_token_hash, auth_token_hint, created_at, updated_at,
-            environment
+            environment, encryption_p256dh, encryption_auth
         FROM push_tokens
         """
 
-    static func tokenRow(_ row: SQLiteStatement) -> PushTokenRecord {
+    /// A token from its row, its columns as ``tokenColumns`` lists them (both stores select them so).
+    static func tokenRow(_ row: some StoredRow) -> PushTokenRecord {
         PushTokenRecord(
             appId: row.text(0), uid: row.text(1), token: row.text(2), platform: TokenPlatform(rawValue: row.text(3)) ?? .apnsDevice,
             providerId: row.text(4), timezone: row.optionalText(5), authTokenHash: row.blob(6), authTokenHint: row.text(7),
-            createdAt: row.date(8), updatedAt: row.date(9), environment: row.optionalText(10).flatMap(TokenEnvironment.init(rawValue:)))
+            createdAt: row.date(8), updatedAt: row.date(9), environment: row.optionalText(10).flatMap(TokenEnvironment.init(rawValue:)),
+            encryption: storedKeys(p256dh: row.optionalBlob(11), sealedAuth: row.optionalBlob(12)))
+    }
+
+    /// A token's keys from its two columns: both set, or none.
+    static func storedKeys(p256dh: Data?, sealedAuth: Data?) -> StoredEncryptionKeys? {
+        guard let p256dh, let sealedAuth else { return nil }
+        return StoredEncryptionKeys(p256dh: p256dh, sealedAuth: sealedAuth)
+    }
+
+    public func encryptionKeys(appId: String, tokens: [String]) throws -> [String: StoredEncryptionKeys] {
+        guard !tokens.isEmpty else { return [:] }
+        // One statement whatever the number of tokens: the list travels as one JSON array
+        // (no limit on bound parameters), each token found through the primary key.
+        let list = String(decoding: try JSONCodec.encodeData(tokens), as: UTF8.self)
+        return try withConnection { connection in
+            let rows = try connection.query(
+                """
+                SELECT token, encryption_p256dh, encryption_auth FROM push_tokens
+                WHERE app_id = ? AND token IN (SELECT value FROM json_each(?))
+                    AND encryption_p256dh IS NOT NULL AND encryption_auth IS NOT NULL
+                """,
+                [.text(appId), .text(list)]
+            ) { ($0.text(0), StoredEncryptionKeys(p256dh: $0.blob(1), sealedAuth: $0.blob(2))) }
+            return Dictionary(rows, uniquingKeysWith: { first, _ in first })
+        }
     }
 
     /// Stores the APNs environment a send found a token to work in (it and its pending jobs
