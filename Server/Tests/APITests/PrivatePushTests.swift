@@ -254,6 +254,52 @@ import Testing
         #expect(PayloadSize.check(try fixture.jobs(body, tokens: [phone], standard: true), event: request.event, badge: 3) == nil)
     }
 
+    // MARK: Contract fixtures
+
+    /// `Contract/payloads/private/`: each fixture is the push as APNs receives it; `pushId`, `enc`
+    /// and the keyed `thread-id` are examples (replaced by the job's before comparing), and each
+    /// `enc` opens to the standard fixture of the same name with the keyed ids.
+    @Test func thePrivatePayloadFixturesAreWhatTheServiceSends() async throws {
+        #expect(Set(Fixtures.names(in: "payloads/private")) == ["chat-user", "call-initiated", "call-initiated-keyless", "read"])
+        let fixture = try PrivateFixture(placeholder: nil)
+        let body = { (name: String) in SendTests.cases.first { $0.0 == name }?.1 ?? [:] }
+        let phone = try fixture.token("b0b0phone", platform: .apnsDevice, uid: "bob")
+        let voip = try fixture.token("b0b0voip", platform: .apnsVoIP, uid: "bob")
+        let keyless = try fixture.token("b0b0voip2", platform: .apnsVoIP, keyed: false, uid: "bob")
+        let read = ReadSync.jobs(
+            service: fixture.context, requestId: "read-1", uid: "bob", conversationId: "alice_user_bob", unreadCount: 2, tokens: [phone],
+            privateMode: fixture.mode)
+        let cases: [(String, PushJob, String?)] = [
+            ("chat-user", try #require(try fixture.jobs(body("chat-user"), tokens: [phone]).first), "chat-user"),
+            ("call-initiated", try #require(try fixture.jobs(body("call-initiated"), tokens: [voip]).first), "call-initiated"),
+            ("call-initiated-keyless", try #require(try fixture.jobs(body("call-initiated"), tokens: [keyless]).first), nil),
+            ("read", try #require(read.first), "read"),
+        ]
+        let keyed = fixture.mode.recipient("bob")
+        for (name, job, standardName) in cases {
+            let sent = try #require(await fixture.seal(job), "\(name)")
+            let payload = try TestPushDevice.object(sent.payload)
+            var expected = try Fixtures.load("payloads/private", name)
+            expected["pushId"] = job.id
+            if expected["enc"] != nil { expected["enc"] = payload["enc"] }
+            if var aps = expected["aps"] as? [String: Any], aps["thread-id"] != nil {
+                aps["thread-id"] = keyed.thread(conversationId: "alice_user_bob")
+                expected["aps"] = aps
+            }
+            #expect(NSDictionary(dictionary: payload).isEqual(to: expected), "\(name) differs from Contract/payloads/private")
+            guard let standardName else { continue }
+            var standard = try Fixtures.load("payloads", standardName)
+            standard["pushId"] = job.id
+            if var aps = standard["aps"] as? [String: Any], aps["thread-id"] != nil {
+                aps["thread-id"] = keyed.thread(conversationId: "alice_user_bob")
+                standard["aps"] = aps
+            }
+            if name == "read" { standard["threadId"] = keyed.thread(conversationId: "alice_user_bob") }
+            let opened = try fixture.device(job.token).open(sent.payload)
+            #expect(NSDictionary(dictionary: opened).isEqual(to: standard), "\(name): enc does not open to payloads/\(standardName)")
+        }
+    }
+
     // MARK: Helpers
 
     static func canonical(_ object: [String: Any]) throws -> String {
@@ -312,26 +358,26 @@ final class PrivateFixture {
     let sender: PrivatePushSender
     private var devices: [String: TestPushDevice] = [:]
 
-    init() throws {
+    init(placeholder: String? = "Custom placeholder") throws {
         let path = NSTemporaryDirectory() + "private-push-\(UUID().uuidString).sqlite"
         let store = try SQLiteStore(path: path, synchronousFull: false)
         let secrets = try SecretBox(key: Crypto.randomBytes(32))
         context = ServiceContext(configuration: ServiceConfiguration(), store: store, secrets: secrets, adminKey: "adm_test", logger: .silent)
-        let app = AppRecord(id: "app1", name: "App", createdAt: Date(), privacy: .private, privatePlaceholder: "Custom placeholder")
+        let app = AppRecord(id: "app1", name: "App", createdAt: Date(), privacy: .private, privatePlaceholder: placeholder)
         mode = try #require(PrivateMode(app: app, ids: context.pushIds))
         let opened = PushServiceApp.privateKeys(keyStore: keys, secrets: secrets)
         sender = PrivatePushSender(wrapping: recorder, keys: opened.store, open: opened.open, logger: log.logger())
     }
 
     /// A token of `bob-9`, registered with a device key unless `keyed` is false.
-    func token(_ token: String, platform: TokenPlatform, keyed: Bool = true) throws -> PushTokenRecord {
+    func token(_ token: String, platform: TokenPlatform, keyed: Bool = true, uid: String = "bob-9") throws -> PushTokenRecord {
         if keyed {
             let device = try TestPushDevice()
             devices[token] = device
             keys.set(try device.stored(appId: "app1", token: token, secrets: context.secrets), appId: "app1", token: token)
         }
         return PushTokenRecord(
-            appId: "app1", uid: "bob-9", token: token, platform: platform, providerId: platform == .fcm ? "fcm" : "apns", timezone: nil,
+            appId: "app1", uid: uid, token: token, platform: platform, providerId: platform == .fcm ? "fcm" : "apns", timezone: nil,
             authTokenHash: Data(), authTokenHint: "", createdAt: Date(), updatedAt: Date())
     }
 
@@ -341,7 +387,9 @@ final class PrivateFixture {
 
     /// The jobs of a send body for `tokens`, built by the service's factory in private mode (or standard).
     func jobs(_ body: [String: Any], tokens: [PushTokenRecord], standard: Bool = false) throws -> [PushJob] {
-        let request = try SendRequest.parse(JSONObject(body, path: ""), now: Date())
+        // As the API parses a body: through the service's JSON codec.
+        let parsed = try JSONCodec.parse(try JSONCodec.encode(body)) as? [String: Any] ?? [:]
+        let request = try SendRequest.parse(JSONObject(parsed, path: ""), now: Date())
         let factory = JobFactory(service: context, requestId: "r1", ttlSeconds: 3_600, privateMode: standard ? nil : mode)
         return request.recipients.flatMap { factory.jobs(for: request.event, uid: $0.uid, badge: $0.badge, tokens: tokens) }
     }
