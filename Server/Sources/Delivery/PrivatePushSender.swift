@@ -105,7 +105,8 @@ public final class PrivatePushSender: PushSender {
             return .send(sent)
         } catch {
             // Never the key or the text: what failed, by kind.
-            logger.error("private push: the key of token \(Self.tokenHint(job.token)) (app \(job.appId)) cannot be used: \(Self.kind(of: error))")
+            logger.error(
+                "private push: the key of token \(Self.tokenHint(job.token)) (app \(job.appId)) cannot be used: \(Self.kind(of: error))")
             return .fail(.failed(reason: "private push: the token's encryption key cannot be used"))
         }
     }

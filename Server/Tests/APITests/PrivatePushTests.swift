@@ -24,7 +24,9 @@ import Testing
     static var party: [String: Any] { ["uid": "alice-7", "name": "Alice Liddell", "avatar": "https://cdn.example/alice.png"] }
     static var receiver: [String: Any] { ["uid": "bob-9", "name": "Bob Builder", "avatar": "https://cdn.example/bob.png"] }
 
-    static func chat(category: String = "message", text: String = "Meet me at the garden gate", extra: [String: Any] = [:])
+    static func chat(
+        category: String = "message", text: String = "Meet me at the garden gate", extra: [String: Any] = [:]
+    )
         -> [String: Any]
     {
         var message: [String: Any] = [
@@ -39,19 +41,21 @@ import Testing
     static func call(_ action: String) -> [String: Any] {
         [
             "type": "call", "recipients": [["uid": "bob-9"]],
-            "call": ["sessionId": "session-42", "callAction": action, "callType": "video", "sender": party, "receiver": receiver,
-                "sentAt": 1_700_000_000_000]
+            "call": [
+                "sessionId": "session-42", "callAction": action, "callType": "video", "sender": party, "receiver": receiver,
+                "sentAt": 1_700_000_000_000,
+            ]
                 as [String: Any],
         ]
     }
 
     static var campaign: [String: Any] {
         [
-        "type": "campaign", "recipients": [["uid": "bob-9"]],
-        "campaign": [
-            "id": "cmp-7", "campaignId": "spring", "title": "Spring sale", "body": "50% off everything",
-            "url": "https://cdn.example/alice.png", "custom": ["k": "campaign-secret"], "sentAt": 1_700_000_000_000,
-        ] as [String: Any],
+            "type": "campaign", "recipients": [["uid": "bob-9"]],
+            "campaign": [
+                "id": "cmp-7", "campaignId": "spring", "title": "Spring sale", "body": "50% off everything",
+                "url": "https://cdn.example/alice.png", "custom": ["k": "campaign-secret"], "sentAt": 1_700_000_000_000,
+            ] as [String: Any],
         ]
     }
 
@@ -116,8 +120,10 @@ import Testing
                 #expect(job.headers.collapseId == keyed.collapseId(action == .edited ? .edit : .deletion, id: "msg-1042"))
                 let out = try #require(await fixture.seal(job))
                 try Self.expectNothingPersonal(out, action.rawValue)
-                #expect(try Self.canonical(TestPushDevice.object(out.payload).filter { $0.key != "enc" }) == Self.canonical(
-                    ["aps": ["content-available": 1], "pushId": job.id]))
+                #expect(
+                    try Self.canonical(TestPushDevice.object(out.payload).filter { $0.key != "enc" })
+                        == Self.canonical(
+                            ["aps": ["content-available": 1], "pushId": job.id]))
                 let opened = try fixture.device(job.token).open(out.payload)
                 #expect(opened["notificationId"] as? String == messageId)
                 #expect(opened["action"] as? String == action.rawValue)
@@ -362,7 +368,8 @@ final class PrivateFixture {
         let path = NSTemporaryDirectory() + "private-push-\(UUID().uuidString).sqlite"
         let store = try SQLiteStore(path: path, synchronousFull: false)
         let secrets = try SecretBox(key: Crypto.randomBytes(32))
-        context = ServiceContext(configuration: ServiceConfiguration(), store: store, secrets: secrets, adminKey: "adm_test", logger: .silent)
+        context = ServiceContext(
+            configuration: ServiceConfiguration(), store: store, secrets: secrets, adminKey: "adm_test", logger: .silent)
         let app = AppRecord(id: "app1", name: "App", createdAt: Date(), privacy: .private, privatePlaceholder: placeholder)
         mode = try #require(PrivateMode(app: app, ids: context.pushIds))
         let opened = PushServiceApp.privateKeys(keyStore: keys, secrets: secrets)

@@ -62,7 +62,8 @@ import Testing
         let sent = try #require(rig.recorder.jobs.first)
         let object = try TestPushDevice.object(sent.payload)
         #expect(Set(object.keys) == ["aps", "pushId", "enc"])
-        #expect(Data(try JSONCodec.encode(try device.open(sent.payload))) == Data(try JSONCodec.encode(TestPushDevice.object(Self.plaintext))))
+        #expect(
+            Data(try JSONCodec.encode(try device.open(sent.payload))) == Data(try JSONCodec.encode(TestPushDevice.object(Self.plaintext))))
         // The clear part is kept byte for byte, `,"enc":"…"` added before its last brace.
         let enc = try #require(object["enc"] as? String)
         #expect(sent.payload == Self.clear.dropLast() + Data(#","enc":""#.utf8) + Data(enc.utf8) + Data(#""}"#.utf8))
