@@ -66,7 +66,10 @@ let package = Package(
         /// OpenAPI, the dashboard, preferences, sends, traces, limits at the door.
         .testTarget(
             name: "APITests",
-            dependencies: ["PushService", "PushStore", "PushCore", "PushCrypto", "HTTPServer", "PushMocks", "PushTestSupport", "ServerSupport"]),
+            dependencies: [
+                "PushService", "PushStore", "PushCore", "PushCrypto", "HTTPServer", "PushMocks", "PushTestSupport", "ServerSupport",
+                "Delivery",
+            ]),
         /// What the running service sends out: pushes to the mock APNs and FCM, webhooks, wake-ups,
         /// isolation between apps and users, the checks of outbound requests, request bodies through curl.
         .testTarget(
@@ -129,7 +132,9 @@ let package = Package(
         /// without a socket) and `ServerProcess` (the built binary).
         .target(
             name: "PushTestSupport",
-            dependencies: ["PushCore", "PushStore", "PushService", "HTTPServer", "PushMocks", "ServerSupport", "CLibPQ", "CSQLite"]),
+            dependencies: [
+                "PushCore", "PushStore", "PushService", "PushCrypto", "HTTPServer", "PushMocks", "ServerSupport", "CLibPQ", "CSQLite",
+            ]),
         .testTarget(
             name: "APNsTests", dependencies: ["APNs", "PushCore", "CurlHTTP", "PushCrypto", "PushMocks", "PushTestSupport", "ServerSupport"]),
     ],

@@ -20,7 +20,13 @@ CPU seconds of the service processes and of PostgreSQL (postmaster and backends,
 are reported per 1,000 pushes. --scaling runs SQLite x1, PostgreSQL x1, x2 and x3 (at 50 ms
 unless --latency is given) and prints a table.
 
+Private push (issue 28): --private runs a standard app and a private app (every push sealed for
+its token's key, RFC 8291; the tokens registered with `encryption` keys this script makes with
+Python's cryptography) in turn against one mock, and prints pushes/s of both and the ratio
+(target: private at least 50 % of standard).
+
 usage: python3 Server/Benchmarks/bench.py [-n 20000] [--latency 0 50] [--build-dir DIR]
+       python3 Server/Benchmarks/bench.py --private [-n 20000] [--latency 0] [--runs 3]
        python3 Server/Benchmarks/bench.py --scaling [--postgres | --database URL] [--runs 3]
        python3 Server/Benchmarks/bench.py --instances 2 --postgres --latency 50
 Needs: release builds of push-server and apns-mock-native (the script runs `swift build`
@@ -185,7 +191,7 @@ def tokens_for(n):
 
 
 def run_service(bin_dir, creds, mock_port, n, work, mock_pid=None, instances=1, postgres=None, pool=None,
-                users_per_send=1000):
+                users_per_send=1000, private=False):
     """Starts `instances` push-servers (SQLite in `work`, or all on a fresh schema of
     `postgres`), registers n tokens, then times n pushes sent through the instances in turn."""
     admin_key = "adm_bench_" + os.urandom(8).hex()
@@ -204,7 +210,7 @@ def run_service(bin_dir, creds, mock_port, n, work, mock_pid=None, instances=1, 
                 cmd += ["--database", database] + (["--database-pool", str(pool)] if pool else [])
             # One after the other: the first creates the schema.
             servers.append(start(cmd, r"listening on http://[\d.]+:(\d+)", env))
-        return measure(servers, creds, n, admin_key, mock_pid, postgres, users_per_send)
+        return measure(servers, creds, n, admin_key, mock_pid, postgres, users_per_send, private)
     finally:
         for server, _ in servers:
             server.send_signal(signal.SIGTERM)
@@ -217,12 +223,25 @@ def run_service(bin_dir, creds, mock_port, n, work, mock_pid=None, instances=1, 
             postgres.drop_schema(schema)
 
 
-def measure(servers, creds, n, admin_key, mock_pid, postgres, users_per_send):
+def encryption_keys():
+    """A device's Web Push keys as the SDK registers them (issue 28): a P-256 public key
+    (65 bytes, uncompressed) and a 16-byte auth secret, base64url."""
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives import serialization
+    point = ec.generate_private_key(ec.SECP256R1()).public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    b64 = lambda raw: base64.urlsafe_b64encode(raw).decode().rstrip("=")
+    return {"p256dh": b64(point), "auth": b64(os.urandom(16))}
+
+
+def measure(servers, creds, n, admin_key, mock_pid, postgres, users_per_send, private=False):
     apis = [API(port, admin_key) for _, port in servers]
     pids = [server.pid for server, _ in servers]
     api = apis[0]
     app = "bench"
-    api.admin("POST", "/apps", {"appId": app, "name": "Bench"})
+    api.admin("POST", "/apps", {"appId": app, "name": "Bench", **({"privacy": "private"} if private else {})})
+    if private and api.admin("GET", "/apps/%s" % app).get("privacy") != "private":
+        raise RuntimeError("this push-server does not keep an app's privacy yet: --private needs the store's private push")
     api.admin("POST", "/notifications/push/v1/providers/apns", {
         "providerId": "apns-bench", "keyId": KEY_ID, "teamId": TEAM_ID, "bundleId": BUNDLE,
         "p8Key": open(creds + "/apns.p8").read(), "production": False}, app=app)
@@ -233,9 +252,10 @@ def measure(servers, creds, n, admin_key, mock_pid, postgres, users_per_send):
         api.admin("POST", "/users", {"uid": uid}, app=app)
         auth = api.admin("POST", "/users/%s/auth_tokens" % uid, app=app)["authToken"]
         for token in tokens[u * 100:(u + 1) * 100]:
-            api.call("POST", "/notifications/push/v1/tokens",
-                     {"fcmToken": token, "platform": "apns_ios_device", "providerId": "apns-bench",
-                      "timezone": "UTC"}, {"appid": app, "authToken": auth})
+            registration = {"fcmToken": token, "platform": "apns_ios_device", "providerId": "apns-bench", "timezone": "UTC"}
+            if private:
+                registration["encryption"] = encryption_keys()
+            api.call("POST", "/notifications/push/v1/tokens", registration, {"appid": app, "authToken": auth})
         users.append(uid)
     # Timed part: accept N pushes, wait until APNs answered all of them.
     if os.environ.get("BENCH_PERF"):
@@ -370,6 +390,8 @@ def main():
     parser.add_argument("--scaling", action="store_true",
                         help="SQLite x1, PostgreSQL x1, x2 and x3 in turn; prints the scaling table")
     parser.add_argument("--no-peer", action="store_true", help="skip aioapns; print the cluster table")
+    parser.add_argument("--private", action="store_true",
+                        help="standard and private (sealed, issue 28) apps in turn in the same run; prints both and the ratio")
     args = parser.parse_args()
     cluster = args.scaling or args.no_peer or args.instances > 1 or args.database or args.postgres
     if args.latency is None:
@@ -384,6 +406,8 @@ def main():
     subprocess.run(["sh", os.path.join(SERVER, "Mocks", "make_test_ca.sh"), creds], check=True)
     if cluster:
         return cluster_table(args, bin_dir, creds, work)
+    if args.private:
+        return private_table(args, bin_dir, creds, work)
     print("N = %d pushes per run, 2 cores, mock: apns-mock-native (HTTP/2 + TLS)" % args.n)
     print("%-8s %-10s %12s %9s %9s %9s %9s %7s %8s" % ("latency", "client", "pushes/s", "seconds", "p50 ms", "p99 ms",
                                                        "RSS MB", "failed", "CPU s"))
@@ -430,6 +454,34 @@ def main():
                 latency, ">=" if ours_rate >= 10000 else "BELOW", "faster than" if ours_rate > peer_rate else "NOT faster than",
                 "under" if rss < 64 else "NOT under"))
         print("targets: " + "; ".join(verdicts))
+
+def private_table(args, bin_dir, creds, work):
+    """Standard and private mode in turn against one mock (so slow spells of a shared machine hit
+    both): pushes/s of each, and private's as a share of standard's (target: at least 50 %)."""
+    latency = args.latency[0] if args.latency else 0
+    print("N = %d pushes per run, 2 cores, mock: apns-mock-native, latency %d ms; private: every push sealed (RFC 8291)"
+          % (args.n, latency))
+    print("%-9s %12s %9s %9s %9s %7s %8s" % ("mode", "pushes/s", "seconds", "p50 ms", "p99 ms", "failed", "CPU s"))
+    mock, mock_port = start([os.path.join(bin_dir, "apns-mock-native"), "--cert", creds + "/server.pem", "--key",
+                             creds + "/server.key", "--latency-ms", str(latency)], r"PORT (\d+)")
+    rates = {"standard": [], "private": []}
+    try:
+        for run in range(args.runs):
+            for mode in ("standard", "private"):
+                result = run_service(bin_dir, creds, mock_port, args.n, os.path.join(work, "data-%s-%d" % (mode, run)),
+                                     mock.pid, private=mode == "private")
+                rates[mode].append(result["rate"])
+                print("%-9s %12.0f %9.2f %9.1f %9.1f %7d %8.2f" % (
+                    mode, result["rate"], result["elapsed"], result["p50"], result["p99"], result["failed"], result["cpu"]),
+                    flush=True)
+    finally:
+        mock.send_signal(signal.SIGTERM)
+        mock.wait(10)
+    standard, private = statistics.median(rates["standard"]), statistics.median(rates["private"])
+    ratio = private / standard * 100 if standard else float("nan")
+    print("\nmedian of %d run(s): standard %.0f/s, private %.0f/s: private is %.0f %% of standard (target >= 50 %%: %s)"
+          % (args.runs, standard, private, ratio, "met" if ratio >= 50 else "NOT met"))
+
 
 def cluster_table(args, bin_dir, creds, work):
     """SQLite or PostgreSQL with one or more instances (--scaling: SQLite x1, PostgreSQL x1,

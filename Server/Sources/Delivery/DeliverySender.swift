@@ -261,7 +261,8 @@ public final class DeliverySender: PushSender {
         let notify = job.kind == .call ? credentials.notificationForCall : credentials.notificationForChat
         guard
             let message = FCMMessage.make(
-                token: job.token, payload: job.payload, apnsHeaders: headers, includeNotification: notify)
+                token: job.token, payload: job.payload, apnsHeaders: headers, includeNotification: notify,
+                sealed: job.privatePush != nil)
         else {
             return decide(.failed(reason: "payload is not a JSON object"), job)
         }

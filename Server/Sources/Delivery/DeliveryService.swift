@@ -28,7 +28,7 @@ public final class DeliveryService: DeliveryStatus {
         store: any OutboxStore, directory: any ProviderDirectory, configuration: DeliveryConfiguration,
         engine: DeliveryEngine.Configuration = DeliveryEngine.Configuration(),
         lastRegistration: @escaping @Sendable (_ appId: String, _ token: String) -> Date?,
-        logger: Logger, clock: any ServiceClock = SystemClock()
+        logger: Logger, clock: any ServiceClock = SystemClock(), privateKeys: PrivatePushSender.Keys? = nil
     ) {
         let wake = Locked<DeliveryEngine?>(nil)
         let events = DeliverySender.Events(
@@ -51,7 +51,7 @@ public final class DeliveryService: DeliveryStatus {
             tokenDelivered: { appId, token in (try? store.tokenHasDelivered(appId: appId, token: token)) ?? false },
             lastDelivery: { appId, providerId in try? store.providerLastDelivered(appId: appId, providerId: providerId) },
             events: events, logger: logger, now: { clock.now })
-        self.init(store: store, sender: sender, engine: engine, logger: logger, clock: clock)
+        self.init(store: store, sender: sender, engine: engine, logger: logger, clock: clock, privateKeys: privateKeys)
         wake.withLock { $0 = self.engine }
     }
 
@@ -63,15 +63,20 @@ public final class DeliveryService: DeliveryStatus {
     }
 
     /// Builds the engine over `store` with any sender (`LogSender`, `NoneSender`, a test double),
-    /// logging through `logger`, on `clock`.
+    /// logging through `logger`, on `clock`. With `privateKeys`, the sender is wrapped in a
+    /// ``PrivatePushSender`` that seals private pushes with the tokens' keys (issue 28).
     public init(
         store: any OutboxStore, sender: any PushSender, engine: DeliveryEngine.Configuration = DeliveryEngine.Configuration(),
-        logger: Logger, clock: any ServiceClock = SystemClock()
+        logger: Logger, clock: any ServiceClock = SystemClock(), privateKeys: PrivatePushSender.Keys? = nil
     ) {
         self.store = store
         self.clock = clock
         self.sender = sender as? DeliverySender
-        self.engine = DeliveryEngine(store: store, sender: sender, configuration: engine, logger: logger, clock: clock)
+        let sending: any PushSender =
+            privateKeys.map {
+                PrivatePushSender(wrapping: sender, keys: $0.store, open: $0.open, logger: logger, now: { clock.now })
+            } ?? sender
+        self.engine = DeliveryEngine(store: store, sender: sending, configuration: engine, logger: logger, clock: clock)
     }
 
     /// Starts the workers.

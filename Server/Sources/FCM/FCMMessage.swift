@@ -15,12 +15,14 @@ public enum FCMMessage {
     ///   - payload: the APNs payload (`aps` + custom keys).
     ///   - apnsHeaders: `apns-push-type`, `apns-priority`, … as FCM forwards them.
     ///   - includeNotification: add a `notification` block with the alert's title and body.
+    ///   - sealed: a private push (issue 28): `enc` goes once, in `apns.payload`; `data` gets
+    ///     only `pushId`; no `notification` block (its title and body would be clear text).
     public static func make(
-        token: String, payload: Data, apnsHeaders: [String: String], includeNotification: Bool
+        token: String, payload: Data, apnsHeaders: [String: String], includeNotification: Bool, sealed: Bool = false
     ) -> [UInt8]? {
         guard let object = try? JSONCodec.parse(payload) as? [String: Any] else { return nil }
         var data: [String: String] = [:]
-        for (key, value) in object where key != "aps" {
+        for (key, value) in object where key != "aps" && (!sealed || key == "pushId") {
             if let text = value as? String {
                 data[key] = text
             } else if let encoded = try? JSONCodec.encode(value) {
@@ -32,7 +34,7 @@ public enum FCMMessage {
             "apns": ["headers": apnsHeaders, "payload": object],
         ]
         if !data.isEmpty { message["data"] = data }
-        if includeNotification, let aps = object["aps"] as? [String: Any], let alert = aps["alert"] as? [String: Any] {
+        if includeNotification, !sealed, let aps = object["aps"] as? [String: Any], let alert = aps["alert"] as? [String: Any] {
             var notification: [String: String] = [:]
             if let title = alert["title"] as? String { notification["title"] = title }
             if let body = alert["body"] as? String { notification["body"] = body }

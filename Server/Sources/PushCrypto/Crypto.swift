@@ -36,6 +36,19 @@ public enum Crypto {
         return Data(mac.prefix(Int(length)))
     }
 
+    /// HKDF-SHA-256 (RFC 5869, extract and expand) through OpenSSL: `length` bytes from `key`,
+    /// `salt` (nil: 32 zero bytes, as RFC 5869 §2.2 defines no salt) and `info`.
+    public static func hkdfSHA256(key: Data, salt: Data? = nil, info: Data, length: Int = 32) -> Data {
+        let salt = [UInt8](salt ?? Data(count: 32))
+        let key = [UInt8](key)
+        let info = [UInt8](info)
+        var output = [UInt8](repeating: 0, count: length)
+        let ok = ccrypto_hkdf_sha256(0, salt, salt.count, key, key.count, info, info.count, &output, length)
+        // OpenSSL fails here only without memory; a key of zeros would be a silent disaster.
+        precondition(ok == 1, "HKDF-SHA-256 failed in OpenSSL")
+        return Data(output)
+    }
+
     /// `count` cryptographically random bytes.
     public static func randomBytes(_ count: Int) -> Data {
         var bytes = [UInt8](repeating: 0, count: count)

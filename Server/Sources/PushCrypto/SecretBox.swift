@@ -26,6 +26,13 @@ public struct SecretBox: Sendable {
         return Data([1] + nonce + sealed)
     }
 
+    /// A key for another purpose derived from the sealing key (HKDF-SHA-256 with `info`), so
+    /// that the sealing key itself is never used for anything else: for example the key of
+    /// private pushes' keyed ids (info `"push ids"`).
+    public func derivedKey(info: String) -> Data {
+        Crypto.hkdfSHA256(key: key, info: Data(info.utf8))
+    }
+
     /// Decrypts a sealed value; throws when the key, context or bytes do not match.
     public func open(_ sealed: Data, context: String) throws -> Data {
         let bytes = [UInt8](sealed)

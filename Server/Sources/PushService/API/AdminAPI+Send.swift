@@ -44,7 +44,8 @@ extension AdminAPI {
             return try sendMessageAction(call, action, of: chat, request: request, body: body, idempotencyKey: idempotencyKey)
         }
         let requestId = service.newId()
-        let factory = JobFactory(service: service, requestId: requestId, ttlSeconds: request.ttlSeconds)
+        let factory = JobFactory(
+            service: service, requestId: requestId, ttlSeconds: request.ttlSeconds, privateMode: try service.privateMode(appId: call.appId))
         var jobs: [PushJob] = []
         var perRecipient: [[String: Any]] = []
         let now = service.now
@@ -121,11 +122,14 @@ extension AdminAPI {
             "topicSuffix": job.headers.topicSuffix,
         ]
         headers["collapseId"] = job.headers.collapseId ?? JSONNull()
-        return [
+        var json: [String: Any] = [
             "id": job.id, "uid": job.uid, "token": job.token, "platform": job.platform.rawValue, "kind": job.kind.rawValue,
             "providerId": job.providerId, "attempts": job.attempts, "headers": headers, "rule": job.rule ?? JSONNull(),
             "skipped": job.skipped,
             "payload": (try? JSONCodec.parse(job.payload)) ?? [:],
         ]
+        // A private push: its payload is the clear part; what the fitter removed to seal it.
+        if let privatePush = job.privatePush { json["trimmed"] = privatePush.trimmed }
+        return json
     }
 }

@@ -20,7 +20,8 @@ extension AdminAPI {
         for recipient in request.recipients {
             tokens[recipient.uid] = try service.store.tokens(appId: call.appId, uid: recipient.uid)
         }
-        let actions = MessageActions(service: service, appId: call.appId, requestId: requestId)
+        let actions = MessageActions(
+            service: service, appId: call.appId, requestId: requestId, privateMode: try service.privateMode(appId: call.appId))
         var planned: MessageActionPlan?
         let outcome = try service.store.acceptMessageAction(
             appId: call.appId, idempotencyKey: Self.storedKey(idempotencyKey, requestId: requestId),

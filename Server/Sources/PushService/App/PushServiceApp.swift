@@ -89,9 +89,12 @@ public final class PushServiceApp: Sendable {
                 "--max-connections \(configuration.maxConnections) is more than the open-file limit allows: serving at most "
                     + "\(server.effectiveConnectionLimit) connections (raise the hard limit, e.g. LimitNOFILE= in the systemd unit)")
         }
+        // Private pushes are sealed at send time with the tokens' keys, when the store keeps them.
+        let privateKeys = Self.privateKeys(store: store, secrets: secrets)
         switch (sender, configuration.sender) {
         case (let sender?, _):
-            delivery = DeliveryService(store: store, sender: sender, engine: configuration.engine, logger: logger, clock: workerClock)
+            delivery = DeliveryService(
+                store: store, sender: sender, engine: configuration.engine, logger: logger, clock: workerClock, privateKeys: privateKeys)
         case (nil, .delivery):
             delivery = DeliveryService(
                 store: store, directory: providers,
@@ -99,12 +102,15 @@ public final class PushServiceApp: Sendable {
                 engine: configuration.engine,
                 lastRegistration: { appId, token in
                     (try? store.tokens(appId: appId, uid: nil))?.first { $0.token == token }?.updatedAt
-                }, logger: logger, clock: workerClock)
+                }, logger: logger, clock: workerClock, privateKeys: privateKeys)
         case (nil, .log):
             let sender = LogSender(journalPath: configuration.senderJournal, logger: logger)
-            delivery = DeliveryService(store: store, sender: sender, engine: configuration.engine, logger: logger, clock: workerClock)
+            delivery = DeliveryService(
+                store: store, sender: sender, engine: configuration.engine, logger: logger, clock: workerClock, privateKeys: privateKeys)
         case (nil, .none):
-            delivery = DeliveryService(store: store, sender: NoneSender(), engine: configuration.engine, logger: logger, clock: workerClock)
+            delivery = DeliveryService(
+                store: store, sender: NoneSender(), engine: configuration.engine, logger: logger, clock: workerClock,
+                privateKeys: privateKeys)
         }
         let engine = delivery
         context.deliveryStatus.withLock { $0 = engine }
@@ -155,6 +161,21 @@ public final class PushServiceApp: Sendable {
         webhooks.stop()
         retention.stop()
         (store as? PostgresStore)?.close()
+    }
+
+    /// How the sender finds and opens the tokens' encryption keys: through the store when it
+    /// keeps them (``EncryptionKeyStore``), the auth secret unsealed with the service's key.
+    static func privateKeys(store: any ServiceStore, secrets: SecretBox) -> PrivatePushSender.Keys? {
+        guard let keyStore = store as? any EncryptionKeyStore else { return nil }
+        return privateKeys(keyStore: keyStore, secrets: secrets)
+    }
+
+    /// The keys of `keyStore`, opened with `secrets`.
+    static func privateKeys(keyStore: any EncryptionKeyStore, secrets: SecretBox) -> PrivatePushSender.Keys {
+        PrivatePushSender.Keys(store: keyStore) { appId, token, stored in
+            let auth = try secrets.open(stored.sealedAuth, context: StoredEncryptionKeys.sealingContext(appId: appId, token: token))
+            return try WebPushKeys(p256dh: [UInt8](stored.p256dh), auth: [UInt8](auth))
+        }
     }
 
     private static func secretBox(_ configuration: ServiceConfiguration, logger: Logger) throws -> SecretBox {

@@ -20,6 +20,8 @@ final class ServiceContext: Sendable {
     let configuration: ServiceConfiguration
     let store: any ServiceStore
     let secrets: SecretBox
+    /// The key of private pushes' keyed ids, derived from the sealing key (issue 28).
+    let pushIds: PushIdKeys
     let adminKey: String
     let logger: Logger
     let rateLimiter: RateLimiter
@@ -45,6 +47,7 @@ final class ServiceContext: Sendable {
         self.configuration = configuration
         self.store = store
         self.secrets = secrets
+        self.pushIds = PushIdKeys(secrets: secrets)
         self.adminKey = adminKey
         self.logger = logger
         self.rateLimiter = RateLimiter(

@@ -25,23 +25,28 @@ enum CollapseId {
 
     /// `<kind>-` and the unpadded base64url SHA-256 of `id`: 47 bytes, whatever the id's length
     /// (ids may be 128 characters; APNs takes at most 64 bytes).
-    static func of(_ kind: Kind, id: String) -> String {
-        kind.rawValue + "-" + digest(id)
+    /// With `keyed` (a private app's recipient), the HMAC under the recipient's key instead of the
+    /// SHA-256 (`docs/design/private-push.md`): also 47 bytes.
+    static func of(_ kind: Kind, id: String, keyed: RecipientIds? = nil) -> String {
+        if let keyed { return keyed.collapseId(kind, id: id) }
+        return kind.rawValue + "-" + digest(id)
     }
 
     /// The collapse id of a chat push: `msg-`, `rct-` or `act-` by its category.
-    static func chat(id: String, category: ChatEvent.Category) -> String {
+    static func chat(id: String, category: ChatEvent.Category, keyed: RecipientIds? = nil) -> String {
         switch category {
-        case .message: return of(.message, id: id)
-        case .reaction: return of(.reaction, id: id)
-        case .action: return of(.action, id: id)
+        case .message: return of(.message, id: id, keyed: keyed)
+        case .reaction: return of(.reaction, id: id, keyed: keyed)
+        case .action: return of(.action, id: id, keyed: keyed)
         }
     }
 
     /// The collapse id of a call's alert pushes: the session id when it fits APNs' 64 bytes, else
     /// `sha256-` and the digest of the session id (50 bytes): the same for every push of the call,
     /// so they still replace one another on the device.
-    static func call(sessionId: String) -> String {
+    /// With `keyed` (a private app's recipient): `call-` and the HMAC of the session id (48 bytes).
+    static func call(sessionId: String, keyed: RecipientIds? = nil) -> String {
+        if let keyed { return keyed.call(sessionId: sessionId) }
         if sessionId.utf8.count <= APNsLimits.maxCollapseIdBytes { return sessionId }
         return "sha256-" + digest(sessionId)
     }

@@ -13,6 +13,9 @@ struct JobFactory {
     let service: ServiceContext
     let requestId: String
     let ttlSeconds: Int64
+    /// Set for a `private` app: each job's payload is then the clear part only, and its
+    /// ``PushJob/privatePush`` the standard payload (with keyed ids, fitted) to seal at send time.
+    var privateMode: PrivateMode? = nil
 
     /// Which tokens get the event: VoIP tokens only for calls (and then only them when the
     /// user has any); device and FCM tokens for everything else.
@@ -36,28 +39,38 @@ struct JobFactory {
         // The payload depends only on the event, the badge and VoIP-or-not: encode it once
         // per recipient, not once per token (JSON encoding dominates a large send).
         // The payload and headers are built once per VoIP-or-not, not once per token.
-        var built: [Bool: (payload: Data, kind: PushKind, headers: PushHeaders)] = [:]
-        func build(voip: Bool) -> (payload: Data, kind: PushKind, headers: PushHeaders) {
+        var built: [Bool: Built] = [:]
+        let keyed = privateMode?.recipient(uid)
+        func build(voip: Bool) -> Built {
             if let done = built[voip] { return done }
-            let payload: [String: Any]
+            var payload: [String: Any]
             let kind: PushKind
             var collapseId: String?
             switch event {
             case .chat(let chat):
                 payload = PayloadBuilder.chat(chat, badge: badge, quiet: treatment == .quiet)
                 kind = .chat
-                collapseId = CollapseId.chat(id: chat.id, category: chat.category)
+                collapseId = CollapseId.chat(id: chat.id, category: chat.category, keyed: keyed)
             case .call(let call):
                 payload = PayloadBuilder.call(call, voip: voip, badge: badge, quiet: treatment == .quietCall)
                 kind = .call
-                collapseId = voip ? nil : CollapseId.call(sessionId: call.sessionId)
+                collapseId = voip ? nil : CollapseId.call(sessionId: call.sessionId, keyed: keyed)
             case .campaign(let campaign):
                 payload = PayloadBuilder.campaign(campaign, badge: badge)
                 kind = .campaign
-                collapseId = CollapseId.of(.campaign, id: campaign.id)
+                collapseId = CollapseId.of(.campaign, id: campaign.id, keyed: keyed)
             }
             let headers = Self.headers(voip: voip, kind: kind, collapseId: collapseId, now: now, ttlSeconds: ttlSeconds)
-            let done = (JSON.encode(payload), kind, headers)
+            let done: Built
+            if let privateMode, let keyed {
+                payload = PrivatePayload.keyingThread(payload, with: keyed)
+                let shape: PrivatePayload.Shape =
+                    voip ? .voip : .alert(placeholder: kind == .call ? privateMode.callPlaceholder : privateMode.placeholder)
+                let parts = PrivatePayload.build(payload, shape: shape, voip: voip)
+                done = Built(payload: parts.clear, kind: kind, headers: headers, sealed: (parts.plaintext, parts.trimmed))
+            } else {
+                done = Built(payload: JSON.encode(payload), kind: kind, headers: headers, sealed: nil)
+            }
             built[voip] = done
             return done
         }
@@ -70,22 +83,42 @@ struct JobFactory {
         case .normal, .quiet: break
         }
         return targets.map { token, skipped in
-            let (encodedPayload, kind, headers) = build(voip: token.platform == .apnsVoIP)
+            let built = build(voip: token.platform == .apnsVoIP)
             let id = service.newId()
-            return PushJob(
+            var job = PushJob(
                 id: id, appId: token.appId, requestId: requestId, uid: uid, token: token.token, platform: token.platform,
-                kind: kind, providerId: token.providerId, payload: PayloadBuilder.stamp(encodedPayload, pushId: id), headers: headers,
-                notBefore: now, createdAt: now, environment: token.environment, rule: treatment.rule, skipped: skipped)
+                kind: built.kind, providerId: token.providerId, payload: PayloadBuilder.stamp(built.payload, pushId: id),
+                headers: built.headers, notBefore: now, createdAt: now, environment: token.environment, rule: treatment.rule,
+                skipped: skipped)
+            if let (plaintext, trimmed) = built.sealed {
+                job.privatePush = PrivatePush(plaintext: PayloadBuilder.stamp(plaintext, pushId: id), trimmed: trimmed)
+            }
+            return job
         }
+    }
+
+    /// One payload as built for a recipient: the encoded payload (the clear part for a private
+    /// app) without `pushId`, and for a private app the fitted plaintext and what was trimmed.
+    private struct Built {
+        var payload: Data
+        var kind: PushKind
+        var headers: PushHeaders
+        var sealed: (plaintext: Data, trimmed: [String])?
     }
 
     /// Why APNs would refuse a job (``APNsLimits/problem(payloadBytes:voip:background:priority:collapseId:)``,
     /// the check the APNs client makes before sending), or nil. The send API refuses a send
     /// with such a job instead of storing it.
+    /// A private job is measured as it will be sent: its clear part with `enc` (``PrivateFit``).
     static func apnsProblem(_ job: PushJob) -> APNsReason? {
         APNsLimits.problem(
-            payloadBytes: job.payload.count, voip: job.headers.pushType == .voip, background: job.headers.pushType == .background,
+            payloadBytes: sentBytes(job), voip: job.headers.pushType == .voip, background: job.headers.pushType == .background,
             priority: job.headers.priority, collapseId: job.headers.collapseId)
+    }
+
+    /// The payload bytes APNs receives for `job`: its payload, or for a private job the sealed size.
+    static func sentBytes(_ job: PushJob) -> Int {
+        PrivateFit.sealedSize(of: job) ?? job.payload.count
     }
 
     /// APNs headers: VoIP → `voip`, priority 10, expiration 0, topic + `.voip`; alerts →

@@ -59,6 +59,9 @@ struct MessageActions {
     let service: ServiceContext
     let appId: String
     let requestId: String
+    /// Set for a private app (`ServiceContext.privateMode(appId:)`): ids keyed per recipient,
+    /// payloads sealed (issue 28).
+    var privateMode: PrivateMode? = nil
 
     /// The `reason` of a recipient the message was never pushed to (or whose jobs were purged).
     static let unknownReason = "message-unknown"
@@ -73,21 +76,23 @@ struct MessageActions {
         let now = service.now
         let conversation = PayloadBuilder.conversationId(
             sender: event.sender.id, receiver: event.receiver.id, receiverType: event.receiverType)
-        let notificationId = CollapseId.chat(id: event.id, category: event.category)
         let (title, body) = PayloadBuilder.alert(of: event)
         // The message's jobs in this conversation (a job of another conversation with the same
         // message id is not this message), with their payloads parsed.
         var byRecipient: [String: [(job: MessageJob, payload: [String: Any])]] = [:]
         for item in found {
-            guard let payload = try? JSONCodec.parse(item.job.payload) as? [String: Any],
+            guard let payload = try? JSONCodec.parse(item.job.privatePush?.plaintext ?? item.job.payload) as? [String: Any],
                 payload["conversationId"] as? String == conversation
             else { continue }
             byRecipient[item.job.uid, default: []].append((item, payload))
         }
-        let encoded = JSON.encode(Self.payload(action, of: event, conversationId: conversation, notificationId: notificationId))
-        let headers = PushHeaders(
-            pushType: .background, priority: 5, expiration: Int64(now.timeIntervalSince1970) + ReadSync.ttlSeconds,
-            collapseId: CollapseId.of(action == .edited ? .edit : .deletion, id: event.id), topicSuffix: "")
+        let standardId = CollapseId.chat(id: event.id, category: event.category)
+        let standardEncoded = JSON.encode(Self.payload(action, of: event, conversationId: conversation, notificationId: standardId))
+        func headers(_ keyed: RecipientIds?) -> PushHeaders {
+            PushHeaders(
+                pushType: .background, priority: 5, expiration: Int64(now.timeIntervalSince1970) + ReadSync.ttlSeconds,
+                collapseId: CollapseId.of(action == .edited ? .edit : .deletion, id: event.id, keyed: keyed), topicSuffix: "")
+        }
         var skip: [String] = []
         var rewrite: [String: Data] = [:]
         var jobs: [PushJob] = []
@@ -99,9 +104,13 @@ struct MessageActions {
                 entries.append(["uid": recipient.uid, "jobs": 0, "reason": Self.unknownReason])
                 continue
             }
+            let keyed = privateMode?.recipient(recipient.uid)
+            let notificationId = keyed.map { CollapseId.chat(id: event.id, category: event.category, keyed: $0) } ?? standardId
             var reached = Set<String>()
             for (item, payload) in messageJobs {
-                guard item.pending else {
+                // A private job's text is in its sealed plaintext, which a rewrite of the payload
+                // cannot reach: a pending one is treated as sent, and the edit follows it.
+                guard item.pending, !(action == .edited && item.job.privatePush != nil) else {
                     reached.insert(item.job.token)
                     continue
                 }
@@ -116,12 +125,24 @@ struct MessageActions {
                 }
             }
             let targets = (tokens[recipient.uid] ?? []).filter { $0.platform != .apnsVoIP && reached.contains($0.token) }
+            var encoded = standardEncoded
+            var sealed: (clear: Data, plaintext: Data, trimmed: [String])?
+            if keyed != nil {
+                let payload = Self.payload(action, of: event, conversationId: conversation, notificationId: notificationId)
+                sealed = PrivatePayload.build(payload, shape: .background, voip: false)
+                encoded = sealed?.clear ?? encoded
+            }
+            let recipientHeaders = headers(keyed)
             let recipientJobs = targets.map { token in
                 let id = service.newId()
-                return PushJob(
+                var job = PushJob(
                     id: id, appId: token.appId, requestId: requestId, uid: recipient.uid, token: token.token, platform: token.platform,
-                    kind: .chat, providerId: token.providerId, payload: PayloadBuilder.stamp(encoded, pushId: id), headers: headers,
-                    notBefore: now, createdAt: now, environment: token.environment)
+                    kind: .chat, providerId: token.providerId, payload: PayloadBuilder.stamp(encoded, pushId: id),
+                    headers: recipientHeaders, notBefore: now, createdAt: now, environment: token.environment)
+                if let sealed {
+                    job.privatePush = PrivatePush(plaintext: PayloadBuilder.stamp(sealed.plaintext, pushId: id), trimmed: sealed.trimmed)
+                }
+                return job
             }
             if let refusal = PayloadSize.check(recipientJobs, event: .chat(event), badge: nil) { throw refusal }
             jobs += recipientJobs

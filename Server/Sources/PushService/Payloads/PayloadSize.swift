@@ -21,12 +21,16 @@ enum PayloadSize {
                     "APNs would refuse this push (\(problem)).", field: eventKey(event), problem: problem.rawValue)
             }
             let limit = APNsLimits.payloadLimit(voip: voip)
-            let (field, bytes) = largestField(of: event, voip: voip, badge: badge)
-            let kind = voip ? "VoIP push" : (job.platform == .fcm ? "push (FCM to APNs)" : "push")
+            let (field, size) = largestField(of: event, voip: voip, badge: badge, sealed: job.privatePush != nil)
+            let kind = (voip ? "VoIP push" : (job.platform == .fcm ? "push (FCM to APNs)" : "push"))
+            // A private push is measured sealed (clear part and `enc`), after the fitter removed
+            // `message` and `custom` and shortened the text: still too large even so.
+            let sealed = job.privatePush == nil ? "" : ", sealed,"
+            let bytes = JobFactory.sentBytes(job)
             return APIError.badRequest(
-                "The \(kind) would be \(job.payload.count) bytes; APNs takes at most \(limit). Its largest part is \(field) "
-                    + "(\(bytes) bytes): make it smaller.",
-                field: field, problem: "makes the payload \(job.payload.count) bytes, over APNs' limit of \(limit)")
+                "The \(kind)\(sealed) would be \(bytes) bytes; APNs takes at most \(limit). Its largest part is \(field) "
+                    + "(\(size) bytes): make it smaller.",
+                field: field, problem: "makes the payload \(bytes) bytes, over APNs' limit of \(limit)")
         }
         return nil
     }
@@ -35,15 +39,22 @@ enum PayloadSize {
     /// a VoIP or an alert token), and how many: each candidate is left out in turn and the
     /// payloads compared, so a field that appears twice (a text in `body` and `aps.alert.body`)
     /// counts twice. Only called for a payload that is too large.
-    static func largestField(of event: SendRequest.Event, voip: Bool, badge: Int?) -> (field: String, bytes: Int) {
+    /// For a `sealed` (private) push, the fields the fitter removes or shortens (`text`, `body`,
+    /// `custom`, `message`) are not candidates: they were not what kept it too large.
+    static func largestField(of event: SendRequest.Event, voip: Bool, badge: Int?, sealed: Bool = false) -> (field: String, bytes: Int) {
         let full = size(event, voip: voip, badge: badge)
         var best = (field: eventKey(event), bytes: 0)
-        for (field, smaller) in candidates(event) {
+        for (field, smaller) in candidates(event) where !(sealed && trimmedFields.contains(field)) {
             let bytes = full - size(smaller, voip: voip, badge: badge)
             if bytes > best.bytes { best = (field, bytes) }
         }
         return best
     }
+
+    /// The send's fields whose bytes a private push's fitter removes or shortens.
+    static let trimmedFields: Set<String> = [
+        "message.text", "message.custom", "message.message", "campaign.body", "campaign.custom",
+    ]
 
     private static func eventKey(_ event: SendRequest.Event) -> String {
         switch event {

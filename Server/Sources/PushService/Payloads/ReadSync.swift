@@ -34,7 +34,7 @@ struct ReadSync {
         }
         let jobs = Self.jobs(
             service: service, requestId: "read-" + service.newId(), uid: uid, conversationId: conversationId,
-            unreadCount: unreadCount, tokens: tokens)
+            unreadCount: unreadCount, tokens: tokens, privateMode: try service.privateMode(appId: appId))
         // The read, for the user's changes feed, in one transaction with its pushes.
         let now = service.now
         let change = PushChange(
@@ -46,23 +46,34 @@ struct ReadSync {
 
     /// One background push per token: `apns-push-type: background`, priority 5,
     /// `aps.content-available: 1`, no alert, sound or badge in `aps` (the SDK sets the badge).
+    /// In a private app (`privateMode`) the payload is sealed, with the conversation's keyed
+    /// `threadId` added so that the SDK finds the notifications by their `thread-id`.
     static func jobs(
         service: ServiceContext, requestId: String, uid: String, conversationId: String, unreadCount: Int?,
-        tokens: [PushTokenRecord]
+        tokens: [PushTokenRecord], privateMode: PrivateMode? = nil
     ) -> [PushJob] {
         let now = service.now
         var payload: [String: Any] = ["type": "read", "conversationId": conversationId, "aps": ["content-available": 1]]
         if let unreadCount { payload["unreadCount"] = String(unreadCount) }
-        let encoded = JSON.encode(payload)
+        var sealed: (clear: Data, plaintext: Data, trimmed: [String])?
+        if let privateMode {
+            payload["threadId"] = privateMode.recipient(uid).thread(conversationId: conversationId)
+            sealed = PrivatePayload.build(payload, shape: .background, voip: false)
+        }
+        let encoded = sealed?.clear ?? JSON.encode(payload)
         let headers = PushHeaders(
             pushType: .background, priority: 5, expiration: Int64(now.timeIntervalSince1970) + ttlSeconds, collapseId: nil,
             topicSuffix: "")
         return tokens.map { token in
             let id = service.newId()
-            return PushJob(
+            var job = PushJob(
                 id: id, appId: token.appId, requestId: requestId, uid: uid, token: token.token, platform: token.platform, kind: .read,
                 providerId: token.providerId, payload: PayloadBuilder.stamp(encoded, pushId: id), headers: headers, notBefore: now,
                 createdAt: now, environment: token.environment)
+            if let sealed {
+                job.privatePush = PrivatePush(plaintext: PayloadBuilder.stamp(sealed.plaintext, pushId: id), trimmed: sealed.trimmed)
+            }
+            return job
         }
     }
 }

@@ -1,0 +1,154 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import PushCore
+import PushCrypto
+import ServerSupport
+
+/// Seals private pushes at send time (issue 28, `docs/design/private-push.md`): wraps the real
+/// sender and, for a job with a ``PushJob/privatePush``, looks up the token's keys as stored at
+/// this moment, encrypts the plaintext for them with a fresh ephemeral key (RFC 8291) and
+/// forwards the job with its clear part plus a top-level `"enc"`. Other jobs pass unchanged.
+///
+/// - A token without a key gets the clear part alone (the placeholder, never clear text), and
+///   the service logs it once per token (a short hash, never the token); a VoIP push also gets
+///   the call's `type`, `callAction` and `sessionId`, so that it rings and can be answered.
+/// - A key that cannot be opened or used is a failed outcome: nothing is sent.
+/// - Nothing is cached between sends: a retry after a re-registration uses the new key.
+public final class PrivatePushSender: PushSender {
+    /// The keys of a token as stored, opened (the auth secret unsealed with the service's key).
+    public typealias Opener = @Sendable (_ appId: String, _ token: String, _ stored: StoredEncryptionKeys) throws -> WebPushKeys
+
+    /// Where the keys are and how they open: what the service passes to ``DeliveryService``.
+    public struct Keys: Sendable {
+        /// The store of the tokens' keys.
+        public var store: any EncryptionKeyStore
+        /// Opens stored keys (unseals the auth secret).
+        public var open: Opener
+
+        /// Creates a value.
+        public init(store: any EncryptionKeyStore, open: @escaping Opener) {
+            self.store = store
+            self.open = open
+        }
+    }
+
+    /// The sender that delivers.
+    public let inner: any PushSender
+    private let keys: any EncryptionKeyStore
+    private let open: Opener
+    private let logger: Logger
+    private let now: @Sendable () -> Date
+    /// The tokens (short hashes) already logged as keyless: one line per token.
+    private let loggedKeyless = Locked(Set<String>())
+
+    /// The keys the call push of a keyless VoIP token keeps in clear (with `aps` and `pushId`).
+    public static let keylessCallKeys = ["type", "callAction", "sessionId"]
+
+    /// Wraps `inner`, reading keys from `keys` and opening them with `open`.
+    /// `now`: the clock a retry after a failed read of the keys is timed on.
+    public init(
+        wrapping inner: any PushSender, keys: any EncryptionKeyStore, open: @escaping Opener, logger: Logger,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.now = now
+        self.inner = inner
+        self.keys = keys
+        self.open = open
+        self.logger = logger
+    }
+
+    public func send(_ job: PushJob) async -> JobOutcome {
+        switch seal(job) {
+        case .send(let sealed): return await inner.send(sealed)
+        case .fail(let outcome): return outcome
+        }
+    }
+
+    public func send(_ job: PushJob, completion: @escaping @Sendable (JobOutcome) -> Void) {
+        switch seal(job) {
+        case .send(let sealed): inner.send(sealed, completion: completion)
+        case .fail(let outcome): completion(outcome)
+        }
+    }
+
+    enum Sealing {
+        case send(PushJob)
+        case fail(JobOutcome)
+    }
+
+    /// The job as it goes out: unchanged without a private push; else its clear part with `enc`,
+    /// or without a key the clear part (and a call's ids), or a failure.
+    func seal(_ job: PushJob) -> Sealing {
+        guard let privatePush = job.privatePush else { return .send(job) }
+        let stored: StoredEncryptionKeys?
+        do {
+            stored = try keys.encryptionKeys(appId: job.appId, tokens: [job.token])[job.token]
+        } catch {
+            // The store could not be read: try again later, as for any store failure.
+            return .fail(.retry(notBefore: now().addingTimeInterval(30), reason: "encryption keys could not be read"))
+        }
+        // The job keeps its private push: the sender it goes to knows it is private by it (FCM
+        // then copies nothing but `pushId` into `data` and sends no `notification` block).
+        var sent = job
+        guard let stored else {
+            logKeyless(job)
+            sent.payload = Self.keyless(job.payload, plaintext: privatePush.plaintext, voip: job.headers.pushType == .voip)
+            return .send(sent)
+        }
+        do {
+            let keys = try open(job.appId, job.token, stored)
+            let message = try WebPushEncryption.encrypt([UInt8](privatePush.plaintext), for: keys)
+            sent.payload = Self.adding(enc: Base64URL.encode(message), to: job.payload)
+            return .send(sent)
+        } catch {
+            // Never the key or the text: what failed, by kind.
+            logger.error(
+                "private push: the key of token \(Self.tokenHint(job.token)) (app \(job.appId)) cannot be used: \(Self.kind(of: error))")
+            return .fail(.failed(reason: "private push: the token's encryption key cannot be used"))
+        }
+    }
+
+    /// The clear part with `,"enc":"…"` before its closing brace (an object with keys: `aps`,
+    /// `pushId`), exactly the size ``PrivateFit`` counts.
+    static func adding(enc: String, to clear: Data) -> Data {
+        var payload = Data(clear.dropLast())
+        payload.append(contentsOf: ",\"enc\":\"".utf8)
+        payload.append(contentsOf: enc.utf8)
+        payload.append(contentsOf: "\"}".utf8)
+        return payload
+    }
+
+    /// What a token without a key gets: the clear part; for a VoIP push also the call's
+    /// ``keylessCallKeys`` from the plaintext (no names, no uids).
+    static func keyless(_ clear: Data, plaintext: Data, voip: Bool) -> Data {
+        guard voip, var object = (try? JSONCodec.parse(clear)) as? [String: Any],
+            let standard = (try? JSONCodec.parse(plaintext)) as? [String: Any]
+        else { return clear }
+        for key in keylessCallKeys { if let value = standard[key] as? String { object[key] = value } }
+        return (try? JSONCodec.encodeData(object)) ?? clear
+    }
+
+    /// A short, stable id of a token for logs: the first 12 hex digits of its SHA-256.
+    public static func tokenHint(_ token: String) -> String {
+        Crypto.sha256(token).prefix(6).hexString
+    }
+
+    private func logKeyless(_ job: PushJob) {
+        let hint = Self.tokenHint(job.token)
+        guard loggedKeyless.withLock({ $0.insert(job.appId + ":" + hint).inserted }) else { return }
+        logger.warning(
+            "private push: token \(hint) of app \(job.appId) has no encryption key; it gets the placeholder only "
+                + "(the app registers it without \"encryption\")")
+    }
+
+    private static func kind(of error: any Error) -> String {
+        switch error {
+        case let error as WebPushError: return "\(error)"
+        case is SecretBoxError: return "the auth secret does not open"
+        default: return "\(type(of: error))"
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import Delivery
+import FCM
+import Foundation
+import PushCore
+import PushCrypto
+import PushTestSupport
+import ServerSupport
+import Testing
+
+/// `PrivatePushSender` (issue 28): a private job is sealed at send time with the token's key as
+/// stored then; without a key it goes out as its placeholder (logged once per token); a key
+/// that cannot be used fails the job; nothing in clear ever reaches the inner sender. And the
+/// FCM message of a private push: `enc` once, `data` only `pushId`, no `notification`.
+@Suite struct PrivatePushSenderTests {
+    static let clear = Data(#"{"pushId":"p1","aps":{"alert":{"loc-key":"New message"},"mutable-content":1,"sound":"default"}}"#.utf8)
+    static let plaintext = Data(
+        #"{"pushId":"p1","type":"chat","title":"Alice","body":"See you at 5","sender":"alice","aps":{"alert":{"title":"Alice","body":"See you at 5"}}}"#
+            .utf8)
+    static let voipClear = Data(#"{"pushId":"v1","aps":{}}"#.utf8)
+    static let voipPlaintext = Data(
+        #"{"pushId":"v1","type":"call","callAction":"initiated","sessionId":"s-42","sender":"alice","senderName":"Alice","callType":"video","aps":{}}"#
+            .utf8)
+
+    /// A sealing sender over a recording one, with an in-memory key store and the service's way of
+    /// opening keys (the auth secret unsealed with `secrets`).
+    struct Rig {
+        let secrets: SecretBox
+        let keys = MemoryEncryptionKeyStore()
+        let recorder = RecordingSender()
+        let log = RecordingLogHandler()
+        let sender: PrivatePushSender
+
+        init() throws {
+            let secrets = try SecretBox(key: Crypto.randomBytes(32))
+            self.secrets = secrets
+            sender = PrivatePushSender(
+                wrapping: recorder, keys: keys,
+                open: { appId, token, stored in
+                    let auth = try secrets.open(stored.sealedAuth, context: StoredEncryptionKeys.sealingContext(appId: appId, token: token))
+                    return try WebPushKeys(p256dh: [UInt8](stored.p256dh), auth: [UInt8](auth))
+                }, logger: log.logger())
+        }
+
+        func register(_ token: String, appId: String = "a1") throws -> TestPushDevice {
+            let device = try TestPushDevice()
+            keys.set(try device.stored(appId: appId, token: token, secrets: secrets), appId: appId, token: token)
+            return device
+        }
+    }
+
+    static func job(token: String = "tok", voip: Bool = false, attempts: Int = 1) -> PushJob {
+        var job = PushJob.test(
+            token: token, kind: voip ? .call : .chat, payload: voip ? voipClear : clear, attempts: attempts)
+        job.privatePush = PrivatePush(plaintext: voip ? voipPlaintext : plaintext)
+        return job
+    }
+
+    @Test func aKeyedTokenGetsTheClearPartWithEncThatOpensToThePlaintext() async throws {
+        let rig = try Rig()
+        let device = try rig.register("tok")
+        #expect(await rig.sender.send(Self.job()) == .delivered)
+        let sent = try #require(rig.recorder.jobs.first)
+        let object = try TestPushDevice.object(sent.payload)
+        #expect(Set(object.keys) == ["aps", "pushId", "enc"])
+        #expect(
+            Data(try JSONCodec.encode(try device.open(sent.payload))) == Data(try JSONCodec.encode(TestPushDevice.object(Self.plaintext))))
+        // The clear part is kept byte for byte, `,"enc":"…"` added before its last brace.
+        let enc = try #require(object["enc"] as? String)
+        #expect(sent.payload == Self.clear.dropLast() + Data(#","enc":""#.utf8) + Data(enc.utf8) + Data(#""}"#.utf8))
+        #expect(enc.count == (4 * (Self.plaintext.count + WebPushEncryption.overhead) + 2) / 3)
+        #expect(!String(decoding: sent.payload, as: UTF8.self).contains("See you at 5"))
+    }
+
+    @Test func aKeylessAlertTokenGetsThePlaceholderOnlyLoggedOncePerToken() async throws {
+        let rig = try Rig()
+        let token = "b0b0cafe00112233445566778899aabbccddeeff"
+        for _ in 0..<3 { _ = await rig.sender.send(Self.job(token: token)) }
+        _ = await rig.sender.send(Self.job(token: "another-token"))
+        #expect(rig.recorder.jobs.count == 4)
+        #expect(rig.recorder.jobs.allSatisfy { $0.payload == Self.clear })
+        let lines = rig.log.records(containing: "has no encryption key")
+        #expect(lines.count == 2, "\(rig.log.lines)")
+        #expect(!rig.log.lines.joined().contains(token), "the token itself is never logged")
+        #expect(lines.first?.message.contains(PrivatePushSender.tokenHint(token)) == true)
+    }
+
+    @Test func aKeylessVoIPTokenGetsOnlyTheCallsTypeActionAndSession() async throws {
+        let rig = try Rig()
+        #expect(await rig.sender.send(Self.job(token: "voiptok", voip: true)) == .delivered)
+        let sent = try TestPushDevice.object(try #require(rig.recorder.jobs.first).payload)
+        #expect(Set(sent.keys) == ["aps", "pushId", "type", "callAction", "sessionId"])
+        #expect(sent["type"] as? String == "call" && sent["callAction"] as? String == "initiated" && sent["sessionId"] as? String == "s-42")
+        #expect((sent["aps"] as? [String: Any])?.isEmpty == true)
+    }
+
+    @Test func aRetryAfterTheKeyChangedIsEncryptedToTheNewKey() async throws {
+        let rig = try Rig()
+        let old = try rig.register("tok")
+        _ = await rig.sender.send(Self.job(attempts: 1))
+        let new = try rig.register("tok")  // re-registration with a rotated key
+        _ = await rig.sender.send(Self.job(attempts: 2))
+        let (first, retry) = (rig.recorder.jobs[0].payload, rig.recorder.jobs[1].payload)
+        #expect(throws: Never.self) { try old.open(first) }
+        #expect(throws: Never.self) { try new.open(retry) }
+        #expect(throws: WebPushError.self) { try old.open(retry) }
+        // A key removed by a registration without one: the placeholder, not the old key.
+        rig.keys.set(nil, appId: "a1", token: "tok")
+        _ = await rig.sender.send(Self.job(attempts: 3))
+        #expect(rig.recorder.jobs[2].payload == Self.clear)
+        #expect(rig.keys.reads == 3, "read at each send, never cached")
+    }
+
+    @Test func aKeyThatCannotBeUsedFailsTheJobAndNothingIsSent() async throws {
+        let rig = try Rig()
+        let device = try TestPushDevice()
+        // Sealed for another token: the context does not match, the auth secret does not open.
+        rig.keys.set(try device.stored(appId: "a1", token: "other", secrets: rig.secrets), appId: "a1", token: "tok")
+        guard case .failed(let reason) = await rig.sender.send(Self.job()) else {
+            Issue.record("not failed")
+            return
+        }
+        #expect(reason.contains("encryption key"))
+        // Not a point on P-256.
+        var bad = try device.stored(appId: "a1", token: "tok", secrets: rig.secrets)
+        bad.p256dh = Data([4] + [UInt8](repeating: 1, count: 64))
+        rig.keys.set(bad, appId: "a1", token: "tok")
+        guard case .failed = await rig.sender.send(Self.job()) else {
+            Issue.record("not failed")
+            return
+        }
+        // The store cannot be read: retried later, not sent in clear.
+        rig.keys.fail(true)
+        guard case .retry = await rig.sender.send(Self.job()) else {
+            Issue.record("not retried")
+            return
+        }
+        #expect(rig.recorder.jobs.isEmpty)
+        #expect(!rig.log.lines.joined().contains("See you at 5"))
+    }
+
+    @Test func aJobWithoutPrivatePushPassesUnchanged() async throws {
+        let rig = try Rig()
+        let job = PushJob.test(payload: Self.plaintext)
+        _ = await rig.sender.send(job)
+        #expect(rig.recorder.jobs == [job])
+        #expect(rig.keys.reads == 0)
+    }
+
+    @Test func anFCMPrivatePushCarriesEncOnceInAPNsPayloadAndOnlyPushIdInData() async throws {
+        let rig = try Rig()
+        _ = try rig.register("tok")
+        _ = await rig.sender.send(Self.job())
+        let sealed = try #require(rig.recorder.jobs.first)
+        let enc = try #require(try TestPushDevice.object(sealed.payload)["enc"] as? String)
+        let bytes = try #require(
+            FCMMessage.make(
+                token: "fcmtok", payload: sealed.payload, apnsHeaders: ["apns-push-type": "alert"], includeNotification: true,
+                sealed: true))
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.components(separatedBy: enc).count == 2, "enc exactly once")
+        let message = try TestPushDevice.object(Data(bytes))
+        #expect(message["data"] as? [String: String] == ["pushId": "p1"])
+        #expect(message["notification"] == nil)
+        let payload = try #require((message["apns"] as? [String: Any])?["payload"] as? [String: Any])
+        #expect(payload["enc"] as? String == enc)
+        // Standard: the top-level keys still copied into data, the notification block kept.
+        let standard = try #require(
+            FCMMessage.make(token: "fcmtok", payload: Self.plaintext, apnsHeaders: [:], includeNotification: true))
+        let object = try TestPushDevice.object(Data(standard))
+        #expect((object["data"] as? [String: String])?["body"] == "See you at 5")
+        #expect(object["notification"] != nil)
+    }
+}
