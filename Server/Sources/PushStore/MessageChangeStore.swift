@@ -21,7 +21,8 @@ public protocol MessageChangeStore: Sendable {
 
     /// An edit or a deletion of a message, as one transaction: unless `idempotencyKey` was used
     /// before (then the stored answer, or ``SendAcceptance/keyReused`` for another body), finds the
-    /// app's chat jobs whose `apns-collapse-id` is `collapseId` and that were not skipped, hands
+    /// app's chat jobs whose `apns-collapse-id` is one of `collapseIds` (one id for a standard app;
+    /// a private app's are keyed per recipient: one per recipient) and that were not skipped, hands
     /// them to `plan`, and applies what it returns: skips and rewrites the jobs that are still
     /// pending (a job being sent by then is left alone), queues the new jobs, records the
     /// changes and the idempotency key with the plan's answer.
@@ -29,7 +30,7 @@ public protocol MessageChangeStore: Sendable {
     /// `plan` runs inside the transaction (on SQLite with the connection held): it must not call
     /// the store. What it throws rolls everything back and is rethrown.
     func acceptMessageAction(
-        appId: String, idempotencyKey: String, requestHash: Data, collapseId: String, now: Date,
+        appId: String, idempotencyKey: String, requestHash: Data, collapseIds: [String], now: Date,
         plan: ([MessageJob]) throws -> MessageActionPlan
     ) throws -> SendAcceptance
 

@@ -20,12 +20,18 @@ extension AdminAPI {
         for recipient in request.recipients {
             tokens[recipient.uid] = try service.store.tokens(appId: call.appId, uid: recipient.uid)
         }
-        let actions = MessageActions(
-            service: service, appId: call.appId, requestId: requestId, privateMode: try service.privateMode(appId: call.appId))
+        let privateMode = try service.privateMode(appId: call.appId)
+        let actions = MessageActions(service: service, appId: call.appId, requestId: requestId, privateMode: privateMode)
+        // A private app's jobs carry collapse ids keyed per recipient: the message's jobs are
+        // found by each recipient's id.
+        let collapseIds =
+            privateMode.map { mode in
+                request.recipients.map { CollapseId.chat(id: chat.id, category: chat.category, keyed: mode.recipient($0.uid)) }
+            } ?? [CollapseId.chat(id: chat.id, category: chat.category)]
         var planned: MessageActionPlan?
         let outcome = try service.store.acceptMessageAction(
             appId: call.appId, idempotencyKey: Self.storedKey(idempotencyKey, requestId: requestId),
-            requestHash: Self.requestHash(body), collapseId: CollapseId.chat(id: chat.id, category: chat.category), now: service.now
+            requestHash: Self.requestHash(body), collapseIds: collapseIds, now: service.now
         ) { found in
             let plan = try actions.plan(action, of: chat, recipients: request.recipients, tokens: tokens, found: found)
             planned = plan

@@ -90,7 +90,7 @@ public final class PushServiceApp: Sendable {
                     + "\(server.effectiveConnectionLimit) connections (raise the hard limit, e.g. LimitNOFILE= in the systemd unit)")
         }
         // Private pushes are sealed at send time with the tokens' keys, when the store keeps them.
-        let privateKeys = Self.privateKeys(store: store, secrets: secrets)
+        let privateKeys = Self.privateKeys(keyStore: store, secrets: secrets)
         switch (sender, configuration.sender) {
         case (let sender?, _):
             delivery = DeliveryService(
@@ -163,19 +163,11 @@ public final class PushServiceApp: Sendable {
         (store as? PostgresStore)?.close()
     }
 
-    /// How the sender finds and opens the tokens' encryption keys: through the store when it
-    /// keeps them (``EncryptionKeyStore``), the auth secret unsealed with the service's key.
-    static func privateKeys(store: any ServiceStore, secrets: SecretBox) -> PrivatePushSender.Keys? {
-        guard let keyStore = store as? any EncryptionKeyStore else { return nil }
-        return privateKeys(keyStore: keyStore, secrets: secrets)
-    }
-
-    /// The keys of `keyStore`, opened with `secrets`.
+    /// How the sender finds and opens the tokens' encryption keys: through the store
+    /// (``EncryptionKeyStore``), the auth secret unsealed with the service's key.
     static func privateKeys(keyStore: any EncryptionKeyStore, secrets: SecretBox) -> PrivatePushSender.Keys {
-        PrivatePushSender.Keys(store: keyStore) { appId, token, stored in
-            let auth = try secrets.open(stored.sealedAuth, context: StoredEncryptionKeys.sealingContext(appId: appId, token: token))
-            return try WebPushKeys(p256dh: [UInt8](stored.p256dh), auth: [UInt8](auth))
-        }
+        let keys = TokenEncryptionKeys(secrets: secrets)
+        return PrivatePushSender.Keys(store: keyStore) { appId, token, stored in try keys.open(stored, appId: appId, token: token) }
     }
 
     private static func secretBox(_ configuration: ServiceConfiguration, logger: Logger) throws -> SecretBox {

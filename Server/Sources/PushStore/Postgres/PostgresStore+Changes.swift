@@ -61,7 +61,7 @@ extension PostgresStore {
     }
 
     public func acceptMessageAction(
-        appId: String, idempotencyKey: String, requestHash: Data, collapseId: String, now: Date,
+        appId: String, idempotencyKey: String, requestHash: Data, collapseIds: [String], now: Date,
         plan: ([MessageJob]) throws -> MessageActionPlan
     ) throws -> SendAcceptance {
         try withConnection { connection in
@@ -90,17 +90,17 @@ extension PostgresStore {
                     try connection.query(
                         """
                         SELECT id FROM push_queue WHERE lane <> \(PostgresMigrations.leasedLane) AND id IN (
-                            SELECT id FROM push_jobs WHERE app_id = $1 AND kind = 'chat' AND collapse_id = $2)
+                            SELECT id FROM push_jobs WHERE app_id = $1 AND kind = 'chat' AND collapse_id = ANY($2::text[]))
                         ORDER BY id FOR UPDATE
                         """,
-                        [.text(appId), .text(collapseId)]
+                        [.text(appId), .textArray(collapseIds)]
                     ).map { $0.text(0) })
                 let found = try connection.query(
                     """
                     SELECT \(Self.jobColumnList()) FROM push_job_rows
-                    WHERE app_id = $1 AND kind = 'chat' AND collapse_id = $2 AND state <> 'skipped' ORDER BY created_at, id
+                    WHERE app_id = $1 AND kind = 'chat' AND collapse_id = ANY($2::text[]) AND state <> 'skipped' ORDER BY created_at, id
                     """,
-                    [.text(appId), .text(collapseId)]
+                    [.text(appId), .textArray(collapseIds)]
                 ).map { row in
                     let job = PushJob(row: row)
                     return MessageJob(job: job, pending: waiting.contains(job.id))

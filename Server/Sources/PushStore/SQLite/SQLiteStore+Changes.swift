@@ -51,7 +51,7 @@ extension SQLiteStore {
     }
 
     public func acceptMessageAction(
-        appId: String, idempotencyKey: String, requestHash: Data, collapseId: String, now: Date,
+        appId: String, idempotencyKey: String, requestHash: Data, collapseIds: [String], now: Date,
         plan: ([MessageJob]) throws -> MessageActionPlan
     ) throws -> SendAcceptance {
         let (acceptance, added) = try withConnection { connection in
@@ -63,9 +63,11 @@ extension SQLiteStore {
                     return (hash == requestHash ? .replayed(response: stored) : .keyReused, [])
                 }
                 // `kind = 'chat'` as a literal: the partial index `push_jobs_message` is for it.
+                let ids = Array(repeating: "?", count: collapseIds.count).joined(separator: ", ")
                 let found = try connection.query(
-                    Self.jobColumns + " WHERE app_id = ? AND kind = 'chat' AND collapse_id = ? AND state <> ? ORDER BY created_at, id",
-                    [.text(appId), .text(collapseId), .text(JobState.skipped)]
+                    Self.jobColumns
+                        + " WHERE app_id = ? AND kind = 'chat' AND collapse_id IN (\(ids)) AND state <> ? ORDER BY created_at, id",
+                    [.text(appId)] + collapseIds.map { .text($0) } + [.text(JobState.skipped)]
                 ) { MessageJob(job: PushJob(row: $0), pending: $0.text(19) == JobState.pending) }
                 let decided = try plan(found)
                 for id in decided.skip {
