@@ -219,6 +219,12 @@ def main():
         checks.ok(outline not in ("none", ""), "keyboard: the focused element has a visible outline (%s)" % outline)
         shot("02-apps")
         browser_log("apps")
+        # The app's privacy (issue 28): switched to private and back from the apps page.
+        for value in ("private", "standard"):
+            Select(driver.find_element(By.ID, "privacy-" + APP)).select_by_value(value)
+            wait.until(EC.text_to_be_present_in_element((By.ID, "status"), "is now " + value))
+            status, body = http("GET", base + "/apps/" + APP, admin)
+            checks.ok(status == 200 and body["data"]["privacy"] == value, "apps: privacy saved as %s (%s)" % (value, body))
 
         # 3. Providers: create the APNs provider with the mock's key, from the keyboard.
         driver.find_element(By.LINK_TEXT, APP).click()

@@ -48,15 +48,36 @@ extension DashboardAssets {
                   el("td", {}, a.hasWebhookSecret ? badge("sealed", "ok") : badge("none")),
                   el("td", {}, a.defaultApnsProviderId ? el("code", { text: a.defaultApnsProviderId }) : el("span", { className: "muted", text: "none" })),
                   el("td", {}, a.defaultFcmProviderId ? el("code", { text: a.defaultFcmProviderId }) : el("span", { className: "muted", text: "none" })),
+                  el("td", {}, privacyControl(a)),
                   el("td", {}, when(a.createdAt)),
                   el("td", { className: "links" },
                     el("a", { href: "/dashboard/tokens?app=" + encodeURIComponent(a.appId), text: "Tokens" }),
                     el("a", { href: "/dashboard/send?app=" + encodeURIComponent(a.appId), text: "Test push" })));
               });
               append(content, table(apps.length + (apps.length === 1 ? " app" : " apps"),
-                ["App", "Name", "Webhook", "Webhook secret", "Default APNs provider", "Default FCM provider", "Created", "Open"], rows));
+                ["App", "Name", "Webhook", "Webhook secret", "Default APNs provider", "Default FCM provider", "Privacy", "Created", "Open"], rows));
             }).catch(failed);
           };
+
+          // Standard: payloads in clear through APNs and FCM; private: a placeholder and the
+          // payload encrypted for each device (issue 28). Saved when changed.
+          function privacyControl(a) {
+            var select = el("select", { id: "privacy-" + a.appId, "aria-label": "Privacy of " + a.appId },
+              el("option", { value: "standard", text: "Standard" }),
+              el("option", { value: "private", text: "Private" }));
+            select.value = a.privacy || "standard";
+            var placeholder = el("div", { className: "muted", text: a.privacy === "private" ? "Shows \u201c" + a.privatePlaceholder + "\u201d" : "" });
+            select.addEventListener("change", function () {
+              var value = select.value;
+              say("Saving the privacy of " + a.appId + "…");
+              api("PUT", "/apps/" + encodeURIComponent(a.appId), { body: { privacy: value } }).then(function (saved) {
+                a.privacy = saved.privacy;
+                placeholder.textContent = saved.privacy === "private" ? "Shows \u201c" + saved.privatePlaceholder + "\u201d" : "";
+                say(a.appId + " is now " + saved.privacy + (saved.privacy === "private" ? ": pushes carry no content in clear." : "."), "ok");
+              }).catch(function (error) { select.value = a.privacy || "standard"; failed(error); });
+            });
+            return [select, placeholder];
+          }
 
           pages.providers = function () {
             withApp(function (app) {
