@@ -11,10 +11,15 @@ let package = Package(
         .library(name: "CometChatPushNotificationsTesting", targets: ["CometChatPushNotificationsTesting"]),
     ],
     targets: [
+        // OpenSSL's libcrypto for private push on Linux (the simulated iPhone and the tests).
+        // Only Linux builds depend on it: on Apple platforms the Core uses CryptoKit, so an iOS
+        // app links nothing extra.
+        .systemLibrary(name: "CCryptoLinux", path: "Sources/CCryptoLinux"),
         .target(
             name: "CometChatPushNotificationsSwift",
+            dependencies: [.target(name: "CCryptoLinux", condition: .when(platforms: [.linux]))],
             path: "Sources/CometChatPushNotificationsSwift",
-            exclude: ["Platform/Apple/README.md"]
+            exclude: ["Platform/Apple/README.md", "Platform/Linux/README.md"]
         ),
         .target(
             name: "CometChatPushNotificationsCalls",
