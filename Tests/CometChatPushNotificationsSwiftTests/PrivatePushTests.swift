@@ -105,7 +105,7 @@ struct PrivatePushDecryptorTests {
             _ = try WebPushDecryptor(crypto: crypto).decrypt(message, keyPair: keyPair, auth: auth)
             Issue.record("\(bad.name) decrypted")
         } catch {
-            #expect(error.code == bad.code, "\(bad.name): \(error)")
+            #expect((error as? PNPrivatePushFailure)?.code == bad.code, "\(bad.name): \(error)")
         }
     }
 

@@ -49,14 +49,17 @@ struct PrivatePushOpener: Sendable {
             let plaintext: [UInt8]
             do {
                 plaintext = try decryptor.decrypt(message, keyPair: pair, auth: auth)
-            } catch .authenticationFailed {
-                // Another key may open it: the tag tells, cheaply.
-                continue
-            } catch .unusableKey {
-                failure = .unusableKey
-                continue
             } catch {
-                return .failed(error)
+                switch error as? PNPrivatePushFailure ?? .cryptoFailure("\(type(of: error))") {
+                case .authenticationFailed:
+                    // Another key may open it: the tag tells, cheaply.
+                    continue
+                case .unusableKey:
+                    failure = .unusableKey
+                    continue
+                case let other:
+                    return .failed(other)
+                }
             }
             guard let object = try? JSONSerialization.jsonObject(with: Data(plaintext)) as? [String: Any] else {
                 return .failed(.notJSON)

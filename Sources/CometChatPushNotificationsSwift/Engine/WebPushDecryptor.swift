@@ -83,21 +83,24 @@ struct WebPushDecryptor: Sendable {
     private static let nonceInfo = Array("Content-Encoding: nonce".utf8) + [0]
 
     /// The plaintext of `message`, for the device key `keyPair` and its `auth` secret.
-    func decrypt(_ message: [UInt8], keyPair: PNP256KeyPair, auth: [UInt8]) throws(PNPrivatePushFailure) -> [UInt8] {
+    func decrypt(_ message: [UInt8], keyPair: PNP256KeyPair, auth: [UInt8]) throws -> [UInt8] {
         guard message.count >= Self.headerLength else {
-            throw .malformed("\(message.count) bytes, shorter than the \(Self.headerLength)-byte header")
+            throw PNPrivatePushFailure.malformed("\(message.count) bytes, shorter than the \(Self.headerLength)-byte header")
         }
         let salt = Array(message[0..<16])
         let recordSize = message[16..<20].reduce(0) { $0 << 8 | Int($1) }
         let keyIdLength = Int(message[20])
-        guard keyIdLength == 65 else { throw .malformed("the key id is \(keyIdLength) bytes, not 65") }
-        guard recordSize >= 18 else { throw .malformed("record size \(recordSize) is below 18") }
+        guard keyIdLength == 65 else { throw PNPrivatePushFailure.malformed("the key id is \(keyIdLength) bytes, not 65") }
+        guard recordSize >= 18 else { throw PNPrivatePushFailure.malformed("record size \(recordSize) is below 18") }
         let sealedCount = message.count - Self.headerLength
-        guard sealedCount >= 1 + Self.tagLength else { throw .malformed("truncated: no room for a delimiter and a tag") }
-        guard sealedCount <= recordSize else { throw .malformed("more than one record") }
+        guard sealedCount >= 1 + Self.tagLength else {
+            throw PNPrivatePushFailure.malformed("truncated: no room for a delimiter and a tag")
+        }
+        guard sealedCount <= recordSize else { throw PNPrivatePushFailure.malformed("more than one record") }
         let senderKey = Array(message[21..<Self.headerLength])
-        guard senderKey[0] == 0x04 else { throw .invalidSenderKey }
+        guard senderKey[0] == 0x04 else { throw PNPrivatePushFailure.invalidSenderKey }
 
+        let padded: [UInt8]
         do {
             let shared = try crypto.sharedSecret(keyPair, peerPublicKey: senderKey)
             // RFC 8291 §3.3: IKM = HKDF(salt: auth, IKM: ECDH, info: "WebPush: info" ‖ 0 ‖ ua_public ‖ as_public, 32).
@@ -106,24 +109,26 @@ struct WebPushDecryptor: Sendable {
             // RFC 8188 §2.2 and §2.3: the content-encryption key and the nonce, from the record's salt.
             let key = try crypto.hkdfSHA256(inputKeyMaterial: ikm, salt: salt, info: Self.contentKeyInfo, outputByteCount: 16)
             let nonce = try crypto.hkdfSHA256(inputKeyMaterial: ikm, salt: salt, info: Self.nonceInfo, outputByteCount: 12)
-            let padded = try crypto.openAES128GCM(key: key, nonce: nonce, ciphertextAndTag: Array(message[Self.headerLength...]))
-            // RFC 8188 §2: the plaintext, the delimiter (0x02 in the last record), then zeros.
-            guard let delimiter = padded.lastIndex(where: { $0 != 0 }), padded[delimiter] == 2 else {
-                throw PNPrivatePushFailure.invalidPadding
-            }
-            return Array(padded[..<delimiter])
-        } catch let failure as PNPrivatePushFailure {
-            throw failure
-        } catch let error as PNPushCryptoError {
-            switch error {
-            case .invalidPublicKey: throw .invalidSenderKey
-            case .invalidPrivateKey: throw .unusableKey
-            case .authenticationFailed: throw .authenticationFailed
-            case .unavailable: throw .cryptoUnavailable
-            case .failure(let step): throw .cryptoFailure(step)
-            }
+            padded = try crypto.openAES128GCM(key: key, nonce: nonce, ciphertextAndTag: Array(message[Self.headerLength...]))
         } catch {
-            throw .cryptoFailure("\(type(of: error))")
+            throw Self.failure(for: error)
+        }
+        // RFC 8188 §2: the plaintext, the delimiter (0x02 in the last record), then zeros.
+        guard let delimiter = padded.lastIndex(where: { $0 != 0 }), padded[delimiter] == 2 else {
+            throw PNPrivatePushFailure.invalidPadding
+        }
+        return Array(padded[..<delimiter])
+    }
+
+    /// What a crypto port error means for a push.
+    private static func failure(for error: Error) -> PNPrivatePushFailure {
+        switch error as? PNPushCryptoError {
+        case .invalidPublicKey?: return .invalidSenderKey
+        case .invalidPrivateKey?: return .unusableKey
+        case .authenticationFailed?: return .authenticationFailed
+        case .unavailable?: return .cryptoUnavailable
+        case .failure(let step)?: return .cryptoFailure(step)
+        case nil: return .cryptoFailure("\(type(of: error))")
         }
     }
 }

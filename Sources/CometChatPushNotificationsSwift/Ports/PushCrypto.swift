@@ -9,25 +9,25 @@ import Foundation
 /// 65-byte uncompressed point (`0x04 ‖ x ‖ y`).
 public protocol PNPushCrypto: Sendable {
     /// Generates a P-256 key pair.
-    func generateP256KeyPair() throws(PNPushCryptoError) -> PNP256KeyPair
+    func generateP256KeyPair() throws -> PNP256KeyPair
     /// P-256 ECDH: the 32-byte shared secret of `keyPair`'s private key and `peerPublicKey`.
     /// Throws ``PNPushCryptoError/invalidPublicKey`` when `peerPublicKey` is not a point on P-256
     /// and ``PNPushCryptoError/invalidPrivateKey`` when `keyPair` is not a P-256 key pair.
-    func sharedSecret(_ keyPair: PNP256KeyPair, peerPublicKey: [UInt8]) throws(PNPushCryptoError) -> [UInt8]
+    func sharedSecret(_ keyPair: PNP256KeyPair, peerPublicKey: [UInt8]) throws -> [UInt8]
     /// HKDF-SHA-256 (RFC 5869, extract then expand): `outputByteCount` bytes.
     func hkdfSHA256(
         inputKeyMaterial: [UInt8], salt: [UInt8], info: [UInt8], outputByteCount: Int
-    ) throws(PNPushCryptoError)
+    ) throws
         -> [UInt8]
     /// AES-128-GCM decryption without additional data of `ciphertext` followed by its 16-byte
     /// `tag`. Throws ``PNPushCryptoError/authenticationFailed`` when the tag does not verify.
-    func openAES128GCM(key: [UInt8], nonce: [UInt8], ciphertextAndTag: [UInt8]) throws(PNPushCryptoError) -> [UInt8]
+    func openAES128GCM(key: [UInt8], nonce: [UInt8], ciphertextAndTag: [UInt8]) throws -> [UInt8]
     /// AES-128-GCM encryption without additional data: the ciphertext followed by its 16-byte
     /// tag. The sender's side, which the device never needs: for the simulated service and
     /// tests that encrypt pushes as the service does.
-    func sealAES128GCM(key: [UInt8], nonce: [UInt8], plaintext: [UInt8]) throws(PNPushCryptoError) -> [UInt8]
+    func sealAES128GCM(key: [UInt8], nonce: [UInt8], plaintext: [UInt8]) throws -> [UInt8]
     /// `count` bytes from the system's cryptographically secure random generator.
-    func randomBytes(count: Int) throws(PNPushCryptoError) -> [UInt8]
+    func randomBytes(count: Int) throws -> [UInt8]
 }
 
 /// A P-256 key pair as bytes. Its private half is a secret: it lives in the keychain only and
@@ -70,25 +70,25 @@ public struct PNUnavailablePushCrypto: PNPushCrypto {
     /// Creates the stand-in.
     public init() {}
     /// Throws ``PNPushCryptoError/unavailable``.
-    public func generateP256KeyPair() throws(PNPushCryptoError) -> PNP256KeyPair { throw .unavailable }
+    public func generateP256KeyPair() throws -> PNP256KeyPair { throw PNPushCryptoError.unavailable }
     /// Throws ``PNPushCryptoError/unavailable``.
-    public func sharedSecret(_ keyPair: PNP256KeyPair, peerPublicKey: [UInt8]) throws(PNPushCryptoError) -> [UInt8] {
-        throw .unavailable
+    public func sharedSecret(_ keyPair: PNP256KeyPair, peerPublicKey: [UInt8]) throws -> [UInt8] {
+        throw PNPushCryptoError.unavailable
     }
     /// Throws ``PNPushCryptoError/unavailable``.
     public func hkdfSHA256(
         inputKeyMaterial: [UInt8], salt: [UInt8], info: [UInt8], outputByteCount: Int
-    ) throws(PNPushCryptoError)
+    ) throws
         -> [UInt8]
-    { throw .unavailable }
+    { throw PNPushCryptoError.unavailable }
     /// Throws ``PNPushCryptoError/unavailable``.
-    public func openAES128GCM(key: [UInt8], nonce: [UInt8], ciphertextAndTag: [UInt8]) throws(PNPushCryptoError) -> [UInt8] {
-        throw .unavailable
+    public func openAES128GCM(key: [UInt8], nonce: [UInt8], ciphertextAndTag: [UInt8]) throws -> [UInt8] {
+        throw PNPushCryptoError.unavailable
     }
     /// Throws ``PNPushCryptoError/unavailable``.
-    public func sealAES128GCM(key: [UInt8], nonce: [UInt8], plaintext: [UInt8]) throws(PNPushCryptoError) -> [UInt8] {
-        throw .unavailable
+    public func sealAES128GCM(key: [UInt8], nonce: [UInt8], plaintext: [UInt8]) throws -> [UInt8] {
+        throw PNPushCryptoError.unavailable
     }
     /// Throws ``PNPushCryptoError/unavailable``.
-    public func randomBytes(count: Int) throws(PNPushCryptoError) -> [UInt8] { throw .unavailable }
+    public func randomBytes(count: Int) throws -> [UInt8] { throw PNPushCryptoError.unavailable }
 }

@@ -6,60 +6,62 @@ import Foundation
 /// `EVP_PKEY`, HKDF through `EVP_KDF`, AES-128-GCM through `EVP_CIPHER`, random bytes from
 /// `RAND_bytes`. Converts and forwards only.
 struct OpenSSLPushCrypto: PNPushCrypto {
-    func generateP256KeyPair() throws(PNPushCryptoError) -> PNP256KeyPair {
+    func generateP256KeyPair() throws -> PNP256KeyPair {
         var scalar = [UInt8](repeating: 0, count: 32)
         var point = [UInt8](repeating: 0, count: 65)
-        guard cclinux_p256_generate(&scalar, &point) == 1 else { throw .failure("P-256 key generation") }
+        guard cclinux_p256_generate(&scalar, &point) == 1 else { throw PNPushCryptoError.failure("P-256 key generation") }
         return PNP256KeyPair(privateKey: scalar, publicKey: point)
     }
 
-    func sharedSecret(_ keyPair: PNP256KeyPair, peerPublicKey: [UInt8]) throws(PNPushCryptoError) -> [UInt8] {
-        guard peerPublicKey.count == 65, peerPublicKey[0] == 0x04 else { throw .invalidPublicKey }
-        guard keyPair.privateKey.count == 32, keyPair.publicKey.count == 65 else { throw .invalidPrivateKey }
+    func sharedSecret(_ keyPair: PNP256KeyPair, peerPublicKey: [UInt8]) throws -> [UInt8] {
+        guard peerPublicKey.count == 65, peerPublicKey[0] == 0x04 else { throw PNPushCryptoError.invalidPublicKey }
+        guard keyPair.privateKey.count == 32, keyPair.publicKey.count == 65 else { throw PNPushCryptoError.invalidPrivateKey }
         var secret = [UInt8](repeating: 0, count: 32)
         switch cclinux_p256_ecdh(keyPair.privateKey, keyPair.publicKey, peerPublicKey, &secret) {
         case 1: return secret
-        case -1: throw .invalidPublicKey
-        case -2: throw .invalidPrivateKey
-        default: throw .failure("ECDH")
+        case -1: throw PNPushCryptoError.invalidPublicKey
+        case -2: throw PNPushCryptoError.invalidPrivateKey
+        default: throw PNPushCryptoError.failure("ECDH")
         }
     }
 
     func hkdfSHA256(
         inputKeyMaterial: [UInt8], salt: [UInt8], info: [UInt8], outputByteCount: Int
-    ) throws(PNPushCryptoError)
+    ) throws
         -> [UInt8]
     {
-        guard outputByteCount > 0, outputByteCount <= 255 * 32 else { throw .failure("HKDF output length") }
+        guard outputByteCount > 0, outputByteCount <= 255 * 32 else { throw PNPushCryptoError.failure("HKDF output length") }
         var out = [UInt8](repeating: 0, count: outputByteCount)
         let ok = cclinux_hkdf_sha256(
             salt, salt.count, inputKeyMaterial, inputKeyMaterial.count, info, info.count, &out, outputByteCount)
-        guard ok == 1 else { throw .failure("HKDF-SHA-256") }
+        guard ok == 1 else { throw PNPushCryptoError.failure("HKDF-SHA-256") }
         return out
     }
 
-    func openAES128GCM(key: [UInt8], nonce: [UInt8], ciphertextAndTag: [UInt8]) throws(PNPushCryptoError) -> [UInt8] {
-        guard key.count == 16, nonce.count == 12 else { throw .failure("AES-128-GCM key or nonce length") }
-        guard ciphertextAndTag.count >= 16 else { throw .authenticationFailed }
+    func openAES128GCM(key: [UInt8], nonce: [UInt8], ciphertextAndTag: [UInt8]) throws -> [UInt8] {
+        guard key.count == 16, nonce.count == 12 else { throw PNPushCryptoError.failure("AES-128-GCM key or nonce length") }
+        guard ciphertextAndTag.count >= 16 else { throw PNPushCryptoError.authenticationFailed }
         // At least one byte, so the buffer has an address even for an empty plaintext.
         var plaintext = [UInt8](repeating: 0, count: max(1, ciphertextAndTag.count - 16))
         switch cclinux_aes128gcm_open(key, nonce, ciphertextAndTag, ciphertextAndTag.count, &plaintext) {
         case 1: return Array(plaintext.prefix(ciphertextAndTag.count - 16))
-        case -1: throw .authenticationFailed
-        default: throw .failure("AES-128-GCM")
+        case -1: throw PNPushCryptoError.authenticationFailed
+        default: throw PNPushCryptoError.failure("AES-128-GCM")
         }
     }
 
-    func sealAES128GCM(key: [UInt8], nonce: [UInt8], plaintext: [UInt8]) throws(PNPushCryptoError) -> [UInt8] {
-        guard key.count == 16, nonce.count == 12 else { throw .failure("AES-128-GCM key or nonce length") }
+    func sealAES128GCM(key: [UInt8], nonce: [UInt8], plaintext: [UInt8]) throws -> [UInt8] {
+        guard key.count == 16, nonce.count == 12 else { throw PNPushCryptoError.failure("AES-128-GCM key or nonce length") }
         var sealed = [UInt8](repeating: 0, count: plaintext.count + 16)
-        guard cclinux_aes128gcm_seal(key, nonce, plaintext, plaintext.count, &sealed) == 1 else { throw .failure("AES-128-GCM") }
+        guard cclinux_aes128gcm_seal(key, nonce, plaintext, plaintext.count, &sealed) == 1 else {
+            throw PNPushCryptoError.failure("AES-128-GCM")
+        }
         return sealed
     }
 
-    func randomBytes(count: Int) throws(PNPushCryptoError) -> [UInt8] {
+    func randomBytes(count: Int) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
-        guard cclinux_random_bytes(&bytes, count) == 1 else { throw .failure("random bytes") }
+        guard cclinux_random_bytes(&bytes, count) == 1 else { throw PNPushCryptoError.failure("random bytes") }
         return bytes
     }
 }
