@@ -32,11 +32,18 @@ extension CometChatPushNotifications {
         return result
     }
 
+    /// Opens a private push in the app, with the key of the configuration's App Group (the
+    /// Calls product's PushKit callback). ``PNPrivatePushResult/standard`` for a push without `enc`.
+    @_spi(PNProducts)
+    public func openPrivatePushInApp(_ payload: [AnyHashable: Any]) -> PNPrivatePushResult {
+        openPrivatePush(payload, appGroupID: configuration?.extensionGroupID, process: "app")
+    }
+
     /// The payload the app's handlers work with: a private push opened (the standard payload
     /// inside), else the payload as it is.
     func openedPayload(_ payload: [AnyHashable: Any]) -> [AnyHashable: Any] {
         guard PrivatePushOpener.isPrivate(payload) else { return payload }
-        return openPrivatePush(payload, appGroupID: configuration?.extensionGroupID, process: "app").payload(or: payload)
+        return openPrivatePushInApp(payload).payload(or: payload)
     }
 
     /// A notification reached the app (foreground presentation, a tap): one that still carries
