@@ -72,7 +72,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "NotificationBenchmark",
-            dependencies: ["CometChatPushNotificationsSwift"],
+            // Testing: the simulated device and the service's side of private push (issue 28).
+            dependencies: ["CometChatPushNotificationsSwift", "CometChatPushNotificationsTesting"],
             path: "Benchmarks/NotificationBenchmark"
         ),
     ],

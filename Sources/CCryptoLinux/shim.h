@@ -9,10 +9,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
-#include <openssl/ec.h>
-#include <openssl/obj_mac.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
@@ -35,12 +34,14 @@ static inline EVP_PKEY *cclinux_p256_key(const uint8_t *scalar, const uint8_t *p
         && OSSL_PARAM_BLD_push_utf8_string(builder, OSSL_PKEY_PARAM_GROUP_NAME, "P-256", 0) == 1
         && OSSL_PARAM_BLD_push_octet_string(builder, OSSL_PKEY_PARAM_PUB_KEY, point, 65) == 1;
     if (ok && scalar != NULL) {
-        // The scalar must be in [1, n-1], as CryptoKit demands of a raw private key.
-        EC_GROUP *group = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1);
+        // The scalar must be in [1, n-1], as CryptoKit demands of a raw private key (n: the order
+        // of P-256's group, big-endian; both are 32 bytes, so memcmp orders them).
+        static const uint8_t order[32] = {
+            0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+            0xbc, 0xe6, 0xfa, 0xad, 0xa7, 0x17, 0x9e, 0x84, 0xf3, 0xb9, 0xca, 0xc2, 0xfc, 0x63, 0x25, 0x51};
         secret = BN_bin2bn(scalar, 32, NULL);
-        ok = group != NULL && secret != NULL && !BN_is_zero(secret) && BN_cmp(secret, EC_GROUP_get0_order(group)) < 0
+        ok = secret != NULL && !BN_is_zero(secret) && memcmp(scalar, order, 32) < 0
             && OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_PRIV_KEY, secret) == 1;
-        EC_GROUP_free(group);
     }
     if (ok) { params = OSSL_PARAM_BLD_to_param(builder); }
     if (params != NULL) { ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL); }
@@ -80,28 +81,23 @@ static inline int cclinux_p256_generate(uint8_t *scalar, uint8_t *point) {
     return ok ? 1 : 0;
 }
 
-/// P-256 ECDH: the 32-byte shared secret (the x coordinate) of the private scalar `scalar` (with
-/// its public point `own`) and the peer's uncompressed point `peer`. Returns 1, -1 when `peer`
-/// is not a point on P-256, -2 when the own key is not a P-256 key pair, 0 otherwise.
-static inline int cclinux_p256_ecdh(const uint8_t *scalar, const uint8_t *own, const uint8_t *peer, uint8_t *out) {
-    EVP_PKEY *mine = NULL;
+/// P-256 ECDH: the 32-byte shared secret (the x coordinate) of the key pair `mine` (from
+/// cclinux_p256_key with its scalar) and the peer's uncompressed point `peer`. Returns 1, -1 when
+/// `peer` is not a point on P-256, 0 otherwise.
+static inline int cclinux_p256_ecdh(EVP_PKEY *mine, const uint8_t *peer, uint8_t *out) {
     EVP_PKEY *theirs = cclinux_p256_key(NULL, peer);
     EVP_PKEY_CTX *ctx = NULL;
     size_t length = 32;
     int result = 0;
     if (theirs == NULL) { return -1; }
-    mine = cclinux_p256_key(scalar, own);
-    if (mine == NULL) {
-        EVP_PKEY_free(theirs);
-        return -2;
-    }
     ctx = EVP_PKEY_CTX_new(mine, NULL);
-    if (ctx != NULL && EVP_PKEY_derive_init(ctx) == 1 && EVP_PKEY_derive_set_peer(ctx, theirs) == 1
+    // The peer was checked when it was imported (cclinux_p256_key): no second, full check here,
+    // which would cost another scalar multiplication.
+    if (ctx != NULL && EVP_PKEY_derive_init(ctx) == 1 && EVP_PKEY_derive_set_peer_ex(ctx, theirs, 0) == 1
         && EVP_PKEY_derive(ctx, out, &length) == 1 && length == 32) {
         result = 1;
     }
     EVP_PKEY_CTX_free(ctx);
-    EVP_PKEY_free(mine);
     EVP_PKEY_free(theirs);
     ERR_clear_error();
     return result;

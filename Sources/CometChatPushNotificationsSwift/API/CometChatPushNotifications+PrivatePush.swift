@@ -17,6 +17,13 @@ extension CometChatPushNotifications {
         case .standard:
             break
         case .opened:
+            // Recorded once per process (enough for the diagnostics), not on every push.
+            guard
+                !privatePushOpenRecorded.withLock({ recorded in
+                    defer { recorded = true }
+                    return recorded
+                })
+            else { break }
             PrivatePushStatus.update(store) {
                 if process == "extension" { $0.lastOpenedInExtensionAt = now } else { $0.lastOpenedInAppAt = now }
             }

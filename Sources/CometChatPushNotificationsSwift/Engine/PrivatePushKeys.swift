@@ -46,8 +46,16 @@ struct PrivatePushKeyStore: Sendable {
     /// The stored ring, or `nil` when there is none or the keychain cannot be read now.
     func load() -> PrivatePushKeyRing? {
         guard let text = secure.secret(forKey: Self.itemKey) else { return nil }
-        return try? JSONDecoder().decode(PrivatePushKeyRing.self, from: Data(text.utf8))
+        // Decoding is most of the cost of a push after the cryptography: the last ring decoded
+        // is kept, keyed by the item's text, so a changed item is decoded again.
+        if let (cachedText, ring) = Self.lastDecoded.current, cachedText == text { return ring }
+        guard let ring = try? JSONDecoder().decode(PrivatePushKeyRing.self, from: Data(text.utf8)) else { return nil }
+        Self.lastDecoded.withLock { $0 = (text, ring) }
+        return ring
     }
+
+    /// The last item text decoded, and its ring.
+    private static let lastDecoded = PNLocked<(String, PrivatePushKeyRing)?>(nil)
 
     /// The ring to register with: the stored one, a new one when there is none, or a rotated one
     /// when the APNs token it was made for has changed. Throws when the keychain refuses the

@@ -15,14 +15,40 @@ struct OpenSSLPushCrypto: PNPushCrypto {
 
     func sharedSecret(_ keyPair: PNP256KeyPair, peerPublicKey: [UInt8]) throws -> [UInt8] {
         guard peerPublicKey.count == 65, peerPublicKey[0] == 0x04 else { throw PNPushCryptoError.invalidPublicKey }
-        guard keyPair.privateKey.count == 32, keyPair.publicKey.count == 65 else { throw PNPushCryptoError.invalidPrivateKey }
+        let own = try Self.imported(keyPair)
         var secret = [UInt8](repeating: 0, count: 32)
-        switch cclinux_p256_ecdh(keyPair.privateKey, keyPair.publicKey, peerPublicKey, &secret) {
+        switch withExtendedLifetime(own, { cclinux_p256_ecdh(own.pkey, peerPublicKey, &secret) }) {
         case 1: return secret
         case -1: throw PNPushCryptoError.invalidPublicKey
-        case -2: throw PNPushCryptoError.invalidPrivateKey
         default: throw PNPushCryptoError.failure("ECDH")
         }
+    }
+
+    /// The device's key as OpenSSL holds it. Importing costs more than the ECDH itself, and every
+    /// push uses the same key, so the last one imported is kept (OpenSSL 3 lets threads derive
+    /// with one key, each with its own context).
+    private static func imported(_ keyPair: PNP256KeyPair) throws -> ImportedKey {
+        if let last = lastImported.current, last.keyPair == keyPair { return last }
+        guard keyPair.privateKey.count == 32, keyPair.publicKey.count == 65,
+            let pkey = cclinux_p256_key(keyPair.privateKey, keyPair.publicKey)
+        else { throw PNPushCryptoError.invalidPrivateKey }
+        let key = ImportedKey(pkey: pkey, keyPair: keyPair)
+        lastImported.withLock { $0 = key }
+        return key
+    }
+
+    private static let lastImported = PNLocked<ImportedKey?>(nil)
+
+    /// An imported key pair, freed with its last reference.
+    private final class ImportedKey: @unchecked Sendable {
+        // @unchecked: the EVP_PKEY is never changed after import; OpenSSL 3 allows concurrent derivations with it.
+        let pkey: OpaquePointer
+        let keyPair: PNP256KeyPair
+        init(pkey: OpaquePointer, keyPair: PNP256KeyPair) {
+            self.pkey = pkey
+            self.keyPair = keyPair
+        }
+        deinit { EVP_PKEY_free(pkey) }
     }
 
     func hkdfSHA256(
