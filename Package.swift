@@ -11,10 +11,15 @@ let package = Package(
         .library(name: "CometChatPushNotificationsTesting", targets: ["CometChatPushNotificationsTesting"]),
     ],
     targets: [
+        // OpenSSL's libcrypto for private push on Linux (the simulated iPhone and the tests).
+        // Only Linux builds depend on it: on Apple platforms the Core uses CryptoKit, so an iOS
+        // app links nothing extra.
+        .systemLibrary(name: "CCryptoLinux", path: "Sources/CCryptoLinux"),
         .target(
             name: "CometChatPushNotificationsSwift",
+            dependencies: [.target(name: "CCryptoLinux", condition: .when(platforms: [.linux]))],
             path: "Sources/CometChatPushNotificationsSwift",
-            exclude: ["Platform/Apple/README.md"]
+            exclude: ["Platform/Apple/README.md", "Platform/Linux/README.md"]
         ),
         .target(
             name: "CometChatPushNotificationsCalls",
@@ -67,7 +72,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "NotificationBenchmark",
-            dependencies: ["CometChatPushNotificationsSwift"],
+            // Testing: the simulated device and the service's side of private push (issue 28).
+            dependencies: ["CometChatPushNotificationsSwift", "CometChatPushNotificationsTesting"],
             path: "Benchmarks/NotificationBenchmark"
         ),
     ],

@@ -136,14 +136,15 @@ public final class SimulatedNotificationCenter: PNNotificationCenter, @unchecked
             threadIdentifier: aps?["thread-id"] as? String ?? "")
     }
 
-    /// Shows a remote notification: iOS shows the payload's `aps.alert`.
+    /// Shows a remote notification: iOS shows the payload's `aps.alert` (a `loc-key` the app
+    /// does not localize shows as it is, as a private push's placeholder does).
     func show(_ notification: PNNotification) {
         let alert = (notification.userInfo["aps"] as? [String: Any])?["alert"]
         let object = alert as? [String: Any]
         show(
             SimulatedShownNotification(
                 notification: notification, title: object?["title"] as? String,
-                body: object?["body"] as? String ?? alert as? String, isLocal: false))
+                body: object?["body"] as? String ?? object?["loc-key"] as? String ?? alert as? String, isLocal: false))
     }
 
     /// Shows a local request: what it shows is its title and body.

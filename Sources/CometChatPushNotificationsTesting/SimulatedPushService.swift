@@ -25,6 +25,8 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
         public var text: String?
         /// When the service received it (the simulated clock's time).
         public var at: Date
+        /// A token registration's private push keys (`encryption`), if it had them.
+        public var encryption: SimulatedPrivatePush.Keys?
     }
 
     /// A token the service holds.
@@ -260,7 +262,12 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
         let includeCalls = object["includeCalls"] as? Bool ?? false
         let received = Request(
             match: match, method: request.method, path: path, query: query, headers: request.headers, json: json, text: text,
-            at: clock.now())
+            at: clock.now(),
+            encryption: (object["encryption"] as? [String: Any]).flatMap { keys in
+                (keys["p256dh"] as? String).flatMap { p256dh in
+                    (keys["auth"] as? String).map { SimulatedPrivatePush.Keys(p256dh: p256dh, auth: $0) }
+                }
+            })
         let authToken = request.headers["authToken"] ?? ""
 
         let outcome = state.withLock { state -> Result<PNHTTPResponse, Failure> in

@@ -35,44 +35,112 @@ public final class SimulatedDefaults: Sendable {
     }
 }
 
-/// The simulated keychain: items per access group. Survives a relaunch; the App Group access
-/// group is shared with the extension.
+/// The simulated keychain: items per access group, each with its accessibility. Survives a
+/// relaunch. It enforces what the keychain does on a device:
+///
+/// - an access group is shared only by processes entitled to it: the app and its extension share
+///   the App Group's; items saved without one are in each process's own group (the app's is
+///   ``appGroup``, the extension's ``extensionGroup``), which the other cannot read;
+/// - after a restart nothing is readable or writable until the first unlock
+///   (``restartDevice()``, ``unlock()``); `…WhenUnlocked…` items only while unlocked (``lock()``).
 public final class SimulatedKeychain: Sendable {
-    private let items = PNLocked<[String: [String: String]]>([:])
+    /// One item: its value and when it can be read.
+    public struct Item: Sendable, Equatable {
+        /// The secret.
+        public var value: String
+        /// `kSecAttrAccessible…`.
+        public var accessibility: PNKeychainAccessibility
+    }
+
+    /// Where the device is in its lock cycle.
+    public enum LockState: Sendable, Equatable {
+        /// Restarted and not unlocked since: no item can be read or written
+        /// (`errSecInteractionNotAllowed`).
+        case beforeFirstUnlock
+        /// Locked after a first unlock: `…AfterFirstUnlock…` items can be read.
+        case locked
+        /// Unlocked.
+        case unlocked
+    }
+
+    private let items = PNLocked<[String: [String: Item]]>([:])
     private let unentitled = PNLocked<Set<String>>([])
+    private let lockState = PNLocked(LockState.unlocked)
 
-    /// The access group of items saved without one.
+    /// The access group of the app's items saved without one.
     public static let appGroup = "app"
+    /// The access group of the extension's items saved without one.
+    public static let extensionGroup = "extension"
+    /// `errSecInteractionNotAllowed`: the keychain cannot be used in this lock state.
+    public static let interactionNotAllowed: Int32 = -25308
 
-    /// Creates an empty keychain.
+    /// Creates an empty keychain on an unlocked device.
     public init() {}
 
     /// A store over one access group (`nil`: the app's own).
     public func store(accessGroup: String?) -> PNSecureStore { Group(owner: self, name: accessGroup ?? Self.appGroup) }
 
-    /// Every item, by access group and key.
-    public var allItems: [String: [String: String]] { items.current }
+    /// A store over one access group, with `ownGroup` for items saved without one (the
+    /// process's own group: ``appGroup`` or ``extensionGroup``).
+    public func store(accessGroup: String?, ownGroup: String) -> PNSecureStore {
+        Group(owner: self, name: accessGroup ?? ownGroup)
+    }
+
+    /// Every item's value, by access group and key.
+    public var allItems: [String: [String: String]] { items.current.mapValues { $0.mapValues(\.value) } }
+
+    /// One item with its accessibility, by access group (``appGroup`` for the app's own) and key,
+    /// as a test looks at it (whatever the lock state).
+    public func item(accessGroup: String, key: String) -> Item? { items.withLock { $0[accessGroup]?[key] } }
 
     /// The app lacks the entitlement for `accessGroup` (no Keychain Sharing or App Group
     /// capability with it): reads find nothing and writes fail with `errSecMissingEntitlement`
     /// (-34018), as on a device.
     public func removeEntitlement(accessGroup: String) { unentitled.withLock { _ = $0.insert(accessGroup) } }
 
+    /// The device restarts: until ``unlock()`` nothing in the keychain can be read or written.
+    public func restartDevice() { lockState.withLock { $0 = .beforeFirstUnlock } }
+    /// The user unlocks the device.
+    public func unlock() { lockState.withLock { $0 = .unlocked } }
+    /// The device locks (after a first unlock).
+    public func lock() { lockState.withLock { if $0 == .unlocked { $0 = .locked } } }
+    /// The lock state.
+    public var state: LockState { lockState.current }
+
+    private func readable(_ item: Item) -> Bool {
+        switch lockState.current {
+        case .beforeFirstUnlock: return false
+        case .locked: return item.accessibility == .afterFirstUnlockThisDeviceOnly
+        case .unlocked: return true
+        }
+    }
+
     fileprivate func get(_ group: String, _ key: String) -> String? {
         guard !unentitled.current.contains(group) else { return nil }
-        return items.withLock { $0[group]?[key] }
+        guard let item = items.withLock({ $0[group]?[key] }), readable(item) else { return nil }
+        return item.value
     }
-    fileprivate func put(_ group: String, _ key: String, _ value: String?) throws {
+    fileprivate func put(_ group: String, _ key: String, _ value: String?, _ accessibility: PNKeychainAccessibility) throws {
         guard !unentitled.current.contains(group) else {
             throw PNSecureStoreError(status: -34018, message: "errSecMissingEntitlement for the access group \(group)")
         }
-        items.withLock { $0[group, default: [:]][key] = value }
+        let state = lockState.current
+        if state == .beforeFirstUnlock || (state == .locked && accessibility == .whenUnlockedThisDeviceOnly) {
+            throw PNSecureStoreError(
+                status: Self.interactionNotAllowed, message: "errSecInteractionNotAllowed: the device has not been unlocked")
+        }
+        items.withLock { $0[group, default: [:]][key] = value.map { Item(value: $0, accessibility: accessibility) } }
     }
 
     private struct Group: PNSecureStore {
         let owner: SimulatedKeychain
         let name: String
         func secret(forKey key: String) -> String? { owner.get(name, key) }
-        func setSecret(_ secret: String?, forKey key: String) throws { try owner.put(name, key, secret) }
+        func setSecret(_ secret: String?, forKey key: String) throws {
+            try owner.put(name, key, secret, .afterFirstUnlockThisDeviceOnly)
+        }
+        func setSecret(_ secret: String?, forKey key: String, accessibility: PNKeychainAccessibility) throws {
+            try owner.put(name, key, secret, accessibility)
+        }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import CometChatPushNotificationsSwift
+@_spi(PNProducts) import CometChatPushNotificationsSwift
 
 /// The client API of `Contract/WIRE-CONTRACT.md` §2 as rules a request can be checked against. The
 /// SDK's tests prove these rules accept every request fixture in `Contract/client/` and reject
@@ -216,7 +216,25 @@ public enum WireContract {
                 requireString("environment", in: json, oneOf: ["sandbox", "production"])
                 if json["platform"] as? String == "fcm_ios" { problems.append("an FCM token has no APNs environment") }
             }
-            requireKeys(["fcmToken", "platform", "providerId", "timezone", "environment"], in: json)
+            if let encryption = json["encryption"] {
+                // Private push (issue 28): the device's Web Push keys, base64url without padding.
+                if let keys = encryption as? [String: Any] {
+                    let p256dh = (keys["p256dh"] as? String).flatMap(PNBase64URL.decode)
+                    if p256dh?.count != 65 || p256dh?.first != 0x04 {
+                        problems.append("body.encryption.p256dh must be base64url of a 65-byte uncompressed point")
+                    }
+                    if (keys["auth"] as? String).flatMap(PNBase64URL.decode)?.count != 16 {
+                        problems.append("body.encryption.auth must be base64url of 16 bytes")
+                    }
+                    for key in ["p256dh", "auth"] where (keys[key] as? String)?.contains("=") == true {
+                        problems.append("body.encryption.\(key) must have no padding")
+                    }
+                    requireKeys(["p256dh", "auth"], in: keys, at: "body.encryption")
+                } else {
+                    problems.append("body.encryption must be an object")
+                }
+            }
+            requireKeys(["fcmToken", "platform", "providerId", "timezone", "environment", "encryption"], in: json)
             if let token = json["fcmToken"] as? String, token.count > 4096 { problems.append("the token is over 4,096 characters") }
         case .userDelivered, .groupDelivered:
             guard let json else { return problems + ["a delivered receipt needs a body"] }

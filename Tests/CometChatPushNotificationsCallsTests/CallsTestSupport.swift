@@ -40,7 +40,7 @@ struct CallsHarness {
 
     init(
         ownership: PNPushKitOwnership = .sdk, backgroundModes: Set<String> = ["remote-notification", "voip"],
-        voipToken: Bool = true, loggedIn: Bool = true, requestCallPermissions: Bool = true
+        voipToken: Bool = true, loggedIn: Bool = true, requestCallPermissions: Bool = true, config: PNConfiguration? = nil
     ) async {
         device = SimulatedDevice(
             permission: .authorized, backgroundModes: backgroundModes, clock: SimulatedClock(autoAdvanceLimit: 0))
@@ -49,7 +49,7 @@ struct CallsHarness {
         let delegate = self.delegate
         app = device.launch { sdk in
             sdk.delegate = delegate
-            sdk.initialize(config: callsConfig(ownership: ownership, requestCallPermissions: requestCallPermissions))
+            sdk.initialize(config: config ?? callsConfig(ownership: ownership, requestCallPermissions: requestCallPermissions))
         }
         if loggedIn { device.logInToChatSDK(uid: "alice", authToken: "alice-token") }
         await settle()

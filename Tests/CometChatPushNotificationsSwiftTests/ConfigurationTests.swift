@@ -79,6 +79,7 @@ struct ConfigurationTests {
         #expect(
             PNRingReadiness.allCases.map(\.name) == [
                 "ready", "notificationsOff", "providerMissing", "backgroundModeMissing", "voipEntitlementMissing", "microphoneDenied",
+                "privatePushWithoutExtension",
             ])
     }
 

@@ -6,7 +6,23 @@ import Testing
 struct LayeringTests {
     static let appleFrameworks = [
         "UIKit", "UserNotifications", "PushKit", "CallKit", "AVFAudio", "AVFoundation", "Intents", "Security", "os", "SwiftUI",
+        "CryptoKit",
     ]
+
+    /// OpenSSL (`CCryptoLinux`) is Linux's crypto adapter: imported only in `Platform/Linux/`.
+    static func openSSLImports(in sources: URL) -> [String] {
+        guard let walker = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil) else {
+            return ["cannot read \(sources.path)"]
+        }
+        var found: [String] = []
+        for case let url as URL in walker where url.pathExtension == "swift" && !url.path.contains("/Platform/Linux/") {
+            guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n") where line.trimmingCharacters(in: .whitespaces).hasPrefix("import CCryptoLinux") {
+                found.append("\(url.lastPathComponent): \(line)")
+            }
+        }
+        return found
+    }
 
     static func violations(in sources: URL) -> [String] {
         guard let walker = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil) else {
@@ -30,6 +46,18 @@ struct LayeringTests {
     @Test("Apple frameworks are imported only in Platform/Apple")
     func noAppleImportsOutsideAdapters() {
         #expect(Self.violations(in: repositoryRoot.appendingPathComponent("Sources")) == [])
+    }
+
+    @Test("OpenSSL is imported only in Platform/Linux, and the check catches it elsewhere")
+    func openSSLOnlyInLinuxAdapter() throws {
+        #expect(Self.openSSLImports(in: repositoryRoot.appendingPathComponent("Sources")) == [])
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("layering-\(UUID().uuidString)/Engine")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch.deletingLastPathComponent()) }
+        try "import CCryptoLinux\nimport CryptoKit\n".write(
+            to: scratch.appendingPathComponent("Leak.swift"), atomically: true, encoding: .utf8)
+        #expect(Self.openSSLImports(in: scratch.deletingLastPathComponent()).count == 1)
+        #expect(Self.violations(in: scratch.deletingLastPathComponent()).count == 1)
     }
 
     @Test("The check catches an import in the wrong place")

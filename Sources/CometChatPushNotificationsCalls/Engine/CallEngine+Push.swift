@@ -10,11 +10,27 @@ extension CallEngine {
             completion()
             return
         }
-        let parsed = CallPushParser.parse(push.payload)
         let sdk = self.sdk
+        // A private push (issue 28) is opened here, inside the PushKit callback and before the
+        // report, so CallKit shows the caller's name. One that cannot be opened is still reported
+        // (rule 9), as the call placeholder, and ended as failed.
+        var payload = push.payload
+        var unopened: String?
+        switch sdk?.openPrivatePushInApp(push.payload) {
+        case .opened(let opened)?: payload = opened
+        case .failed(let failure)?: unopened = failure.code
+        case .standard?: break
+        case nil: if push.payload["enc"] != nil { unopened = "noSDK" }
+        }
+        let parsed = CallPushParser.parse(payload)
         let uid = sdk?.currentUID
         let now = clock.now()
-        let plan = state.withLock { s -> PushPlan in self.plan(for: parsed, payload: push.payload, uid: uid, now: now, &s) }
+        let plan = state.withLock { s -> PushPlan in
+            if let unopened {
+                return self.turnedAway(parsed, .failed, "private and could not be opened (\(unopened)); reported as unknown and ended")
+            }
+            return self.plan(for: parsed, payload: payload, uid: uid, now: now, &s)
+        }
         logger.log(plan.ringing == nil ? .info : .debug, "VoIP push: \(plan.note).")
         sdk?.beginWork()
         guard callKitUsable else {
@@ -38,9 +54,7 @@ extension CallEngine {
     ) -> PushPlan {
         let fresh = UUID()
         func turnedAway(_ reason: PNCallKitEndedReason, _ note: String, effects: [CallEffect] = []) -> PushPlan {
-            let report = PNIncomingCallReport(
-                uuid: fresh, callerName: parsed.displayName, handle: parsed.handle, hasVideo: parsed.callType == .video)
-            return PushPlan(report: report, ringing: nil, endAtOnce: reason, effects: effects, note: note)
+            self.turnedAway(parsed, reason, note, effects: effects, uuid: fresh)
         }
         if let problem = parsed.problem { return turnedAway(.failed, "malformed (\(problem)); reported and ended") }
         guard let sessionId = parsed.sessionId, let action = parsed.action else {
@@ -84,6 +98,15 @@ extension CallEngine {
         s.current = CallRecord(call: call, phase: .reporting, since: now)
         let report = PNIncomingCallReport(uuid: fresh, callerName: call.callerName, handle: parsed.handle, hasVideo: call.isVideo)
         return PushPlan(report: report, ringing: call, note: "call \(sessionId) rings")
+    }
+
+    /// A report for a push that does not ring: reported (rule 9), then ended with `reason`.
+    func turnedAway(
+        _ parsed: CallPush, _ reason: PNCallKitEndedReason, _ note: String, effects: [CallEffect] = [], uuid: UUID = UUID()
+    ) -> PushPlan {
+        let report = PNIncomingCallReport(
+            uuid: uuid, callerName: parsed.displayName, handle: parsed.handle, hasVideo: parsed.callType == .video)
+        return PushPlan(report: report, ringing: nil, endAtOnce: reason, effects: effects, note: note)
     }
 
     /// How a push about the current call ends it, or `nil` when it does not.

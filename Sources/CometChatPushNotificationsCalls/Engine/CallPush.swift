@@ -32,8 +32,12 @@ struct CallPush: Sendable, Equatable {
             receiver: receiver ?? "", callType: callType, isGroup: isGroup, rawPayload: payload, callUUID: uuid)
     }
 
-    /// The name for the call screen.
-    var displayName: String { callerName ?? callerUid ?? "Unknown caller" }
+    /// The name for the call screen: the caller, else the call placeholder (a private app's VoIP
+    /// push to a token without a key names nobody, issue 28).
+    var displayName: String { callerName ?? callerUid ?? Self.placeholderName }
+
+    /// What the call screen shows when the push names no caller.
+    static let placeholderName = "Incoming call"
 
     /// The CallKit handle: the caller, or the group for a group call (so Recents calls it back).
     var handle: String {

@@ -5,7 +5,8 @@ extension PNNotificationServiceEngine {
     /// The engine of an extension process: `sdk` is the extension's own SDK instance (it never
     /// calls `initialize`), `appGroupID` the App Group shared with the app. Receipts go out with
     /// the session the app shared in the keychain; without an App Group or a shared session the
-    /// extension sends none and the app does.
+    /// extension sends none and the app does. A private push is opened with the key in the App
+    /// Group's keychain access group and handled as the standard push inside it.
     @_spi(PNProducts)
     public static func forExtension(
         sdk: CometChatPushNotifications, appGroupID: String?, payload: [AnyHashable: Any],
@@ -32,6 +33,20 @@ extension PNNotificationServiceEngine {
         // sets a badge the app turned off.
         var options = options
         if let group = usable, sdk.sharedBadgeSetting(appGroupID: group) == false { options.setsBadge = false }
-        return PNNotificationServiceEngine(payload: payload, title: title, body: body, options: options, environment: environment)
+        // A private push (issue 28): the standard payload inside `enc` is handled exactly as a
+        // standard push's; one that cannot be opened keeps its placeholder.
+        switch sdk.openPrivatePush(payload, appGroupID: usable, process: "extension") {
+        case .standard:
+            return PNNotificationServiceEngine(payload: payload, title: title, body: body, options: options, environment: environment)
+        case .opened(let opened):
+            let texts = PrivatePushContent.alertTexts(opened)
+            return PNNotificationServiceEngine(
+                payload: opened, title: texts.title, body: texts.body, options: options, environment: environment,
+                privatePush: .opened(opened))
+        case .failed(let failure):
+            return PNNotificationServiceEngine(
+                payload: payload, title: title, body: body, options: options, environment: environment,
+                privatePush: PrivatePushContent(opened: false, failure: failure.description))
+        }
     }
 }

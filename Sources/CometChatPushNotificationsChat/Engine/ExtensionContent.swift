@@ -56,6 +56,19 @@ public struct PNExtensionContent: Sendable, Equatable {
     public var sender: PNMessageSender?
     /// What happened to the delivered receipt.
     public var receipt: PNReceiptOutcome?
+    /// A private push (issue 28) opened: the decrypted standard payload as JSON, the content's
+    /// new `userInfo` (so a tap carries the real payload, never the placeholder).
+    public var decryptedPayload: Data?
+    /// A private push opened: the subtitle of its decrypted `aps.alert`, if any.
+    public var subtitle: String?
+    /// A private push opened: the decrypted `aps.thread-id` (the conversation), set on the
+    /// device only.
+    public var threadIdentifier: String?
+    /// A private push opened: the decrypted `aps.category`.
+    public var categoryIdentifier: String?
+    /// A private push that could not be opened: why (the placeholder stays). Never key
+    /// material or payload text.
+    public var privatePushFailure: String?
 
     /// No changes.
     public init(

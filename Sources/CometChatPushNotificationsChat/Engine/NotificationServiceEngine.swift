@@ -17,6 +17,8 @@ public final class PNNotificationServiceEngine: Sendable {
     private let mediaURL: URL?
     private let options: PNExtensionOptions
     private let environment: PNExtensionEnvironment
+    /// A private push: what opening it gave (the decrypted payload's content, or the failure).
+    private let privatePush: PrivatePushContent?
 
     private struct State {
         var best = PNExtensionContent()
@@ -35,15 +37,23 @@ public final class PNNotificationServiceEngine: Sendable {
     ///   - body: the content's body as it arrived.
     ///   - options: what to do (strip Markdown, attach media, the download limits).
     ///   - environment: the stores, downloader, clock and client the engine works with.
-    public init(
+    public convenience init(
         payload: [AnyHashable: Any], title: String?, body: String?,
         options: PNExtensionOptions = PNExtensionOptions(), environment: PNExtensionEnvironment
+    ) {
+        self.init(payload: payload, title: title, body: body, options: options, environment: environment, privatePush: nil)
+    }
+
+    init(
+        payload: [AnyHashable: Any], title: String?, body: String?, options: PNExtensionOptions,
+        environment: PNExtensionEnvironment, privatePush: PrivatePushContent?
     ) {
         info = CometChatNotificationInfo(rawPayload: payload)
         self.title = title
         self.body = body
         self.options = options
         self.environment = environment
+        self.privatePush = privatePush
         mediaURL = MediaURL.find(in: payload, info: info)
     }
 
@@ -73,6 +83,7 @@ public final class PNNotificationServiceEngine: Sendable {
     /// tests). Stops at the time budget.
     public func run() async -> PNExtensionContent {
         let deadline = environment.clock.now().addingTimeInterval(options.timeBudget)
+        applyPrivatePush()
         applyText()
         if options.setsBadge, let count = info.unreadMessageCount { update { $0.badge = count } }
         async let receipt: Void = sendReceipt(deadline: deadline)
@@ -98,12 +109,27 @@ public final class PNNotificationServiceEngine: Sendable {
     }
 
     private func applyText() {
-        guard options.stripsMarkdown else { return }
-        let newTitle = title.map(PNMarkdownStripper.plainText)
-        let newBody = body.map(PNMarkdownStripper.plainText)
+        // An opened private push replaces the placeholder's text whatever Markdown does.
+        let replaces = privatePush?.opened == true
+        guard options.stripsMarkdown || replaces else { return }
+        let newTitle = options.stripsMarkdown ? title.map(PNMarkdownStripper.plainText) : title
+        let newBody = options.stripsMarkdown ? body.map(PNMarkdownStripper.plainText) : body
         update {
-            if newTitle != title { $0.title = newTitle }
-            if newBody != body { $0.body = newBody }
+            if newTitle != title || replaces { $0.title = newTitle }
+            if newBody != body || replaces { $0.body = newBody }
+        }
+    }
+
+    /// A private push: the decrypted payload and its `aps` go into the content; a failure is
+    /// noted (the placeholder stays).
+    private func applyPrivatePush() {
+        guard let privatePush else { return }
+        update {
+            $0.decryptedPayload = privatePush.payloadJSON
+            $0.subtitle = privatePush.subtitle
+            $0.threadIdentifier = privatePush.threadIdentifier
+            $0.categoryIdentifier = privatePush.categoryIdentifier
+            $0.privatePushFailure = privatePush.failure
         }
     }
 
@@ -180,5 +206,34 @@ public final class PNNotificationServiceEngine: Sendable {
             return nil
         }
         return PNExtensionAttachment(identifier: identifier, fileURL: final, mediaType: type)
+    }
+}
+
+/// What the extension takes from a private push (issue 28) besides its standard payload.
+struct PrivatePushContent: Sendable {
+    var opened: Bool
+    var payloadJSON: Data?
+    var subtitle: String?
+    var threadIdentifier: String?
+    var categoryIdentifier: String?
+    var failure: String?
+
+    /// The texts of the decrypted `aps.alert`, as iOS would have shown them from a standard push.
+    static func alertTexts(_ payload: [AnyHashable: Any]) -> (title: String?, subtitle: String?, body: String?) {
+        let alert = (payload["aps"] as? [AnyHashable: Any])?["alert"]
+        if let text = alert as? String { return (nil, nil, text) }
+        let object = alert as? [AnyHashable: Any]
+        return (object?["title"] as? String, object?["subtitle"] as? String, object?["body"] as? String)
+    }
+
+    static func opened(_ payload: [AnyHashable: Any]) -> PrivatePushContent {
+        let aps = payload["aps"] as? [AnyHashable: Any]
+        var json: [String: Any] = [:]
+        for (key, value) in payload { if let key = key as? String { json[key] = value } }
+        return PrivatePushContent(
+            opened: true,
+            payloadJSON: JSONSerialization.isValidJSONObject(json) ? try? JSONSerialization.data(withJSONObject: json) : nil,
+            subtitle: alertTexts(payload).subtitle, threadIdentifier: aps?["thread-id"] as? String,
+            categoryIdentifier: aps?["category"] as? String, failure: nil)
     }
 }

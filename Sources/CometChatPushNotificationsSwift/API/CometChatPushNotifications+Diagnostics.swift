@@ -3,8 +3,10 @@ import Foundation
 extension CometChatPushNotifications {
     /// A redacted description of everything that affects delivery, for bug reports: products,
     /// configuration state, login state, cached tokens (as short fingerprints only), background
-    /// modes, and the last registration outcome per platform. It never holds a whole token or an
-    /// auth token.
+    /// modes, the last registration outcome per platform, and private push (`privatePush`: whether
+    /// a key is there, the last decryption failure, and a warning when private pushes arrive with
+    /// no Notification Service Extension to open them). It never holds a whole token, an auth
+    /// token or a key.
     public func getDiagnostics() -> [String: Any] {
         let snapshot = state.withLock { $0 }
         let applied = lifecycle.state
@@ -43,6 +45,7 @@ extension CometChatPushNotifications {
         out["lastRegistration"] = registrations
         if let failure = snapshot.apnsRegistrationFailure { out["apnsRegistrationFailure"] = failure }
         out["backgroundModes"] = platform.application.backgroundModes().sorted()
+        out["privatePush"] = privatePushDiagnostics(snapshot.config)
         for product in snapshot.products {
             for (key, value) in product.diagnostics() { out[key] = value }
         }
@@ -50,9 +53,10 @@ extension CometChatPushNotifications {
     }
 
     /// Checks what could silence a notification or a ring: a missing provider; with the Calls
-    /// product a missing `voip` background mode, VoIP entitlement or microphone permission; and
+    /// product a missing `voip` background mode, VoIP entitlement or microphone permission;
     /// notifications off (whether or not the SDK asked for them: `requestNotificationPermission`
-    /// only says who asks). Returns the first problem, or `.ready`; throws only
+    /// only says who asks); and private pushes that reach the app as placeholders because no
+    /// Notification Service Extension opens them. Returns the first problem, or `.ready`; throws only
     /// ``PNError/Code-swift.enum/notInitialised``.
     public func ensureRingReady() async throws -> PNRingReadiness {
         let check = ringReadinessCheck(try initialisedConfiguration().get())
@@ -71,13 +75,16 @@ extension CometChatPushNotifications {
     private func ringReadinessCheck(_ config: PNConfiguration) -> @Sendable () async -> PNRingReadiness {
         let products = state.withLock { $0.products }
         let permissions = platform.permissions
+        let store = privatePushStatusStore(appGroupID: config.extensionGroupID)
+        let placeholdersOnly: @Sendable () -> Bool = { PrivatePushStatus.read(store).placeholdersOnly }
         return {
             if config.usableProviderId == nil { return .providerMissing }
             for product in products {
                 let found = await product.ringReadiness()
                 if found != .ready { return found }
             }
-            return await permissions.currentPermission().allowsNotifications ? .ready : .notificationsOff
+            guard await permissions.currentPermission().allowsNotifications else { return .notificationsOff }
+            return placeholdersOnly() ? .privatePushWithoutExtension : .ready
         }
     }
 

@@ -24,14 +24,16 @@ extension CometChatPushNotifications {
                 }))
     }
 
-    /// Decides how a notification that arrived in the foreground is presented. Apps that keep
+    /// Decides how a notification that arrived in the foreground is presented; a private push is
+    /// decided on the standard payload inside it. Apps that keep
     /// their own notification-center delegate call this from `willPresent`; the SDK then behaves
     /// as if it were the delegate. `completionHandler` is called before this returns.
     public func handleWillPresentNotification(
         _ notification: PNNotification,
         completionHandler: @escaping @Sendable (PNPresentationOptions) -> Void
     ) {
-        let info = CometChatNotificationInfo(rawPayload: notification.userInfo)
+        notePresentedPayload(notification.userInfo)
+        let info = CometChatNotificationInfo(rawPayload: openedPayload(notification.userInfo))
         if MessageChangeApplier.isEditReplacement(notification) {
             // The SDK's own quiet replacement of an edited message: into the list, no banner,
             // no sound, no badge, no receipt.
@@ -52,7 +54,8 @@ extension CometChatPushNotifications {
         completionHandler(decision.options)
     }
 
-    /// Handles the user's response to a notification: a tap is routed to the delegate (held
+    /// Handles the user's response to a notification, with the decrypted payload of a private
+    /// push: a tap is routed to the delegate (held
     /// until one is set), a reply typed in the Reply action goes to the Chat product. Apps that
     /// keep their own notification-center delegate call this from `didReceive`.
     /// `completionHandler` is called once the SDK is done (after a reply is sent).
@@ -60,7 +63,8 @@ extension CometChatPushNotifications {
         _ response: PNNotificationResponse,
         completionHandler: @escaping @Sendable () -> Void
     ) {
-        let info = CometChatNotificationInfo(rawPayload: response.notification.userInfo)
+        if response.action == .open { notePresentedPayload(response.notification.userInfo) }
+        let info = CometChatNotificationInfo(rawPayload: openedPayload(response.notification.userInfo))
         switch response.action {
         case .dismiss:
             completionHandler()

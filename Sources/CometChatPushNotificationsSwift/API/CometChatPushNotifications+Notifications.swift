@@ -52,7 +52,9 @@ extension CometChatPushNotifications {
     public var activeConversation: PNActiveConversation? { notifications.state.withLock { $0.activeConversation } }
 
     /// Hands over a silent push from
-    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`: the badge follows
+    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`. A private push
+    /// (one carrying `enc`, from a service in private mode) is decrypted first and handled as
+    /// the standard push inside it. The badge follows
     /// its `unreadMessageCount` (with `enableBadgeCount` on), and the Chat product marks chat
     /// messages and campaign pushes delivered. A `type: read` push from a self-hosted service
     /// (the conversation was read on another device) removes that conversation's notifications
@@ -87,11 +89,13 @@ extension CometChatPushNotifications {
         // Not @Sendable, so iOS's fetch completion handler can be called from it as it is; the SDK
         // calls it once, on the callback queue.
         let completion = FetchCompletion(completion).call
-        let info = CometChatNotificationInfo(rawPayload: userInfo)
         guard configuration != nil else {
             onCallbackQueue { completion(.failed) }
             return
         }
+        // A private push (issue 28): its standard payload, decrypted, is handled as such.
+        let userInfo = openedPayload(userInfo)
+        let info = CometChatNotificationInfo(rawPayload: userInfo)
         if let read = ReadSyncPush(userInfo) {
             handleChangePush(MessageChange(read), completion: completion)
             return

@@ -25,6 +25,8 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
     let messageChanges: MessageChangeLedger
     /// The catch-up on the changes feed.
     let catchUp: ChangesCatchUp
+    /// Whether this process recorded that it opened a private push (for the diagnostics).
+    let privatePushOpenRecorded = PNLocked(false)
 
     /// What the facade alone knows. The client API, the session that registers tokens and its
     /// origin, the active session's keychain items and the saved configuration belong to

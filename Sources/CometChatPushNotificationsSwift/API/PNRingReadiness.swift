@@ -17,6 +17,10 @@ public enum PNRingReadiness: Int, Sendable, CaseIterable {
     case voipEntitlementMissing = 4
     /// Calls: the user denied the microphone, so an answered call has no audio.
     case microphoneDenied = 5
+    /// Private push: pushes arrive encrypted, but no Notification Service Extension opens them,
+    /// so users see placeholders ("New message") only. Add a `CometChatNotificationServiceExtension`
+    /// with the App Group of `extensionGroupID`.
+    case privatePushWithoutExtension = 6
 
     /// The case's name, for logs: `"notificationsOff"`.
     public var name: String {
@@ -27,6 +31,7 @@ public enum PNRingReadiness: Int, Sendable, CaseIterable {
         case .backgroundModeMissing: return "backgroundModeMissing"
         case .voipEntitlementMissing: return "voipEntitlementMissing"
         case .microphoneDenied: return "microphoneDenied"
+        case .privatePushWithoutExtension: return "privatePushWithoutExtension"
         }
     }
 }

@@ -48,7 +48,11 @@ actor TokenLifecycle {
     private let apnsEnvironment: @Sendable () -> String?
     private let secureStore: @Sendable (_ accessGroup: String?) -> PNSecureStore
     private let sharedStore: @Sendable (_ appGroupID: String) -> PNKeyValueStore
+    private let pushCrypto: PNPushCrypto
     private let events: TokenLifecycleEvents
+    /// The private push keys sent with every registration, with a self-hosted service only
+    /// (a `clientHost` is set).
+    private var privateKeys: PrivatePushKeyStore?
 
     /// The one copy of the applied API and session: written here only, read by the facade
     /// without waiting.
@@ -70,6 +74,7 @@ actor TokenLifecycle {
         var task: Task<Void, Never>
         var token: String
         var userKey: String
+        var encryptionKey: String?
         var waiters: [@Sendable (PNResult<String>) -> Void]
     }
     private var running: [CometChatPushTokenPlatform: Running] = [:]
@@ -89,6 +94,7 @@ actor TokenLifecycle {
         apnsEnvironment = platform.apnsEnvironment
         secureStore = platform.secureStore
         sharedStore = platform.sharedStore
+        pushCrypto = platform.pushCrypto
         self.events = events
         vault = SessionVault(secure: platform.secureStore(nil), onFailure: events.keychainRefused)
     }
@@ -104,6 +110,9 @@ actor TokenLifecycle {
         let saved = SavedConfiguration(config)
         tokenStore.savedConfiguration = saved
         extensionVault = nil
+        privateKeys =
+            config.clientHost == nil
+            ? nil : PrivatePushKeyStore(secure: secureStore(config.extensionGroupID), crypto: pushCrypto, clock: clock)
         if let group = config.extensionGroupID {
             extensionVault = SessionVault(secure: secureStore(group), onFailure: events.keychainRefused)
             TokenStore(store: sharedStore(group)).savedConfiguration = saved
@@ -233,6 +242,13 @@ actor TokenLifecycle {
         }
         if rotated { logger.log(.info, "A new \(platform.rawName) token arrived.") }
         startRegistration(platform, force: false, completion: completion)
+        if platform == .apns, rotated, privateKeys != nil {
+            // The private push key rotates with the APNs token: every other token is registered
+            // again with the new key (each registration sees that its record has the old one).
+            for other in tokenStore.tokens.keys.sorted(by: { $0.rawValue < $1.rawValue }) where other != .apns {
+                startRegistration(other, force: false, completion: nil)
+            }
+        }
     }
 
     /// The token of `platform` is no longer valid (PushKit invalidation): stop using it.
@@ -284,14 +300,17 @@ actor TokenLifecycle {
             return
         }
         let key = session.storageKey
+        let encryption = privatePushEncryption()
         if !force, let existing = tokenStore.records[platform], existing.token == token, existing.userKey == key,
-            existing.providerId == providerId,
+            existing.providerId == providerId, existing.encryptionKey == encryption?.fingerprint,
             clock.now().timeIntervalSince(existing.registeredAt) < Self.refreshInterval
         {
             completion?(.success(token))
             return
         }
-        if !force, var current = running[platform], current.token == token, current.userKey == key {
+        if !force, var current = running[platform], current.token == token, current.userKey == key,
+            current.encryptionKey == encryption?.fingerprint
+        {
             // The same registration is already under way: wait for it instead of sending it twice.
             if let completion { current.waiters.append(completion) }
             running[platform] = current
@@ -306,15 +325,36 @@ actor TokenLifecycle {
         let task = Task {
             defer { tracker.end() }
             await self.registrationLoop(
-                platform, token: token, providerId: providerId, session: session, userKey: key,
+                platform, token: token, providerId: providerId, session: session, userKey: key, encryption: encryption,
                 generation: myGeneration, api: api)
         }
-        running[platform] = Running(task: task, token: token, userKey: key, waiters: completion.map { [$0] } ?? [])
+        running[platform] = Running(
+            task: task, token: token, userKey: key, encryptionKey: encryption?.fingerprint, waiters: completion.map { [$0] } ?? [])
+    }
+
+    /// The registration's `encryption` field (issue 28: the device's P-256 public key and auth
+    /// secret, base64url) and the key's fingerprint, with a self-hosted service only. Makes the
+    /// key on first use and rotates it when the APNs token changed. `nil` when there is no
+    /// `clientHost`, or when the keychain refused the key (logged; the service then sends this
+    /// device placeholders, and the next registration tries again).
+    private func privatePushEncryption() -> (field: [String: String], fingerprint: String)? {
+        guard let privateKeys else { return nil }
+        do {
+            let ring = try privateKeys.ensure(apnsToken: tokenStore.tokens[.apns])
+            return (["p256dh": ring.current.publicKey, "auth": ring.current.auth], ring.current.fingerprint)
+        } catch let error as PNSecureStoreError {
+            logger.log(
+                .error, "The private push key could not be saved to the keychain: \(error.description); tokens are registered without it.")
+            events.keychainRefused(error)
+        } catch {
+            logger.log(.error, "No private push key could be made (\(error)); tokens are registered without it.")
+        }
+        return nil
     }
 
     private func registrationLoop(
         _ platform: CometChatPushTokenPlatform, token: String, providerId: String, session: PNSession, userKey: String,
-        generation myGeneration: Int, api: ClientAPI
+        encryption: (field: [String: String], fingerprint: String)?, generation myGeneration: Int, api: ClientAPI
     ) async {
         var reportedFailure = false
         var isRetry = false
@@ -329,12 +369,16 @@ actor TokenLifecycle {
             // An APNs token belongs to one environment: saying which keeps a provider set to the
             // other from deleting it as BadDeviceToken (the service may ignore it).
             if platform != .fcm, let environment = apnsEnvironment() { body["environment"] = environment }
+            // Private push: the key the service encrypts this token's pushes for.
+            if let encryption { body["encryption"] = encryption.field }
             let result = await api.call("POST", "/notifications/push/v1/tokens", json: body, authToken: session.authToken)
             guard !Task.isCancelled, generation == myGeneration, self.session == session else { return .finished(()) }
             switch result {
             case .success:
                 var records = tokenStore.records
-                records[platform] = RegistrationRecord(token: token, userKey: userKey, providerId: providerId, registeredAt: clock.now())
+                records[platform] = RegistrationRecord(
+                    token: token, userKey: userKey, providerId: providerId, registeredAt: clock.now(),
+                    encryptionKey: encryption?.fingerprint)
                 tokenStore.records = records
                 record(platform, .success(token))
                 logger.log(.info, "Registered the \(platform.rawName) token \(Fingerprint.of(token)).")

@@ -7,6 +7,8 @@ struct RegistrationRecord: Codable, Equatable, Sendable {
     var userKey: String
     var providerId: String
     var registeredAt: Date
+    /// The fingerprint of the private push key sent with it (issue 28), if one was.
+    var encryptionKey: String? = nil
 }
 
 /// The last outcome of a registration for one platform, for diagnostics.

@@ -35,6 +35,9 @@ public struct PNPlatform: Sendable {
     /// with APNs and VoIP token registrations so the service never has to guess it; `nil` when
     /// it cannot be told.
     public var apnsEnvironment: @Sendable () -> String?
+    /// Cryptography for private push (``PNPlatform/systemPushCrypto`` unless a test injects
+    /// another).
+    public var pushCrypto: PNPushCrypto
 
     /// Creates a platform from its ports.
     public init(
@@ -51,7 +54,8 @@ public struct PNPlatform: Sendable {
         timeZoneIdentifier: @escaping @Sendable () -> String = { TimeZone.current.identifier },
         productPorts: PNProductPorts = PNProductPorts(),
         notificationCenter: PNNotificationCenter = PNNoNotificationCenter(),
-        apnsEnvironment: @escaping @Sendable () -> String? = { nil }
+        apnsEnvironment: @escaping @Sendable () -> String? = { nil },
+        pushCrypto: PNPushCrypto = PNPlatform.systemPushCrypto
     ) {
         self.store = store
         self.sharedStore = sharedStore
@@ -67,5 +71,6 @@ public struct PNPlatform: Sendable {
         self.productPorts = productPorts
         self.notificationCenter = notificationCenter
         self.apnsEnvironment = apnsEnvironment
+        self.pushCrypto = pushCrypto
     }
 }

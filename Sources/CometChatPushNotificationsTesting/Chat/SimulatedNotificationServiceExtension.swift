@@ -53,7 +53,8 @@ public final class SimulatedNotificationServiceExtension: @unchecked Sendable {
         let mutable = (aps?["mutable-content"] as? Int) == 1
         let alertObject = alert as? [String: Any]
         let title = alertObject?["title"] as? String
-        let body = (alertObject?["body"] as? String) ?? (alert as? String)
+        // A `loc-key` the app does not localize shows as it is (a private push's placeholder).
+        let body = (alertObject?["body"] as? String) ?? (alertObject?["loc-key"] as? String) ?? (alert as? String)
         guard mutable, alert != nil else { return SimulatedExtensionRun(ran: false, title: title, body: body) }
 
         let clock = device.clock
@@ -65,6 +66,9 @@ public final class SimulatedNotificationServiceExtension: @unchecked Sendable {
             application: application, permissions: SimulatedPermissions(permission: .authorized, answer: .authorized),
             process: process)
         platform.store = device.defaults.store(suite: "extension.standard")
+        // The extension's own keychain items are its own: it shares only the App Group's group.
+        let keychain = device.keychain
+        platform.secureStore = { keychain.store(accessGroup: $0, ownGroup: SimulatedKeychain.extensionGroup) }
         platform.notificationCenter = PNNoNotificationCenter()
         let own = device.containers.appExtension
         platform.productPorts[PNChatPorts.self] = PNChatPorts(

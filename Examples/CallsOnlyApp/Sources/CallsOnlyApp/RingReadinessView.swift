@@ -34,6 +34,7 @@ struct RingReadinessView: View {
         case .backgroundModeMissing: return "add the voip background mode to Info.plist"
         case .voipEntitlementMissing: return "no VoIP token: check the Push Notifications capability, on a device"
         case .microphoneDenied: return "allow the microphone in Settings"
+        case .privatePushWithoutExtension: return "add the Notification Service Extension: private pushes show placeholders only"
         }
     }
 }

@@ -14,7 +14,10 @@ import Foundation
 /// For each chat or campaign push it sends the delivered receipt (once across the app and the
 /// extension), replaces Markdown with plain text, attaches the sender's avatar or the campaign
 /// image (a communication notification with the Communication Notifications capability), sets
-/// the badge from `unreadMessageCount`, then calls ``finalizeContent(_:)``. At
+/// the badge from `unreadMessageCount`, then calls ``finalizeContent(_:)``. A private push (its
+/// payload encrypted in `enc`, from a service in private mode) is decrypted first with the key
+/// the app keeps in the App Group's keychain access group, and its placeholder replaced by the
+/// same content a standard push would show; if it cannot be opened the placeholder stays. At
 /// `serviceExtensionTimeWillExpire` it delivers the best content so far; if anything fails the
 /// original content is shown.
 ///
@@ -161,6 +164,13 @@ private final class ExtensionDelivery: @unchecked Sendable {
         guard var content = original.mutableCopy() as? UNMutableNotificationContent else { return nil }
         if let title = changes.title { content.title = title }
         if let body = changes.body { content.body = body }
+        // A private push opened: the standard payload replaces the placeholder's everywhere.
+        if let data = changes.decryptedPayload, let payload = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+            content.userInfo = payload
+            if let subtitle = changes.subtitle { content.subtitle = subtitle }
+            if let thread = changes.threadIdentifier { content.threadIdentifier = thread }
+            if let category = changes.categoryIdentifier { content.categoryIdentifier = category }
+        }
         if let badge = changes.badge { content.badge = NSNumber(value: badge) }
         var communication = false
         if !quick.current, let sender = changes.sender, sender.avatar != nil,

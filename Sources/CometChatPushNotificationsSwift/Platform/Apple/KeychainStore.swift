@@ -31,16 +31,21 @@ struct KeychainStore: PNSecureStore {
     }
 
     func setSecret(_ secret: String?, forKey key: String) throws {
+        try setSecret(secret, forKey: key, accessibility: .afterFirstUnlockThisDeviceOnly)
+    }
+
+    func setSecret(_ secret: String?, forKey key: String, accessibility: PNKeychainAccessibility) throws {
         let base = query(key)
         guard let secret else {
             let status = SecItemDelete(base as CFDictionary)
             guard status == errSecSuccess || status == errSecItemNotFound else { throw Self.error(status, "SecItemDelete") }
             return
         }
-        // This device only: the auth token must not travel to another device in a backup.
+        // This device only: the auth token and the private push key must not travel to another
+        // device in a backup.
         let attributes: [String: Any] = [
             kSecValueData as String: Data(secret.utf8),
-            kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
+            kSecAttrAccessible as String: Self.attribute(accessibility),
         ]
         var status = SecItemUpdate(base as CFDictionary, attributes as CFDictionary)
         if status == errSecItemNotFound {
@@ -49,6 +54,13 @@ struct KeychainStore: PNSecureStore {
             status = SecItemAdd(insert as CFDictionary, nil)
         }
         guard status == errSecSuccess else { throw Self.error(status, "Saving to the keychain") }
+    }
+
+    private static func attribute(_ accessibility: PNKeychainAccessibility) -> CFString {
+        switch accessibility {
+        case .afterFirstUnlockThisDeviceOnly: return kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+        case .whenUnlockedThisDeviceOnly: return kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+        }
     }
 
     private static func error(_ status: OSStatus, _ what: String) -> PNSecureStoreError {

@@ -1,0 +1,94 @@
+#if canImport(CCryptoLinux)
+import CCryptoLinux
+import Foundation
+
+/// ``PNPushCrypto`` on OpenSSL's libcrypto (Linux): P-256 key generation and ECDH through
+/// `EVP_PKEY`, HKDF through `EVP_KDF`, AES-128-GCM through `EVP_CIPHER`, random bytes from
+/// `RAND_bytes`. Converts and forwards only.
+struct OpenSSLPushCrypto: PNPushCrypto {
+    func generateP256KeyPair() throws -> PNP256KeyPair {
+        var scalar = [UInt8](repeating: 0, count: 32)
+        var point = [UInt8](repeating: 0, count: 65)
+        guard cclinux_p256_generate(&scalar, &point) == 1 else { throw PNPushCryptoError.failure("P-256 key generation") }
+        return PNP256KeyPair(privateKey: scalar, publicKey: point)
+    }
+
+    func sharedSecret(_ keyPair: PNP256KeyPair, peerPublicKey: [UInt8]) throws -> [UInt8] {
+        guard peerPublicKey.count == 65, peerPublicKey[0] == 0x04 else { throw PNPushCryptoError.invalidPublicKey }
+        let own = try Self.imported(keyPair)
+        var secret = [UInt8](repeating: 0, count: 32)
+        switch withExtendedLifetime(own, { cclinux_p256_ecdh(own.pkey, peerPublicKey, &secret) }) {
+        case 1: return secret
+        case -1: throw PNPushCryptoError.invalidPublicKey
+        default: throw PNPushCryptoError.failure("ECDH")
+        }
+    }
+
+    /// The device's key as OpenSSL holds it. Importing costs more than the ECDH itself, and every
+    /// push uses the same key, so the last one imported is kept (OpenSSL 3 lets threads derive
+    /// with one key, each with its own context).
+    private static func imported(_ keyPair: PNP256KeyPair) throws -> ImportedKey {
+        if let last = lastImported.current, last.keyPair == keyPair { return last }
+        guard keyPair.privateKey.count == 32, keyPair.publicKey.count == 65,
+            let pkey = cclinux_p256_key(keyPair.privateKey, keyPair.publicKey)
+        else { throw PNPushCryptoError.invalidPrivateKey }
+        let key = ImportedKey(pkey: pkey, keyPair: keyPair)
+        lastImported.withLock { $0 = key }
+        return key
+    }
+
+    private static let lastImported = PNLocked<ImportedKey?>(nil)
+
+    /// An imported key pair, freed with its last reference.
+    private final class ImportedKey: @unchecked Sendable {
+        // @unchecked: the EVP_PKEY is never changed after import; OpenSSL 3 allows concurrent derivations with it.
+        let pkey: OpaquePointer
+        let keyPair: PNP256KeyPair
+        init(pkey: OpaquePointer, keyPair: PNP256KeyPair) {
+            self.pkey = pkey
+            self.keyPair = keyPair
+        }
+        deinit { EVP_PKEY_free(pkey) }
+    }
+
+    func hkdfSHA256(
+        inputKeyMaterial: [UInt8], salt: [UInt8], info: [UInt8], outputByteCount: Int
+    ) throws
+        -> [UInt8]
+    {
+        guard outputByteCount > 0, outputByteCount <= 255 * 32 else { throw PNPushCryptoError.failure("HKDF output length") }
+        var out = [UInt8](repeating: 0, count: outputByteCount)
+        let ok = cclinux_hkdf_sha256(
+            salt, salt.count, inputKeyMaterial, inputKeyMaterial.count, info, info.count, &out, outputByteCount)
+        guard ok == 1 else { throw PNPushCryptoError.failure("HKDF-SHA-256") }
+        return out
+    }
+
+    func openAES128GCM(key: [UInt8], nonce: [UInt8], ciphertextAndTag: [UInt8]) throws -> [UInt8] {
+        guard key.count == 16, nonce.count == 12 else { throw PNPushCryptoError.failure("AES-128-GCM key or nonce length") }
+        guard ciphertextAndTag.count >= 16 else { throw PNPushCryptoError.authenticationFailed }
+        // At least one byte, so the buffer has an address even for an empty plaintext.
+        var plaintext = [UInt8](repeating: 0, count: max(1, ciphertextAndTag.count - 16))
+        switch cclinux_aes128gcm_open(key, nonce, ciphertextAndTag, ciphertextAndTag.count, &plaintext) {
+        case 1: return Array(plaintext.prefix(ciphertextAndTag.count - 16))
+        case -1: throw PNPushCryptoError.authenticationFailed
+        default: throw PNPushCryptoError.failure("AES-128-GCM")
+        }
+    }
+
+    func sealAES128GCM(key: [UInt8], nonce: [UInt8], plaintext: [UInt8]) throws -> [UInt8] {
+        guard key.count == 16, nonce.count == 12 else { throw PNPushCryptoError.failure("AES-128-GCM key or nonce length") }
+        var sealed = [UInt8](repeating: 0, count: plaintext.count + 16)
+        guard cclinux_aes128gcm_seal(key, nonce, plaintext, plaintext.count, &sealed) == 1 else {
+            throw PNPushCryptoError.failure("AES-128-GCM")
+        }
+        return sealed
+    }
+
+    func randomBytes(count: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        guard cclinux_random_bytes(&bytes, count) == 1 else { throw PNPushCryptoError.failure("random bytes") }
+        return bytes
+    }
+}
+#endif
