@@ -19,6 +19,11 @@
 #                          applied by the catch-up at launch; a deletion that reaches the device
 #                          before its message; a revoked auth token (the phone skipped with the
 #                          reason `revoked`, the iPad still notified, the phone logged out).
+#  PrivatePushEndToEndTests  issue 28, on the same setup: a household in a `private` app beside
+#                          one in a `standard` app, sent the same message, edit and call: the
+#                          mock's log of the private one names no one (uids, names, text, avatar
+#                          URL, conversation and session ids), and its devices show, ring and
+#                          report what the standard one's do.
 #
 # Stops everything it started (the test stops the service it started). Fails unless every suite
 # really ran and no test was skipped.
@@ -102,7 +107,7 @@ fi
 passed=$(grep -E '^[^ ]+ Test .+ passed after ' "$data/test.log" | grep -vc 'Test run with' || true)
 skipped=$(grep -Ec '^[^ ]+ (Test|Suite) .+ skipped' "$data/test.log" || true)
 for suite in 'End to end with the push service' 'Simulated end to end: the real service' \
-    'Simulated end to end: one notification per message'; do
+    'Simulated end to end: one notification per message' 'Simulated end to end: private push'; do
     grep -Eq "^[^ ]+ Suite \"$suite[^\"]*\" passed after " "$data/test.log" || {
         echo "e2e: the suite \"$suite\" did not run and pass"
         exit 1

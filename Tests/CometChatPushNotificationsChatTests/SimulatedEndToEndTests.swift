@@ -184,11 +184,14 @@ final class Household: @unchecked Sendable {
     /// The log lines of the mock's requests handed to a device.
     private let handed = PNLocked<Set<Int>>([])
     private let alerts = PNLocked<[String: SimulatedDelivery]>([:])
+    private let extensionRuns = PNLocked<[String: SimulatedExtensionRun]>([:])
     /// The devices whose app the user force-quit (``forceQuit(_:)``) and did not launch again.
     private let forceQuit = PNLocked<Set<String>>([])
 
     /// What iOS did with the alert push the mock received as `apnsId`.
     func delivery(_ apnsId: String) -> SimulatedDelivery? { alerts.current[apnsId] }
+    /// What the Notification Service Extension made of the alert push the mock received as `apnsId`.
+    func extensionRun(_ apnsId: String) -> SimulatedExtensionRun? { extensionRuns.current[apnsId] }
 
     var devices: [UserDevice] { [phone, tablet] }
 
@@ -206,13 +209,13 @@ final class Household: @unchecked Sendable {
 
     /// A fresh app with the mock's APNs provider, the users, and both devices registered
     /// through the SDK (each with its own auth token, as two logins are), on the script's
-    /// service or on `environment`'s.
-    static func make(_ environment: SimulatedE2E.Environment? = nil) async throws -> Household {
+    /// service or on `environment`'s; `privacy` is the app's setting (`standard` or `private`).
+    static func make(_ environment: SimulatedE2E.Environment? = nil, privacy: String = "standard") async throws -> Household {
         let environment = try environment ?? SimulatedE2E.environment.get()
         let suffix = UUID().uuidString.prefix(8).lowercased()
         let appId = "sim-\(suffix)"
         let admin = AdminAPI(environment: environment, appId: appId)
-        try await admin.call("POST", "/apps", ["appId": appId, "name": "Simulated e2e"], app: false)
+        try await admin.call("POST", "/apps", ["appId": appId, "name": "Simulated e2e", "privacy": privacy], app: false)
         try await admin.call(
             "POST", "/notifications/push/v1/providers/apns",
             [
@@ -339,6 +342,11 @@ final class Household: @unchecked Sendable {
         return try Self.sent(answer, messageId: sessionId)
     }
 
+    /// Any send, as the back end makes it; `messageId` names it in the test's messages.
+    func send(_ body: [String: Any], messageId: String) async throws -> Sent {
+        try Self.sent(try await admin.object("POST", "/notifications/push/v1/send", body), messageId: messageId)
+    }
+
     private static func sent(_ answer: [String: Any], messageId: String) throws -> Sent {
         let recipients = answer["recipients"] as? [[String: Any]] ?? []
         return Sent(
@@ -434,6 +442,7 @@ final class Household: @unchecked Sendable {
             if (request.aps["mutable-content"] as? Int) == 1 {
                 let run = await owner.nse.receive(request.payload)
                 #expect(run.ran && !run.killed && !run.expired)
+                extensionRuns.withLock { $0[request.apnsId] = run }
             }
             // iOS makes the collapse id the notification's identifier; without one the
             // notification gets a new identifier (never the apns-id, which a resend repeats).

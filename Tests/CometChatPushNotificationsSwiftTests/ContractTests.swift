@@ -47,9 +47,20 @@ struct ContractTests {
             #expect(
                 !WireContract.violations(method: r.method, path: r.path, headers: noAuth, body: r.body).isEmpty, "\(name) without authToken"
             )
+            // Without its first key that is not optional (`environment` and `encryption` are).
             if var object = r.body.flatMap({ try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }),
-                let key = object.keys.sorted().first
+                let key = object.keys.sorted().first(where: { !["environment", "encryption"].contains($0) })
             {
+                if var keys = object["encryption"] as? [String: Any] {
+                    // A 15-byte auth secret is refused.
+                    keys["auth"] = "AAAAAAAAAAAAAAAAAAAA"
+                    var broken = object
+                    broken["encryption"] = keys
+                    let body = try JSONSerialization.data(withJSONObject: broken)
+                    #expect(
+                        !WireContract.violations(method: r.method, path: r.path, headers: r.headers, body: body).isEmpty,
+                        "\(name) with a 15-byte auth")
+                }
                 object[key] = nil
                 let body = try JSONSerialization.data(withJSONObject: object)
                 #expect(
