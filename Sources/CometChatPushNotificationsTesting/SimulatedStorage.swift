@@ -72,7 +72,7 @@ public final class SimulatedKeychain: Sendable {
     /// The access group of the extension's items saved without one.
     public static let extensionGroup = "extension"
     /// `errSecInteractionNotAllowed`: the keychain cannot be used in this lock state.
-    public static let interactionNotAllowed: Int32 = -25308
+    public static let interactionNotAllowed = PNSecureStoreError.interactionNotAllowed
 
     /// Creates an empty keychain on an unlocked device.
     public init() {}

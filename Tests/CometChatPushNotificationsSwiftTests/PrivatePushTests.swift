@@ -212,6 +212,25 @@ struct PrivatePushTests {
         device.keychain.unlock()
     }
 
+    @Test("Before the first unlock no token is registered without its key (the service would forget it); after the unlock the same key is")
+    func noRegistrationWithoutTheKeyWhileLocked() async throws {
+        let app = await launchLoggedIn()
+        let first = try keys()
+        let before = device.service.requests(.registerToken).count
+        device.keychain.restartDevice()
+        _ = try? await app.sdk.verifyPushSetup()
+        #expect(await device.settle())
+        let whileLocked = device.service.requests(.registerToken).dropFirst(before)
+        #expect(whileLocked.allSatisfy { $0.encryption != nil }, "a registration without its key while locked")
+        #expect(try keys() == first)
+        device.keychain.unlock()
+        _ = try await app.sdk.verifyPushSetup()
+        #expect(await device.settle())
+        #expect(device.service.requests(.registerToken).count > before)
+        #expect(device.service.requests(.registerToken).dropFirst(before).allSatisfy { $0.encryption != nil })
+        #expect(try keys() == first)
+    }
+
     @Test("A private read push is decrypted and handled as the standard one: its conversation's notifications go")
     func privateReadPush() async throws {
         let app = await launchLoggedIn()

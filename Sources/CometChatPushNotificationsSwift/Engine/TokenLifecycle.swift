@@ -300,7 +300,19 @@ actor TokenLifecycle {
             return
         }
         let key = session.storageKey
-        let encryption = privatePushEncryption()
+        let encryption: (field: [String: String], fingerprint: String)?
+        switch privatePushEncryption() {
+        case .keys(let keys): encryption = keys
+        case .none: encryption = nil
+        case .locked(let error):
+            // Registering without the key would make the service forget the one it has, and the
+            // device would get placeholders until its next registration: wait for the unlock
+            // (the next launch, foreground or token registers again).
+            logger.log(.info, "The \(platform.rawName) token is registered after the device's first unlock (the keychain is locked).")
+            completion?(
+                .failure(PNError(code: .networkError, message: "The keychain is locked until the first unlock: \(error.description)")))
+            return
+        }
         if !force, let existing = tokenStore.records[platform], existing.token == token, existing.userKey == key,
             existing.providerId == providerId, existing.encryptionKey == encryption?.fingerprint,
             clock.now().timeIntervalSince(existing.registeredAt) < Self.refreshInterval
@@ -332,24 +344,34 @@ actor TokenLifecycle {
             task: task, token: token, userKey: key, encryptionKey: encryption?.fingerprint, waiters: completion.map { [$0] } ?? [])
     }
 
+    /// What a registration sends for private push.
+    private enum PrivatePushEncryption {
+        /// The `encryption` field and the key's fingerprint.
+        case keys((field: [String: String], fingerprint: String))
+        /// No field: no `clientHost`, or no key could be made (logged; the service then sends
+        /// this device placeholders, and the next registration tries again).
+        case none
+        /// The keychain cannot be used before the device's first unlock: register later.
+        case locked(PNSecureStoreError)
+    }
+
     /// The registration's `encryption` field (issue 28: the device's P-256 public key and auth
     /// secret, base64url) and the key's fingerprint, with a self-hosted service only. Makes the
-    /// key on first use and rotates it when the APNs token changed. `nil` when there is no
-    /// `clientHost`, or when the keychain refused the key (logged; the service then sends this
-    /// device placeholders, and the next registration tries again).
-    private func privatePushEncryption() -> (field: [String: String], fingerprint: String)? {
-        guard let privateKeys else { return nil }
+    /// key on first use and rotates it when the APNs token changed.
+    private func privatePushEncryption() -> PrivatePushEncryption {
+        guard let privateKeys else { return .none }
         do {
             let ring = try privateKeys.ensure(apnsToken: tokenStore.tokens[.apns])
-            return (["p256dh": ring.current.publicKey, "auth": ring.current.auth], ring.current.fingerprint)
+            return .keys((["p256dh": ring.current.publicKey, "auth": ring.current.auth], ring.current.fingerprint))
         } catch let error as PNSecureStoreError {
+            if error.status == PNSecureStoreError.interactionNotAllowed { return .locked(error) }
             logger.log(
                 .error, "The private push key could not be saved to the keychain: \(error.description); tokens are registered without it.")
             events.keychainRefused(error)
         } catch {
             logger.log(.error, "No private push key could be made (\(error)); tokens are registered without it.")
         }
-        return nil
+        return .none
     }
 
     private func registrationLoop(

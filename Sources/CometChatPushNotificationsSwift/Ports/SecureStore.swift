@@ -49,4 +49,8 @@ public struct PNSecureStoreError: Error, Sendable, Equatable, CustomStringConver
 
     /// The status and the message.
     public var description: String { "\(message) (status \(status))" }
+
+    /// The keychain's `errSecInteractionNotAllowed`: the item cannot be used in this lock state
+    /// (before the device's first unlock after a restart).
+    public static let interactionNotAllowed: Int32 = -25308
 }

@@ -2273,7 +2273,11 @@ enum OpenAPIDocument {
                     "enum": ["muted", "group-none", "group-mentions-only", "quiet-hours", "quiet-hours-calls", null],
                     "description": "The notification preference rule that changed or skipped the push (Server/README.md, Preferences); null when none did."
                   },
-                  "skipped": { "type": "boolean", "description": "A preference rule skipped the push: it is never sent." }
+                  "skipped": { "type": "boolean", "description": "A preference rule skipped the push: it is never sent." },
+                  "trimmed": {
+                    "type": "array", "items": { "type": "string", "enum": ["message", "custom", "body"] },
+                    "description": "A private app's push only: the optional fields removed, in order, so that the sealed push fits APNs' limit (Server/README.md, Private push); `payload` is then the part sent in clear."
+                  }
                 }
               },
               "Health": {
