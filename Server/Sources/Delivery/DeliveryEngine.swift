@@ -264,6 +264,7 @@ public final class DeliveryEngine: Sendable {
             shared.sending += jobs.count
             for job in jobs { shared.sendingBy[ProviderRef(appId: job.appId, providerId: job.providerId), default: 0] += 1 }
         }
+        sender.prepare(jobs)
         // Calls jump the queue: start them before the rest of the batch.
         for job in jobs where job.kind == .call { dispatch(job) }
         for job in jobs where job.kind != .call { dispatch(job) }

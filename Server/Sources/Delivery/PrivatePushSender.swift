@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Dispatch
 import PushCore
 import PushCrypto
 import ServerSupport
@@ -16,7 +17,10 @@ import ServerSupport
 ///   the service logs it once per token (a short hash, never the token); a VoIP push also gets
 ///   the call's `type`, `callAction` and `sessionId`, so that it rings and can be answered.
 /// - A key that cannot be opened or used is a failed outcome: nothing is sent.
-/// - Nothing is cached between sends: a retry after a re-registration uses the new key.
+/// - The keys are read when the engine has claimed the job (``prepare(_:)``: one query per app
+///   and batch) or, for a job sent without it, when it is sent; nothing is kept past that send,
+///   so a retry after a re-registration uses the new key.
+/// - The encryption runs on a concurrent queue, off the engine's claiming thread.
 public final class PrivatePushSender: PushSender {
     /// The keys of a token as stored, opened (the auth secret unsealed with the service's key).
     public typealias Opener = @Sendable (_ appId: String, _ token: String, _ stored: StoredEncryptionKeys) throws -> WebPushKeys
@@ -43,6 +47,9 @@ public final class PrivatePushSender: PushSender {
     private let now: @Sendable () -> Date
     /// The tokens (short hashes) already logged as keyless: one line per token.
     private let loggedKeyless = Locked(Set<String>())
+    /// The keys read by ``prepare(_:)`` for claimed jobs, by job id (nil: the token has none),
+    /// each taken by the job's send.
+    private let prepared = Locked([String: StoredEncryptionKeys?]())
 
     /// The keys the call push of a keyless VoIP token keeps in clear (with `aps` and `pushId`).
     public static let keylessCallKeys = ["type", "callAction", "sessionId"]
@@ -68,9 +75,30 @@ public final class PrivatePushSender: PushSender {
     }
 
     public func send(_ job: PushJob, completion: @escaping @Sendable (JobOutcome) -> Void) {
-        switch seal(job) {
-        case .send(let sealed): inner.send(sealed, completion: completion)
-        case .fail(let outcome): completion(outcome)
+        guard job.privatePush != nil else { return inner.send(job, completion: completion) }
+        // The encryption (a key pair, an ECDH, HKDF, AES-GCM) off the engine's thread, so that
+        // both cores seal while the engine claims and sends.
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            switch seal(job) {
+            case .send(let sealed): inner.send(sealed, completion: completion)
+            case .fail(let outcome): completion(outcome)
+            }
+        }
+    }
+
+    /// Reads the keys of the batch's private jobs: one query per app.
+    public func prepare(_ jobs: [PushJob]) {
+        inner.prepare(jobs)
+        let byApp = Dictionary(grouping: jobs.filter { $0.privatePush != nil }, by: \.appId)
+        for (appId, appJobs) in byApp {
+            // A failed read leaves the jobs to read their keys when they are sent.
+            guard let found = try? keys.encryptionKeys(appId: appId, tokens: Array(Set(appJobs.map(\.token)))) else { continue }
+            prepared.withLock { prepared in
+                // A job the engine did not send (expired in the queue) leaves its entry: never
+                // let those pile up (the jobs sent later read their keys themselves).
+                if prepared.count > 50_000 { prepared.removeAll() }
+                for job in appJobs { prepared[job.id] = .some(found[job.token]) }
+            }
         }
     }
 
@@ -85,7 +113,11 @@ public final class PrivatePushSender: PushSender {
         guard let privatePush = job.privatePush else { return .send(job) }
         let stored: StoredEncryptionKeys?
         do {
-            stored = try keys.encryptionKeys(appId: job.appId, tokens: [job.token])[job.token]
+            if let read = prepared.withLock({ $0.removeValue(forKey: job.id) }) {
+                stored = read
+            } else {
+                stored = try keys.encryptionKeys(appId: job.appId, tokens: [job.token])[job.token]
+            }
         } catch {
             // The store could not be read: try again later, as for any store failure.
             return .fail(.retry(notBefore: now().addingTimeInterval(30), reason: "encryption keys could not be read"))

@@ -14,6 +14,11 @@ public protocol PushSender: Sendable {
     /// (as the APNs client does) saves a task and two thread hops per push. The default
     /// runs `send(_:)` in a task.
     func send(_ job: PushJob, completion: @escaping @Sendable (JobOutcome) -> Void)
+
+    /// Called by the delivery engine with each batch it claimed, before it sends any of them:
+    /// a sender that needs something per job from the store reads it here for the whole batch
+    /// (one query, not one per push). The default does nothing.
+    func prepare(_ jobs: [PushJob])
 }
 
 extension PushSender {
@@ -21,4 +26,7 @@ extension PushSender {
     public func send(_ job: PushJob, completion: @escaping @Sendable (JobOutcome) -> Void) {
         Task { completion(await send(job)) }
     }
+
+    /// Nothing to prepare.
+    public func prepare(_ jobs: [PushJob]) {}
 }

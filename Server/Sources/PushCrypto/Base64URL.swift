@@ -4,19 +4,65 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Base64url without padding (RFC 7515 §2), as JWS segments use it.
+/// Base64url without padding (RFC 4648 §5, as RFC 7515 §2 and RFC 8291 use it), on bytes: it
+/// runs once per private push (`enc`, a few kilobytes), so it never walks `Character`s.
 public enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    /// Each byte's value in the alphabet, 0xFF for a byte outside it.
+    private static let values: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (index, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(index) }
+        return table
+    }()
+
     /// Encodes bytes as unpadded base64url text.
     public static func encode<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
-        var text = Data(bytes).base64EncodedString()
-        while text.hasSuffix("=") { text.removeLast() }
-        return String(text.map { $0 == "+" ? "-" : ($0 == "/" ? "_" : $0) })
+        let input = Array(bytes)
+        var output = [UInt8]()
+        output.reserveCapacity((input.count * 4 + 2) / 3)
+        var index = 0
+        while index + 3 <= input.count {
+            let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+            output.append(alphabet[Int(chunk >> 18 & 63)])
+            output.append(alphabet[Int(chunk >> 12 & 63)])
+            output.append(alphabet[Int(chunk >> 6 & 63)])
+            output.append(alphabet[Int(chunk & 63)])
+            index += 3
+        }
+        let rest = input.count - index
+        if rest > 0 {
+            let chunk = UInt32(input[index]) << 16 | (rest == 2 ? UInt32(input[index + 1]) << 8 : 0)
+            output.append(alphabet[Int(chunk >> 18 & 63)])
+            output.append(alphabet[Int(chunk >> 12 & 63)])
+            if rest == 2 { output.append(alphabet[Int(chunk >> 6 & 63)]) }
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 
-    /// Decodes unpadded (or padded) base64url text; `nil` if it is malformed.
+    /// Decodes base64url text, unpadded (or with the `=` padding of its length); `nil` if it is
+    /// malformed, including standard base64's `+` and `/`.
     public static func decode(_ text: String) -> [UInt8]? {
-        var standard = String(text.map { $0 == "-" ? "+" : ($0 == "_" ? "/" : $0) })
-        while standard.count % 4 != 0 { standard.append("=") }
-        return Data(base64Encoded: standard).map(Array.init)
+        var input = Array(text.utf8)
+        if input.count % 4 == 0 {
+            for _ in 0..<2 where input.last == UInt8(ascii: "=") { input.removeLast() }
+        }
+        guard input.count % 4 != 1 else { return nil }
+        var output = [UInt8]()
+        output.reserveCapacity(input.count * 3 / 4)
+        var accumulator: UInt32 = 0
+        var bits = 0
+        for byte in input {
+            let value = values[Int(byte)]
+            guard value != 0xFF else { return nil }
+            accumulator = accumulator << 6 | UInt32(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+            }
+        }
+        // The bits left over must be zero (one canonical text per value).
+        guard accumulator & ((1 << UInt32(bits)) - 1) == 0 else { return nil }
+        return output
     }
 }

@@ -120,15 +120,21 @@ public struct WebPushKeys: Sendable, Equatable {
     public let p256dh: [UInt8]
     /// The device's auth secret, 16 bytes.
     public let auth: [UInt8]
+    /// The public key as imported and checked here, once: each encryption uses it (an import
+    /// with its check costs about as much as a key generation).
+    let device: P256PublicKey
 
     /// Validates raw keys.
     /// - Throws: `WebPushError.invalidP256DH` or `WebPushError.invalidAuth`.
     public init(p256dh: [UInt8], auth: [UInt8]) throws(WebPushError) {
-        _ = try P256PublicKey(uncompressed: p256dh)
+        device = try P256PublicKey(uncompressed: p256dh)
         guard auth.count == 16 else { throw .invalidAuth(length: auth.count) }
         self.p256dh = p256dh
         self.auth = auth
     }
+
+    /// Equal keys: the same public key and auth secret.
+    public static func == (lhs: WebPushKeys, rhs: WebPushKeys) -> Bool { lhs.p256dh == rhs.p256dh && lhs.auth == rhs.auth }
 
     /// Validates keys in their registration form: base64url (padding optional).
     /// - Throws: `WebPushError.invalidBase64URL`, `.invalidP256DH` or `.invalidAuth`.
@@ -177,8 +183,7 @@ public enum WebPushEncryption {
     ) throws(WebPushError) -> [UInt8] {
         guard plaintext.count <= maximumPlaintextLength else { throw .plaintextTooLarge(length: plaintext.count) }
         precondition(salt.count == 16, "an aes128gcm salt is 16 bytes")
-        let device = try P256PublicKey(uncompressed: keys.p256dh)
-        let shared = try ephemeralKey.sharedSecret(with: device)
+        let shared = try ephemeralKey.sharedSecret(with: keys.device)
         let (key, nonce) = try contentKeys(
             sharedSecret: shared, auth: keys.auth, devicePublic: keys.p256dh, senderPublic: ephemeralKey.publicKey,
             salt: salt)

@@ -71,6 +71,33 @@ import Testing
         #expect(!String(decoding: sent.payload, as: UTF8.self).contains("See you at 5"))
     }
 
+    @Test func aClaimedBatchReadsItsKeysInOneQueryAndEachSendTakesItsOwn() async throws {
+        let rig = try Rig()
+        let devices = try ["t1", "t2", "t3"].map { try rig.register($0) }
+        var jobs = ["t1", "t2", "t3"].map { Self.job(token: $0) }
+        jobs.append(PushJob.test(token: "t1", payload: Self.clear))  // a standard job reads nothing
+        rig.sender.prepare(jobs)
+        #expect(rig.keys.reads == 1)
+        for job in jobs {
+            let outcome = await withCheckedContinuation { done in rig.sender.send(job) { done.resume(returning: $0) } }
+            #expect(outcome == .delivered)
+        }
+        #expect(rig.keys.reads == 1, "the sends used the batch's keys")
+        for (index, device) in devices.enumerated() {
+            let sent = try #require(rig.recorder.jobs.first { $0.id == jobs[index].id })
+            #expect(try device.open(sent.payload)["body"] as? String == "See you at 5")
+        }
+        // Re-registered before the retry: the next claim reads the new key.
+        let renewed = try rig.register("t1")
+        var retry = jobs[0]
+        retry.attempts = 2
+        rig.sender.prepare([retry])
+        _ = await withCheckedContinuation { done in rig.sender.send(retry) { done.resume(returning: $0) } }
+        #expect(rig.keys.reads == 2)
+        let resent = try #require(rig.recorder.jobs.last)
+        #expect(try renewed.open(resent.payload)["body"] as? String == "See you at 5")
+    }
+
     @Test func aKeylessAlertTokenGetsThePlaceholderOnlyLoggedOncePerToken() async throws {
         let rig = try Rig()
         let token = "b0b0cafe00112233445566778899aabbccddeeff"
