@@ -17,7 +17,7 @@ public enum PNBase64URL {
     public static func decode(_ text: String) -> [UInt8]? {
         var body = Substring(text)
         while body.hasSuffix("=") { body.removeLast() }
-        guard body.count % 4 != 1 else { return nil }
+        guard body.utf8.count % 4 != 1 else { return nil }
         var standard = [UInt8]()
         standard.reserveCapacity(body.utf8.count + 3)
         for byte in body.utf8 {
