@@ -1,3 +1,6 @@
+#if DEBUG
+// Debug builds only: the private payload's parts are internal to PushService (`@testable`);
+// the release build runs the whole path through the service in `PrivatePushDeliveryTests`.
 import Delivery
 import Foundation
 import PushCore
@@ -409,3 +412,4 @@ final class PrivateFixture {
         return after.count > before ? after.last : nil
     }
 }
+#endif
