@@ -64,35 +64,38 @@ done:
     return written;
 }
 
-/// Imports a P-256 public key from its 65-byte uncompressed encoding (0x04 || x || y). Returns
-/// NULL, with OpenSSL's error queue cleared, unless the point is on the curve and not the point
-/// at infinity (EVP_PKEY_public_check_quick; P-256's cofactor is 1, so every such point is in
-/// the prime-order group and the full check's scalar multiplication by n adds nothing). Free
-/// with EVP_PKEY_free.
-static inline EVP_PKEY *ccrypto_p256_public_key(const unsigned char *point, size_t length) {
-    EVP_PKEY *key = NULL;
-    EVP_PKEY_CTX *ctx = NULL;
-    EVP_PKEY_CTX *check = NULL;
-    OSSL_PARAM params[3];
-    if (point == NULL || length != 65 || point[0] != 0x04) { return NULL; }
-    params[0] = OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, (char *)"prime256v1", 0);
-    params[1] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, (void *)point, length);
-    params[2] = OSSL_PARAM_construct_end();
-    ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
-    if (ctx == NULL || EVP_PKEY_fromdata_init(ctx) != 1 || EVP_PKEY_fromdata(ctx, &key, EVP_PKEY_PUBLIC_KEY, params) != 1) {
-        EVP_PKEY_free(key);
-        key = NULL;
-        goto done;
+/// P-256's domain parameters as an EVP_PKEY without a key: the template that key generation and
+/// public key import start from, made once (`EVP_PKEY_paramgen`) so that neither looks up the
+/// algorithm and builds the curve's group again (in OpenSSL 3.0 that costs more than the
+/// curve arithmetic of a key generation). Shared read-only between threads. NULL on failure.
+static inline EVP_PKEY *ccrypto_p256_parameters(void) {
+    EVP_PKEY *parameters = NULL;
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
+    if (ctx == NULL || EVP_PKEY_paramgen_init(ctx) != 1 || EVP_PKEY_CTX_set_group_name(ctx, "P-256") != 1
+        || EVP_PKEY_paramgen(ctx, &parameters) != 1) {
+        EVP_PKEY_free(parameters);
+        parameters = NULL;
+        ERR_clear_error();
     }
-    check = EVP_PKEY_CTX_new_from_pkey(NULL, key, NULL);
-    if (check == NULL || EVP_PKEY_public_check_quick(check) != 1) {
-        EVP_PKEY_free(key);
-        key = NULL;
-    }
-done:
-    EVP_PKEY_CTX_free(check);
     EVP_PKEY_CTX_free(ctx);
-    if (key == NULL) { ERR_clear_error(); }
+    return parameters;
+}
+
+/// Imports a P-256 public key from its 65-byte uncompressed encoding (0x04 || x || y), on the
+/// parameters of ccrypto_p256_parameters. Returns NULL, with OpenSSL's error queue cleared,
+/// unless the point is on the curve: OpenSSL's decoding (EC_POINT_oct2point) refuses a
+/// coordinate that is not below the field prime and a point off the curve, and 65 bytes with
+/// 0x04 first cannot encode the point at infinity (P-256's cofactor is 1, so every point on the
+/// curve is in the prime-order group). Free with EVP_PKEY_free.
+static inline EVP_PKEY *ccrypto_p256_public_key(const EVP_PKEY *parameters, const unsigned char *point, size_t length) {
+    EVP_PKEY *key = NULL;
+    if (parameters == NULL || point == NULL || length != 65 || point[0] != 0x04) { return NULL; }
+    key = EVP_PKEY_new();
+    if (key == NULL || EVP_PKEY_copy_parameters(key, parameters) != 1 || EVP_PKEY_set1_encoded_public_key(key, point, length) != 1) {
+        EVP_PKEY_free(key);
+        key = NULL;
+        ERR_clear_error();
+    }
     return key;
 }
 
@@ -108,11 +111,12 @@ static inline int ccrypto_p256_public_octets(const EVP_PKEY *key, unsigned char 
     return 65;
 }
 
-/// Generates a P-256 key pair. Returns NULL when OpenSSL fails. Free with EVP_PKEY_free.
-static inline EVP_PKEY *ccrypto_p256_generate(void) {
+/// Generates a P-256 key pair from the parameters of ccrypto_p256_parameters. Returns NULL when
+/// OpenSSL fails. Free with EVP_PKEY_free.
+static inline EVP_PKEY *ccrypto_p256_generate(EVP_PKEY *parameters) {
     EVP_PKEY *key = NULL;
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
-    if (ctx == NULL || EVP_PKEY_keygen_init(ctx) != 1 || EVP_PKEY_CTX_set_group_name(ctx, "P-256") != 1 || EVP_PKEY_generate(ctx, &key) != 1) {
+    EVP_PKEY_CTX *ctx = parameters == NULL ? NULL : EVP_PKEY_CTX_new_from_pkey(NULL, parameters, NULL);
+    if (ctx == NULL || EVP_PKEY_keygen_init(ctx) != 1 || EVP_PKEY_generate(ctx, &key) != 1) {
         EVP_PKEY_free(key);
         key = NULL;
         ERR_clear_error();
@@ -164,27 +168,34 @@ done:
     return key;
 }
 
-/// HKDF-SHA-256 (RFC 5869) through EVP_PKEY_HKDF. `mode` 0: extract and expand; 1: extract
-/// only (`out_length` must be 32); 2: expand only (`key` is the PRK, `salt` is ignored).
-/// Returns 1, or 0 when OpenSSL fails.
+/// OpenSSL's HKDF, fetched once (EVP_KDF_fetch) for ccrypto_hkdf_sha256: a fetch per call
+/// costs twice the derivation. Shared read-only between threads. NULL on failure.
+static inline EVP_KDF *ccrypto_hkdf_fetch(void) {
+    EVP_KDF *kdf = EVP_KDF_fetch(NULL, "HKDF", NULL);
+    if (kdf == NULL) { ERR_clear_error(); }
+    return kdf;
+}
+
+/// HKDF-SHA-256 (RFC 5869) with the KDF of ccrypto_hkdf_fetch. `mode` 0: extract and expand;
+/// 1: extract only (`out_length` must be 32); 2: expand only (`key` is the PRK, `salt` is
+/// ignored). Returns 1, or 0 when OpenSSL fails.
 static inline int ccrypto_hkdf_sha256(
-    int mode, const unsigned char *salt, size_t salt_length, const unsigned char *key, size_t key_length,
+    EVP_KDF *kdf, int mode, const unsigned char *salt, size_t salt_length, const unsigned char *key, size_t key_length,
     const unsigned char *info, size_t info_length, unsigned char *out, size_t out_length) {
     int ok = 0;
-    size_t length = out_length;
-    int openssl_mode = mode == 1 ? EVP_PKEY_HKDEF_MODE_EXTRACT_ONLY
-        : (mode == 2 ? EVP_PKEY_HKDEF_MODE_EXPAND_ONLY : EVP_PKEY_HKDEF_MODE_EXTRACT_AND_EXPAND);
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_id(EVP_PKEY_HKDF, NULL);
-    if (ctx == NULL || EVP_PKEY_derive_init(ctx) != 1 || EVP_PKEY_CTX_set_hkdf_mode(ctx, openssl_mode) != 1
-        || EVP_PKEY_CTX_set_hkdf_md(ctx, EVP_sha256()) != 1
-        || EVP_PKEY_CTX_set1_hkdf_key(ctx, key, (int)key_length) != 1) {
-        goto done;
-    }
-    if (mode != 2 && EVP_PKEY_CTX_set1_hkdf_salt(ctx, salt, (int)salt_length) != 1) { goto done; }
-    if (mode != 1 && info_length > 0 && EVP_PKEY_CTX_add1_hkdf_info(ctx, info, (int)info_length) != 1) { goto done; }
-    ok = EVP_PKEY_derive(ctx, out, &length) == 1 && length == out_length;
-done:
-    EVP_PKEY_CTX_free(ctx);
+    int openssl_mode = mode == 1 ? EVP_KDF_HKDF_MODE_EXTRACT_ONLY
+        : (mode == 2 ? EVP_KDF_HKDF_MODE_EXPAND_ONLY : EVP_KDF_HKDF_MODE_EXTRACT_AND_EXPAND);
+    OSSL_PARAM params[6];
+    size_t count = 0;
+    EVP_KDF_CTX *ctx = kdf == NULL ? NULL : EVP_KDF_CTX_new(kdf);
+    params[count++] = OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, (char *)"SHA256", 0);
+    params[count++] = OSSL_PARAM_construct_int(OSSL_KDF_PARAM_MODE, &openssl_mode);
+    params[count++] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, (void *)key, key_length);
+    if (mode != 2) { params[count++] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SALT, (void *)salt, salt_length); }
+    if (mode != 1 && info_length > 0) { params[count++] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, (void *)info, info_length); }
+    params[count] = OSSL_PARAM_construct_end();
+    ok = ctx != NULL && EVP_KDF_derive(ctx, out, out_length, params) == 1;
+    EVP_KDF_CTX_free(ctx);
     if (!ok) { ERR_clear_error(); }
     return ok;
 }

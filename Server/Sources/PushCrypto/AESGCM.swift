@@ -80,8 +80,8 @@ enum AESGCM {
 
     private static func cipher(for key: [UInt8]) -> OpaquePointer? {
         switch key.count {
-        case 16: return EVP_aes_128_gcm()
-        case 32: return EVP_aes_256_gcm()
+        case 16: return OpenSSLObjects.aes128GCM
+        case 32: return OpenSSLObjects.aes256GCM
         default: return nil
         }
     }

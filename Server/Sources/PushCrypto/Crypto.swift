@@ -43,7 +43,7 @@ public enum Crypto {
         let key = [UInt8](key)
         let info = [UInt8](info)
         var output = [UInt8](repeating: 0, count: length)
-        let ok = ccrypto_hkdf_sha256(0, salt, salt.count, key, key.count, info, info.count, &output, length)
+        let ok = ccrypto_hkdf_sha256(OpenSSLObjects.hkdf, 0, salt, salt.count, key, key.count, info, info.count, &output, length)
         // OpenSSL fails here only without memory; a key of zeros would be a silent disaster.
         precondition(ok == 1, "HKDF-SHA-256 failed in OpenSSL")
         return Data(output)

@@ -45,7 +45,7 @@ public final class P256KeyAgreementKey: @unchecked Sendable {
     /// Generates a new key pair.
     /// - Throws: `WebPushError.openSSLFailure` when OpenSSL cannot generate a key.
     public convenience init() throws(WebPushError) {
-        guard let pkey = ccrypto_p256_generate() else { throw .openSSLFailure("P-256 key generation") }
+        guard let pkey = ccrypto_p256_generate(OpenSSLObjects.p256Parameters) else { throw .openSSLFailure("P-256 key generation") }
         try self.init(taking: pkey)
     }
 
@@ -92,7 +92,8 @@ public final class P256KeyAgreementKey: @unchecked Sendable {
     }
 }
 
-/// A P-256 public key parsed and checked by OpenSSL (on the curve, not the point at infinity).
+/// A P-256 public key parsed and checked by OpenSSL (on the curve, coordinates below the field
+/// prime; a 65-byte uncompressed point is never the point at infinity).
 final class P256PublicKey: @unchecked Sendable {
     // `@unchecked Sendable`: the wrapped `EVP_PKEY` is never mutated after import.
     let pkey: OpaquePointer
@@ -103,7 +104,7 @@ final class P256PublicKey: @unchecked Sendable {
             throw .invalidP256DH("must be 65 bytes, got \(point.count)")
         }
         guard point[0] == 0x04 else { throw .invalidP256DH("must be an uncompressed point (0x04 first)") }
-        guard let pkey = ccrypto_p256_public_key(point, point.count) else {
+        guard let pkey = ccrypto_p256_public_key(OpenSSLObjects.p256Parameters, point, point.count) else {
             throw .invalidP256DH("not a point on P-256")
         }
         self.pkey = pkey
@@ -120,8 +121,8 @@ public struct WebPushKeys: Sendable, Equatable {
     public let p256dh: [UInt8]
     /// The device's auth secret, 16 bytes.
     public let auth: [UInt8]
-    /// The public key as imported and checked here, once: each encryption uses it (an import
-    /// with its check costs about as much as a key generation).
+    /// The public key as imported and checked here, once: each encryption with these keys
+    /// uses it.
     let device: P256PublicKey
 
     /// Validates raw keys.
@@ -263,7 +264,9 @@ public enum WebPushEncryption {
         -> [UInt8]
     {
         var output = [UInt8](repeating: 0, count: length)
-        guard ccrypto_hkdf_sha256(mode.rawValue, salt, salt.count, key, key.count, info, info.count, &output, length) == 1
+        guard
+            ccrypto_hkdf_sha256(OpenSSLObjects.hkdf, mode.rawValue, salt, salt.count, key, key.count, info, info.count, &output, length)
+                == 1
         else { throw .openSSLFailure("HKDF-SHA-256") }
         return output
     }
