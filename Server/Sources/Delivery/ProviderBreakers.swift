@@ -115,7 +115,7 @@ public final class ProviderBreakers: Sendable {
 
     private let settings: Settings
     private let lastDelivery: @Sendable (_ appId: String, _ providerId: String) -> Date?
-    private let states = Mutex<[String: State]>([:])
+    private let states = Mutex<[Key: State]>([:])
 
     /// Creates breakers.
     /// - Parameter lastDelivery: when the provider last delivered, from the store (nil: never
@@ -125,7 +125,13 @@ public final class ProviderBreakers: Sendable {
         self.lastDelivery = lastDelivery
     }
 
-    static func key(_ appId: String, _ providerId: String) -> String { appId + "\u{0}" + providerId }
+    /// A provider: the dictionary key of its state (two strings, no concatenation per answer).
+    struct Key: Hashable {
+        let appId: String
+        let providerId: String
+    }
+
+    static func key(_ appId: String, _ providerId: String) -> Key { Key(appId: appId, providerId: providerId) }
 
     /// Makes the provider's state the first time it is needed, with its last delivery read
     /// from the store outside the lock (other providers' answers do not wait for the read).
@@ -139,7 +145,7 @@ public final class ProviderBreakers: Sendable {
     }
 
     /// The provider's state (made by ``ensureState(_:_:)`` before the lock was taken).
-    private func state(_ states: [String: State], _ appId: String, _ providerId: String) -> State {
+    private func state(_ states: [Key: State], _ appId: String, _ providerId: String) -> State {
         states[Self.key(appId, providerId)] ?? State()
     }
 
@@ -150,27 +156,30 @@ public final class ProviderBreakers: Sendable {
         _ answer: Answer, uid: String, tokenDelivered: Bool = false, appId: String, providerId: String, at now: Date
     ) -> Transition? {
         ensureState(appId, providerId)
-        return states.withLock { states in
-            var state = state(states, appId, providerId)
-            defer { states[Self.key(appId, providerId)] = state }
-            state.recent.append(Entry(answer: answer, uid: uid, tokenDelivered: tokenDelivered))
-            if state.recent.count > settings.window { state.recent.removeFirst(state.recent.count - settings.window) }
-            if answer == .accepted {
-                let first = state.lastAccepted == nil
-                state.lastAccepted = now
-                guard state.openReason != nil else { return first ? .known : nil }
-                state.openReason = nil
-                state.probes = 0
-                state.lastProbeUid = nil
-                return .closed
-            }
-            guard state.openReason == nil, !healthy(state, now: now) else { return nil }
-            guard let reason = openingReason(state) else { return nil }
-            state.openReason = reason
+        let entry = Entry(answer: answer, uid: uid, tokenDelivered: tokenDelivered)
+        // The state is changed where it is stored: copying it out would copy its window of
+        // answers on every answer, under the lock every send and answer takes.
+        return states.withLock { states in record(entry, at: now, in: &states[Self.key(appId, providerId), default: State()]) }
+    }
+
+    private func record(_ entry: Entry, at now: Date, in state: inout State) -> Transition? {
+        state.recent.append(entry)
+        if state.recent.count > settings.window { state.recent.removeFirst(state.recent.count - settings.window) }
+        if entry.answer == .accepted {
+            let first = state.lastAccepted == nil
+            state.lastAccepted = now
+            guard state.openReason != nil else { return first ? .known : nil }
+            state.openReason = nil
             state.probes = 0
-            state.nextProbe = now.addingTimeInterval(settings.probe.delay(attempt: 1))
-            return .opened(reason: reason)
+            state.lastProbeUid = nil
+            return .closed
         }
+        guard state.openReason == nil, !healthy(state, now: now) else { return nil }
+        guard let reason = openingReason(state) else { return nil }
+        state.openReason = reason
+        state.probes = 0
+        state.nextProbe = now.addingTimeInterval(settings.probe.delay(attempt: 1))
+        return .opened(reason: reason)
     }
 
     /// Why the recent answers prove the provider wrong, or nil: most of them count against it.
@@ -264,8 +273,7 @@ public final class ProviderBreakers: Sendable {
         states.withLock { states in
             states.compactMap { key, state in
                 guard let reason = state.openReason else { return nil }
-                let parts = key.split(separator: "\u{0}", maxSplits: 1).map(String.init)
-                return (parts[0], parts.count > 1 ? parts[1] : "", reason)
+                return (key.appId, key.providerId, reason)
             }.sorted { ($0.appId, $0.providerId) < ($1.appId, $1.providerId) }
         }
     }
