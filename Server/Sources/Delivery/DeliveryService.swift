@@ -14,6 +14,8 @@ public final class DeliveryService: DeliveryStatus {
     /// The APNs/FCM sender, when the service delivers (`--sender delivery`).
     public let sender: DeliverySender?
     private let store: any OutboxStore
+    /// The sender that seals private pushes, when the service has their keys.
+    private let privateSender: PrivatePushSender?
     private let clock: any ServiceClock
     /// The outbox depth, counted at most once a second: counting scans the jobs' index and
     /// holds the store, so frequent health checks must not pay it each time.
@@ -72,11 +74,11 @@ public final class DeliveryService: DeliveryStatus {
         self.store = store
         self.clock = clock
         self.sender = sender as? DeliverySender
-        let sending: any PushSender =
-            privateKeys.map {
-                PrivatePushSender(wrapping: sender, keys: $0.store, open: $0.open, logger: logger, now: { clock.now })
-            } ?? sender
-        self.engine = DeliveryEngine(store: store, sender: sending, configuration: engine, logger: logger, clock: clock)
+        privateSender = privateKeys.map {
+            PrivatePushSender(wrapping: sender, keys: $0.store, open: $0.open, logger: logger, now: { clock.now })
+        }
+        self.engine = DeliveryEngine(
+            store: store, sender: privateSender ?? sender, configuration: engine, logger: logger, clock: clock)
     }
 
     /// Starts the workers.
@@ -88,6 +90,7 @@ public final class DeliveryService: DeliveryStatus {
     /// Stops the workers (waiting briefly for sends in flight) and closes connections.
     public func stop() {
         engine.stop(timeout: 10)
+        privateSender?.stop()
         sender?.shutdown()
     }
 

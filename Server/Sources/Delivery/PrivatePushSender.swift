@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Dispatch
 import PushCore
 import PushCrypto
 import ServerSupport
@@ -20,7 +19,11 @@ import ServerSupport
 /// - The keys are read when the engine has claimed the job (``prepare(_:)``: one query per app
 ///   and batch) or, for a job sent without it, when it is sent; nothing is kept past that send,
 ///   so a retry after a re-registration uses the new key.
-/// - The encryption runs on a concurrent queue, off the engine's claiming thread.
+/// - The encryption runs on a worker of its own (``BackgroundWorker``, thread `push-seal`), off
+///   the engine's claiming thread: it takes the private jobs handed to it in chunks, seals a
+///   chunk, then hands the whole chunk to the inner sender, so that its network loop gets the
+///   pushes in bursts it writes together rather than one wake-up per push. ``stop()`` ends it;
+///   a job handed to it after that, or still waiting then, gets a retry outcome.
 public final class PrivatePushSender: PushSender {
     /// The keys of a token as stored, opened (the auth secret unsealed with the service's key).
     public typealias Opener = @Sendable (_ appId: String, _ token: String, _ stored: StoredEncryptionKeys) throws -> WebPushKeys
@@ -51,6 +54,19 @@ public final class PrivatePushSender: PushSender {
     /// each taken by the job's send.
     private let prepared = Locked([String: StoredEncryptionKeys?]())
 
+    /// A private job waiting for the sealing worker, with its completion.
+    private struct Waiting {
+        let job: PushJob
+        let completion: @Sendable (JobOutcome) -> Void
+    }
+
+    /// The jobs waiting for the sealing worker, oldest first, and whether it was stopped.
+    private let waiting = Locked((jobs: [Waiting](), stopped: false))
+    /// The worker that seals (``sealPass()``).
+    private let sealer: BackgroundWorker
+    /// How many jobs one pass seals before it hands them on: a few milliseconds of work.
+    package static let chunk = 32
+
     /// The keys the call push of a keyless VoIP token keeps in clear (with `aps` and `pushId`).
     public static let keylessCallKeys = ["type", "callAction", "sessionId"]
 
@@ -65,6 +81,24 @@ public final class PrivatePushSender: PushSender {
         self.keys = keys
         self.open = open
         self.logger = logger
+        self.sealer = BackgroundWorker(name: "push-seal", idle: 60)
+    }
+
+    /// Ends the sealing worker after the chunk under way; the jobs still waiting, and any
+    /// handed on later, get a retry outcome (their keys are read again when they are retried).
+    /// Call it after the engine stopped.
+    public func stop() {
+        _ = sealer.stop(timeout: 10)
+        let left = waiting.withLock { state -> [Waiting] in
+            state.stopped = true
+            defer { state.jobs.removeAll() }
+            return state.jobs
+        }
+        for waiting in left { waiting.completion(Self.stopping(now())) }
+    }
+
+    private static func stopping(_ now: Date) -> JobOutcome {
+        .retry(notBefore: now, reason: "the service stopped before the push was sealed")
     }
 
     public func send(_ job: PushJob) async -> JobOutcome {
@@ -76,14 +110,33 @@ public final class PrivatePushSender: PushSender {
 
     public func send(_ job: PushJob, completion: @escaping @Sendable (JobOutcome) -> Void) {
         guard job.privatePush != nil else { return inner.send(job, completion: completion) }
-        // The encryption (a key pair, an ECDH, HKDF, AES-GCM) off the engine's thread, so that
-        // both cores seal while the engine claims and sends.
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
-            switch seal(job) {
-            case .send(let sealed): inner.send(sealed, completion: completion)
+        let accepted = waiting.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            state.jobs.append(Waiting(job: job, completion: completion))
+            return true
+        }
+        guard accepted else { return completion(Self.stopping(now())) }
+        // Starts the worker the first time (later calls do nothing) and wakes it.
+        sealer.start { [weak self] in self?.sealPass() ?? .end }
+        sealer.wake()
+    }
+
+    /// One pass of the sealing worker: seals up to ``chunk`` waiting jobs, then hands them all on.
+    private func sealPass() -> BackgroundWorker.Next {
+        let (chunk, more) = waiting.withLock { state -> ([Waiting], Bool) in
+            let count = min(Self.chunk, state.jobs.count)
+            let chunk = Array(state.jobs.prefix(count))
+            state.jobs.removeFirst(count)
+            return (chunk, !state.jobs.isEmpty)
+        }
+        let sealed = chunk.map { (seal($0.job), $0.completion) }
+        for (sealing, completion) in sealed {
+            switch sealing {
+            case .send(let job): inner.send(job, completion: completion)
             case .fail(let outcome): completion(outcome)
             }
         }
+        return more ? .again : .idle
     }
 
     /// Reads the keys of the batch's private jobs: one query per app.

@@ -98,6 +98,43 @@ import Testing
         #expect(try renewed.open(resent.payload)["body"] as? String == "See you at 5")
     }
 
+    @Test func manyJobsHandedOnAtOnceAreAllSealedEachExactlyOnce() async throws {
+        let rig = try Rig()
+        let device = try rig.register("tok")
+        // More than one chunk of the sealing worker, handed on from several tasks at once.
+        let count = PrivatePushSender.chunk * 3 + 5
+        let jobs = (0..<count).map { _ in Self.job() }
+        let outcomes = await withTaskGroup(of: JobOutcome.self) { group in
+            for job in jobs {
+                group.addTask { await withCheckedContinuation { done in rig.sender.send(job) { done.resume(returning: $0) } } }
+            }
+            return await group.reduce(into: [JobOutcome]()) { $0.append($1) }
+        }
+        #expect(outcomes.count == count)
+        #expect(outcomes.allSatisfy { $0 == .delivered })
+        let sent = rig.recorder.jobs
+        #expect(sent.map(\.id).sorted() == jobs.map(\.id).sorted())
+        for job in sent { #expect(try device.open(job.payload)["body"] as? String == "See you at 5") }
+        rig.sender.stop()
+    }
+
+    @Test func afterStopAPrivateJobGetsARetryAndNothingIsSent() async throws {
+        let rig = try Rig()
+        _ = try rig.register("tok")
+        #expect(await withCheckedContinuation { done in rig.sender.send(Self.job()) { done.resume(returning: $0) } } == .delivered)
+        rig.sender.stop()
+        let outcome = await withCheckedContinuation { done in rig.sender.send(Self.job()) { done.resume(returning: $0) } }
+        guard case .retry(_, let reason) = outcome else {
+            Issue.record("expected a retry, got \(outcome)")
+            return
+        }
+        #expect(reason.contains("stopped"))
+        #expect(rig.recorder.jobs.count == 1)
+        // A standard job still passes to the inner sender, which decides for itself.
+        let standard = PushJob.test(token: "tok", payload: Self.clear)
+        #expect(await withCheckedContinuation { done in rig.sender.send(standard) { done.resume(returning: $0) } } == .delivered)
+    }
+
     @Test func aKeylessAlertTokenGetsThePlaceholderOnlyLoggedOncePerToken() async throws {
         let rig = try Rig()
         let token = "b0b0cafe00112233445566778899aabbccddeeff"
