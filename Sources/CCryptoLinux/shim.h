@@ -19,21 +19,68 @@
 #include <openssl/param_build.h>
 #include <openssl/rand.h>
 
+/// P-256's domain parameters as an EVP_PKEY without a key, made once by the caller and shared
+/// read-only between threads: key generation and public key import start from it instead of
+/// looking up the algorithm and building the curve's group each time (in OpenSSL 3.0 that costs
+/// more than the curve arithmetic of a key generation). NULL on failure.
+static inline EVP_PKEY *cclinux_p256_parameters(void) {
+    EVP_PKEY *parameters = NULL;
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
+    if (ctx == NULL || EVP_PKEY_paramgen_init(ctx) != 1 || EVP_PKEY_CTX_set_group_name(ctx, "P-256") != 1
+        || EVP_PKEY_paramgen(ctx, &parameters) != 1) {
+        EVP_PKEY_free(parameters);
+        parameters = NULL;
+    }
+    EVP_PKEY_CTX_free(ctx);
+    ERR_clear_error();
+    return parameters;
+}
+
+/// OpenSSL's HKDF, fetched once by the caller (a fetch per derivation costs twice the
+/// derivation) and shared read-only between threads. NULL on failure.
+static inline EVP_KDF *cclinux_hkdf_fetch(void) {
+    EVP_KDF *kdf = EVP_KDF_fetch(NULL, "HKDF", NULL);
+    ERR_clear_error();
+    return kdf;
+}
+
+/// OpenSSL's AES-128-GCM, fetched once by the caller and shared read-only between threads.
+/// NULL on failure.
+static inline EVP_CIPHER *cclinux_aes128gcm_fetch(void) {
+    EVP_CIPHER *cipher = EVP_CIPHER_fetch(NULL, "AES-128-GCM", NULL);
+    ERR_clear_error();
+    return cipher;
+}
+
 /// A P-256 key from its parts: the 32-byte private scalar (NULL for a public key; else it must be
-/// in [1, n-1]) and the
-/// 65-byte uncompressed public point. A public key is checked (on the curve, not the point at
-/// infinity; P-256's cofactor is 1, so the quick check is the whole check). Free with
-/// EVP_PKEY_free; NULL when the parts are not a P-256 key.
-static inline EVP_PKEY *cclinux_p256_key(const uint8_t *scalar, const uint8_t *point) {
-    OSSL_PARAM_BLD *builder = OSSL_PARAM_BLD_new();
+/// in [1, n-1]) and the 65-byte uncompressed public point. A public key is imported on
+/// `parameters` (cclinux_p256_parameters): OpenSSL's decoding (EC_POINT_oct2point) refuses a
+/// coordinate that is not below the field prime and a point off the curve, and 65 bytes with
+/// 0x04 first cannot encode the point at infinity (P-256's cofactor is 1, so every point on the
+/// curve is in the prime-order group). Free with EVP_PKEY_free; NULL when the parts are not a
+/// P-256 key.
+static inline EVP_PKEY *cclinux_p256_key(const EVP_PKEY *parameters, const uint8_t *scalar, const uint8_t *point) {
+    OSSL_PARAM_BLD *builder = NULL;
     OSSL_PARAM *params = NULL;
     EVP_PKEY_CTX *ctx = NULL;
     EVP_PKEY *key = NULL;
     BIGNUM *secret = NULL;
-    int ok = builder != NULL
+    int ok = 0;
+    if (point == NULL || point[0] != 0x04) { return NULL; }
+    if (scalar == NULL) {
+        key = parameters == NULL ? NULL : EVP_PKEY_new();
+        if (key != NULL && (EVP_PKEY_copy_parameters(key, parameters) != 1 || EVP_PKEY_set1_encoded_public_key(key, point, 65) != 1)) {
+            EVP_PKEY_free(key);
+            key = NULL;
+        }
+        ERR_clear_error();
+        return key;
+    }
+    builder = OSSL_PARAM_BLD_new();
+    ok = builder != NULL
         && OSSL_PARAM_BLD_push_utf8_string(builder, OSSL_PKEY_PARAM_GROUP_NAME, "P-256", 0) == 1
         && OSSL_PARAM_BLD_push_octet_string(builder, OSSL_PKEY_PARAM_PUB_KEY, point, 65) == 1;
-    if (ok && scalar != NULL) {
+    if (ok) {
         // The scalar must be in [1, n-1], as CryptoKit demands of a raw private key (n: the order
         // of P-256's group, big-endian; both are 32 bytes, so memcmp orders them).
         static const uint8_t order[32] = {
@@ -46,15 +93,7 @@ static inline EVP_PKEY *cclinux_p256_key(const uint8_t *scalar, const uint8_t *p
     if (ok) { params = OSSL_PARAM_BLD_to_param(builder); }
     if (params != NULL) { ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL); }
     if (ctx != NULL && EVP_PKEY_fromdata_init(ctx) == 1) {
-        if (EVP_PKEY_fromdata(ctx, &key, scalar != NULL ? EVP_PKEY_KEYPAIR : EVP_PKEY_PUBLIC_KEY, params) != 1) { key = NULL; }
-    }
-    if (key != NULL && scalar == NULL) {
-        EVP_PKEY_CTX *check = EVP_PKEY_CTX_new_from_pkey(NULL, key, NULL);
-        if (check == NULL || EVP_PKEY_public_check_quick(check) != 1) {
-            EVP_PKEY_free(key);
-            key = NULL;
-        }
-        EVP_PKEY_CTX_free(check);
+        if (EVP_PKEY_fromdata(ctx, &key, EVP_PKEY_KEYPAIR, params) != 1) { key = NULL; }
     }
     EVP_PKEY_CTX_free(ctx);
     OSSL_PARAM_free(params);
@@ -82,10 +121,10 @@ static inline int cclinux_p256_generate(uint8_t *scalar, uint8_t *point) {
 }
 
 /// P-256 ECDH: the 32-byte shared secret (the x coordinate) of the key pair `mine` (from
-/// cclinux_p256_key with its scalar) and the peer's uncompressed point `peer`. Returns 1, -1 when
-/// `peer` is not a point on P-256, 0 otherwise.
-static inline int cclinux_p256_ecdh(EVP_PKEY *mine, const uint8_t *peer, uint8_t *out) {
-    EVP_PKEY *theirs = cclinux_p256_key(NULL, peer);
+/// cclinux_p256_key with its scalar) and the peer's uncompressed point `peer`, imported on
+/// `parameters`. Returns 1, -1 when `peer` is not a point on P-256, 0 otherwise.
+static inline int cclinux_p256_ecdh(const EVP_PKEY *parameters, EVP_PKEY *mine, const uint8_t *peer, uint8_t *out) {
+    EVP_PKEY *theirs = cclinux_p256_key(parameters, NULL, peer);
     EVP_PKEY_CTX *ctx = NULL;
     size_t length = 32;
     int result = 0;
@@ -104,11 +143,10 @@ static inline int cclinux_p256_ecdh(EVP_PKEY *mine, const uint8_t *peer, uint8_t
 }
 
 /// HKDF-SHA-256 (RFC 5869, extract then expand) of `ikm` with `salt` and `info`, `length` bytes
-/// into `out`.
+/// into `out`, with the KDF of cclinux_hkdf_fetch.
 static inline int cclinux_hkdf_sha256(
-    const uint8_t *salt, size_t salt_length, const uint8_t *ikm, size_t ikm_length,
+    EVP_KDF *kdf, const uint8_t *salt, size_t salt_length, const uint8_t *ikm, size_t ikm_length,
     const uint8_t *info, size_t info_length, uint8_t *out, size_t length) {
-    EVP_KDF *kdf = EVP_KDF_fetch(NULL, "HKDF", NULL);
     EVP_KDF_CTX *ctx = kdf != NULL ? EVP_KDF_CTX_new(kdf) : NULL;
     OSSL_PARAM params[5];
     int ok = 0;
@@ -119,26 +157,25 @@ static inline int cclinux_hkdf_sha256(
     params[4] = OSSL_PARAM_construct_end();
     if (ctx != NULL && EVP_KDF_derive(ctx, out, length, params) == 1) { ok = 1; }
     EVP_KDF_CTX_free(ctx);
-    EVP_KDF_free(kdf);
     ERR_clear_error();
     return ok;
 }
 
 /// AES-128-GCM decryption without additional data: `sealed` is the ciphertext followed by its
 /// 16-byte tag; the plaintext (sealed_length - 16 bytes) goes to `out`. Returns 1, -1 when the
-/// tag does not verify, 0 otherwise.
+/// tag does not verify, 0 otherwise. `cipher`: from cclinux_aes128gcm_fetch.
 static inline int cclinux_aes128gcm_open(
-    const uint8_t *key, const uint8_t *nonce, const uint8_t *sealed, size_t sealed_length, uint8_t *out) {
+    const EVP_CIPHER *cipher, const uint8_t *key, const uint8_t *nonce, const uint8_t *sealed, size_t sealed_length, uint8_t *out) {
     EVP_CIPHER_CTX *ctx = NULL;
     int written = 0;
     int last = 0;
     int result = 0;
     size_t body = 0;
-    if (sealed_length < 16 || sealed_length - 16 > (size_t)INT32_MAX) { return 0; }
+    if (cipher == NULL || sealed_length < 16 || sealed_length - 16 > (size_t)INT32_MAX) { return 0; }
     body = sealed_length - 16;
     ctx = EVP_CIPHER_CTX_new();
     if (ctx != NULL
-        && EVP_DecryptInit_ex(ctx, EVP_aes_128_gcm(), NULL, NULL, NULL) == 1
+        && EVP_DecryptInit_ex(ctx, cipher, NULL, NULL, NULL) == 1
         && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, 12, NULL) == 1
         && EVP_DecryptInit_ex(ctx, NULL, NULL, key, nonce) == 1
         && EVP_DecryptUpdate(ctx, out, &written, sealed, (int)body) == 1
@@ -152,17 +189,17 @@ static inline int cclinux_aes128gcm_open(
 
 /// AES-128-GCM encryption without additional data: the ciphertext (`length` bytes) followed by
 /// its 16-byte tag into `out` (`length` + 16 bytes). The sender's side, for the simulated
-/// service and the tests.
+/// service and the tests. `cipher`: from cclinux_aes128gcm_fetch.
 static inline int cclinux_aes128gcm_seal(
-    const uint8_t *key, const uint8_t *nonce, const uint8_t *plaintext, size_t length, uint8_t *out) {
+    const EVP_CIPHER *cipher, const uint8_t *key, const uint8_t *nonce, const uint8_t *plaintext, size_t length, uint8_t *out) {
     EVP_CIPHER_CTX *ctx = NULL;
     int written = 0;
     int last = 0;
     int ok = 0;
-    if (length > (size_t)INT32_MAX - 16) { return 0; }
+    if (cipher == NULL || length > (size_t)INT32_MAX - 16) { return 0; }
     ctx = EVP_CIPHER_CTX_new();
     if (ctx != NULL
-        && EVP_EncryptInit_ex(ctx, EVP_aes_128_gcm(), NULL, NULL, NULL) == 1
+        && EVP_EncryptInit_ex(ctx, cipher, NULL, NULL, NULL) == 1
         && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, 12, NULL) == 1
         && EVP_EncryptInit_ex(ctx, NULL, NULL, key, nonce) == 1
         && EVP_EncryptUpdate(ctx, out, &written, plaintext, (int)length) == 1

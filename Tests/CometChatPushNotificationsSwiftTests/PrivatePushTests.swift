@@ -64,6 +64,13 @@ struct PrivatePushDecryptorTests {
         #expect(PNBase64URL.decode("+/8") == nil)
         #expect(PNBase64URL.decode("a b") == nil)
         #expect(PNBase64URL.decode("abcde") == nil)
+        // Bits left over must be zero: "-_9" would be the same bytes, so it is not base64url.
+        #expect(PNBase64URL.decode("-_9") == nil)
+        #expect(PNBase64URL.decode("") == [])
+        for length in 0..<70 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+            #expect(PNBase64URL.decode(PNBase64URL.encode(bytes)) == bytes, "length \(length)")
+        }
     }
 
     /// A message of the RFC altered one way, and the failure it must give.

@@ -65,6 +65,7 @@ struct PrivatePushOpener: Sendable {
                 return .failed(.notJSON)
             }
             var opened: [AnyHashable: Any] = [:]
+            opened.reserveCapacity(object.count + 1)
             for (key, value) in object { opened[key] = value }
             // What the clear part adds (the push id), where the encrypted payload lacks it.
             for (key, value) in payload where key != AnyHashable(Self.encKey) && opened[key] == nil { opened[key] = value }

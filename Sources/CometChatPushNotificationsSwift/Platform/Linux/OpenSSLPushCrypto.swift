@@ -6,6 +6,15 @@ import Foundation
 /// `EVP_PKEY`, HKDF through `EVP_KDF`, AES-128-GCM through `EVP_CIPHER`, random bytes from
 /// `RAND_bytes`. Converts and forwards only.
 struct OpenSSLPushCrypto: PNPushCrypto {
+    // Made once per process and shared read-only by every thread (`nonisolated(unsafe)`: never
+    // changed, never freed; OpenSSL 3 lets threads use them concurrently, each use with its own
+    // context): in OpenSSL 3.0 an algorithm fetch, or building P-256's group, costs more than the
+    // work of a decryption step. Nil only when OpenSSL itself is broken; the shim's functions then
+    // fail as on any OpenSSL failure.
+    nonisolated(unsafe) private static let p256Parameters: OpaquePointer? = cclinux_p256_parameters()
+    nonisolated(unsafe) private static let hkdf: OpaquePointer? = cclinux_hkdf_fetch()
+    nonisolated(unsafe) private static let aes128GCM: OpaquePointer? = cclinux_aes128gcm_fetch()
+
     func generateP256KeyPair() throws -> PNP256KeyPair {
         var scalar = [UInt8](repeating: 0, count: 32)
         var point = [UInt8](repeating: 0, count: 65)
@@ -17,7 +26,7 @@ struct OpenSSLPushCrypto: PNPushCrypto {
         guard peerPublicKey.count == 65, peerPublicKey[0] == 0x04 else { throw PNPushCryptoError.invalidPublicKey }
         let own = try Self.imported(keyPair)
         var secret = [UInt8](repeating: 0, count: 32)
-        switch withExtendedLifetime(own, { cclinux_p256_ecdh(own.pkey, peerPublicKey, &secret) }) {
+        switch withExtendedLifetime(own, { cclinux_p256_ecdh(Self.p256Parameters, own.pkey, peerPublicKey, &secret) }) {
         case 1: return secret
         case -1: throw PNPushCryptoError.invalidPublicKey
         default: throw PNPushCryptoError.failure("ECDH")
@@ -30,7 +39,7 @@ struct OpenSSLPushCrypto: PNPushCrypto {
     private static func imported(_ keyPair: PNP256KeyPair) throws -> ImportedKey {
         if let last = lastImported.current, last.keyPair == keyPair { return last }
         guard keyPair.privateKey.count == 32, keyPair.publicKey.count == 65,
-            let pkey = cclinux_p256_key(keyPair.privateKey, keyPair.publicKey)
+            let pkey = cclinux_p256_key(p256Parameters, keyPair.privateKey, keyPair.publicKey)
         else { throw PNPushCryptoError.invalidPrivateKey }
         let key = ImportedKey(pkey: pkey, keyPair: keyPair)
         lastImported.withLock { $0 = key }
@@ -59,7 +68,7 @@ struct OpenSSLPushCrypto: PNPushCrypto {
         guard outputByteCount > 0, outputByteCount <= 255 * 32 else { throw PNPushCryptoError.failure("HKDF output length") }
         var out = [UInt8](repeating: 0, count: outputByteCount)
         let ok = cclinux_hkdf_sha256(
-            salt, salt.count, inputKeyMaterial, inputKeyMaterial.count, info, info.count, &out, outputByteCount)
+            Self.hkdf, salt, salt.count, inputKeyMaterial, inputKeyMaterial.count, info, info.count, &out, outputByteCount)
         guard ok == 1 else { throw PNPushCryptoError.failure("HKDF-SHA-256") }
         return out
     }
@@ -69,7 +78,7 @@ struct OpenSSLPushCrypto: PNPushCrypto {
         guard ciphertextAndTag.count >= 16 else { throw PNPushCryptoError.authenticationFailed }
         // At least one byte, so the buffer has an address even for an empty plaintext.
         var plaintext = [UInt8](repeating: 0, count: max(1, ciphertextAndTag.count - 16))
-        switch cclinux_aes128gcm_open(key, nonce, ciphertextAndTag, ciphertextAndTag.count, &plaintext) {
+        switch cclinux_aes128gcm_open(Self.aes128GCM, key, nonce, ciphertextAndTag, ciphertextAndTag.count, &plaintext) {
         case 1: return Array(plaintext.prefix(ciphertextAndTag.count - 16))
         case -1: throw PNPushCryptoError.authenticationFailed
         default: throw PNPushCryptoError.failure("AES-128-GCM")
@@ -79,7 +88,7 @@ struct OpenSSLPushCrypto: PNPushCrypto {
     func sealAES128GCM(key: [UInt8], nonce: [UInt8], plaintext: [UInt8]) throws -> [UInt8] {
         guard key.count == 16, nonce.count == 12 else { throw PNPushCryptoError.failure("AES-128-GCM key or nonce length") }
         var sealed = [UInt8](repeating: 0, count: plaintext.count + 16)
-        guard cclinux_aes128gcm_seal(key, nonce, plaintext, plaintext.count, &sealed) == 1 else {
+        guard cclinux_aes128gcm_seal(Self.aes128GCM, key, nonce, plaintext, plaintext.count, &sealed) == 1 else {
             throw PNPushCryptoError.failure("AES-128-GCM")
         }
         return sealed
