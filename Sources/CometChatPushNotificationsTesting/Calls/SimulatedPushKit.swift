@@ -8,6 +8,11 @@ import CometChatPushNotificationsCalls
 /// That holds where CallKit is unavailable too (``SimulatedCallKit/available`` off, rule 13):
 /// such an app must not register for VoIP pushes at all. A push to an app that is not running
 /// launches it in the background (with its last `didFinishLaunching`), as iOS does.
+///
+/// PushKit calls its delegate on one serial queue: ``deliver(_:)`` calls from several threads
+/// are delivered one after the other, each callback running alone, and the CallKit reports made
+/// while a callback runs are that push's reports, whatever call they name. An app that reports
+/// push B's call while it handles push A has not reported B in B's callback, and is killed then.
 public final class SimulatedPushKit: PNPushKitRegistry, @unchecked Sendable {
     // @unchecked: all mutable state is inside `state`.
     struct State {
@@ -21,6 +26,8 @@ public final class SimulatedPushKit: PNPushKitRegistry, @unchecked Sendable {
 
     let state = PNLocked(State())
     unowned let calls: SimulatedCalls
+    /// PushKit's delegate queue: held for the whole of a delivery.
+    private let delegateQueue = NSLock()
 
     init(calls: SimulatedCalls) { self.calls = calls }
 
@@ -82,9 +89,13 @@ public final class SimulatedPushKit: PNPushKitRegistry, @unchecked Sendable {
     /// Pushes that arrived while no registry existed (rule 2).
     public var droppedPushes: Int { state.withLock { $0.dropped } }
 
-    /// Delivers a VoIP push with `payload` and enforces the VoIP rule.
+    /// Delivers a VoIP push with `payload` and enforces the VoIP rule. Safe to call from several
+    /// threads: deliveries are serialised, as on PushKit's delegate queue (a call waits for the
+    /// callback under way to return).
     @discardableResult
     public func deliver(_ payload: [AnyHashable: Any]) -> SimulatedVoIPDelivery {
+        delegateQueue.lock()
+        defer { delegateQueue.unlock() }
         let delivery = SimulatedVoIPDelivery()
         state.withLock { $0.deliveries.append(delivery) }
         if calls.owner?.app == nil, calls.owner?.launchInBackground() != nil {
