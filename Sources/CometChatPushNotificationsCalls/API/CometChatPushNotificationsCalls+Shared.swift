@@ -27,4 +27,11 @@ extension CometChatPushNotificationsCalls {
     public static func handleIncomingVoIPPush(_ payload: [AnyHashable: Any], completion: @escaping () -> Void) {
         shared.handleIncomingVoIPPush(payload, completion: completion)
     }
+
+    /// ``handleIncomingVoIPPush(_:mustReport:completion:)-swift.method`` on ``shared``.
+    public static func handleIncomingVoIPPush(
+        _ payload: [AnyHashable: Any], mustReport: Bool, completion: @escaping () -> Void
+    ) {
+        shared.handleIncomingVoIPPush(payload, mustReport: mustReport, completion: completion)
+    }
 }

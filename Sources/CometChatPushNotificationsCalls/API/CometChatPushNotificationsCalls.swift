@@ -44,8 +44,18 @@ public final class CometChatPushNotificationsCalls: NSObject, Sendable {
     /// to CallKit before this method returns (every push, even one it then ends at once) and
     /// calls `completion` after CallKit has answered.
     public func handleIncomingVoIPPush(_ payload: [AnyHashable: Any], completion: @escaping () -> Void) {
+        handleIncomingVoIPPush(payload, mustReport: true, completion: completion)
+    }
+
+    /// Hands over a VoIP push the app's own registry received through iOS 26.4's
+    /// `pushRegistry(_:didReceiveIncomingVoIPPushWith:metadata:withCompletionHandler:)`, with
+    /// `metadata.mustReport`. When it is false (the app is in the foreground or already has a
+    /// call) only a new call is reported to CallKit; a cancel, an end, an answer on another
+    /// device or a duplicate is handled without a report, so no call screen flashes. When it is
+    /// true this is ``handleIncomingVoIPPush(_:completion:)-swift.method``.
+    public func handleIncomingVoIPPush(_ payload: [AnyHashable: Any], mustReport: Bool, completion: @escaping () -> Void) {
         let box = PushKitCompletion(completion)
-        engine.handlePush(PNVoIPPush(payload: payload)) { box.call() }
+        engine.handlePush(PNVoIPPush(payload: payload, mustReport: mustReport)) { box.call() }
     }
 
     // MARK: The app's call UI

@@ -3,7 +3,11 @@ import Foundation
 
 extension CallEngine {
     /// Handles one VoIP push. Reports it to CallKit before returning, whatever it holds, and
-    /// calls `completion` only after CallKit answered that report.
+    /// calls `completion` only after CallKit answered that report. When iOS 26.4 says the push
+    /// need not be reported (`mustReport` false: the app is in the foreground or already has a
+    /// call), only a new call that rings is reported; a cancel, an end, an answer elsewhere, a
+    /// duplicate or a push that cannot ring is handled without a report, so no call screen
+    /// flashes.
     func handlePush(_ push: PNVoIPPush, completion: @escaping @Sendable () -> Void) {
         guard ports.ringsCalls else {
             logger.log(.warning, "A VoIP push arrived on a platform where calls do not ring; it was completed unreported.")
@@ -30,6 +34,13 @@ extension CallEngine {
                 return self.turnedAway(parsed, .failed, "private and could not be opened (\(unopened)); reported as unknown and ended")
             }
             return self.plan(for: parsed, payload: payload, uid: uid, now: now, &s)
+        }
+        if !push.mustReport, plan.ringing == nil {
+            logger.log(.info, "VoIP push: \(plan.note); iOS did not require a report (mustReport false), so none was made.")
+            // Nothing was reported: the effects run without the report's end.
+            run(plan.effects)
+            completion()
+            return
         }
         logger.log(plan.ringing == nil ? .info : .debug, "VoIP push: \(plan.note).")
         sdk?.beginWork()

@@ -6,9 +6,16 @@ public struct PNVoIPPush: @unchecked Sendable {
 
     /// `PKPushPayload.dictionaryPayload`.
     public let payload: [AnyHashable: Any]
+    /// Whether iOS requires this push to be reported to CallKit: `PKVoIPPushMetadata.mustReport`
+    /// on iOS 26.4 and later (false while the app is in the foreground or already has a call),
+    /// always true before.
+    public let mustReport: Bool
 
-    /// Wraps a payload.
-    public init(payload: [AnyHashable: Any]) { self.payload = payload }
+    /// Wraps a payload; `mustReport` as iOS gave it (true before iOS 26.4).
+    public init(payload: [AnyHashable: Any], mustReport: Bool = true) {
+        self.payload = payload
+        self.mustReport = mustReport
+    }
 }
 
 /// What the registry reports, each event with what it needs (the push carries its completion).
@@ -18,7 +25,8 @@ public struct PNPushKitEvents: Sendable {
     /// PushKit invalidated the VoIP token (`didInvalidatePushTokenFor`).
     public var tokenInvalidated: @Sendable () -> Void
     /// A VoIP push arrived. The handler reports it to CallKit before it returns and calls
-    /// `completion` once CallKit has answered the report.
+    /// `completion` once CallKit has answered the report; a push whose ``PNVoIPPush/mustReport``
+    /// is false is reported only when it rings a new call.
     public var pushReceived: @Sendable (PNVoIPPush, _ completion: @escaping @Sendable () -> Void) -> Void
 
     /// Creates the events.

@@ -15,7 +15,19 @@ import CometChatPushNotificationsCalls
 /// push B's call while it handles push A has not reported B in B's callback, and is killed then.
 public final class SimulatedPushKit: PNPushKitRegistry, @unchecked Sendable {
     // @unchecked: all mutable state is inside `state`.
+    /// Which PushKit the device runs.
+    public enum Mode: Sendable, Equatable {
+        /// Before iOS 26.4: every VoIP push must be reported to CallKit.
+        case beforeIOS26_4
+        /// iOS 26.4 and later: each push carries `mustReport`, which iOS sets from the app's state,
+        /// not from the payload: false while the app is in the foreground or already has a call
+        /// in CallKit (ringing, active or held), true otherwise. Only a push with `mustReport`
+        /// true must be reported; the app is killed if it is not.
+        case iOS26_4
+    }
+
     struct State {
+        var mode = Mode.beforeIOS26_4
         var events: PNPushKitEvents?
         var appHandler: (@Sendable (PNVoIPPush, @escaping @Sendable () -> Void) -> Void)?
         var registriesCreated = 0
@@ -44,6 +56,12 @@ public final class SimulatedPushKit: PNPushKitRegistry, @unchecked Sendable {
     }
 
     // MARK: Scenario controls
+
+    /// Which PushKit the device runs (before iOS 26.4 by default).
+    public var mode: Mode {
+        get { state.withLock { $0.mode } }
+        set { state.withLock { $0.mode = newValue } }
+    }
 
     /// How many registries the SDK created (over every launch).
     public var registriesCreated: Int { state.withLock { $0.registriesCreated } }
@@ -111,19 +129,24 @@ public final class SimulatedPushKit: PNPushKitRegistry, @unchecked Sendable {
             return delivery
         }
         let callKit = calls.callKit
+        let mustReport =
+            mode == .beforeIOS26_4
+            || (calls.owner?.app?.state != .active && callKit.ringingCalls.isEmpty && callKit.activeCalls.isEmpty)
+        delivery.setMustReport(mustReport)
         let before = callKit.reportCount
         let start = DispatchTime.now().uptimeNanoseconds
         // CallKit answers a report on its own queue, never while the PushKit callback still runs:
         // hold the queue until the callback returns.
         callKit.queue.suspend()
         defer { callKit.queue.resume() }
-        handler(PNVoIPPush(payload: payload)) { [calls] in
+        handler(PNVoIPPush(payload: payload, mustReport: mustReport)) { [calls] in
             // The reports this push made: those made before its callback returned.
             let end = delivery.reportsEnd ?? callKit.reportCount
             let reported = end > before
             let answered = callKit.reportsCompleted(in: before..<end)
-            delivery.completionCalled(reportedBefore: reported, reportAnswered: answered)
-            guard !delivery.killed else { return }
+            // A push iOS 26.4 did not require to be reported may complete unreported.
+            delivery.completionCalled(reportedBefore: reported || !mustReport, reportAnswered: answered || (!reported && !mustReport))
+            guard !delivery.killed, mustReport else { return }
             if !reported {
                 delivery.markKilled()
                 calls.kill("a VoIP push's completion ran before it was reported to CallKit")
@@ -135,7 +158,7 @@ public final class SimulatedPushKit: PNPushKitRegistry, @unchecked Sendable {
         let reports = callKit.reports.dropFirst(before)
         delivery.setReportsEnd(before + reports.count)
         delivery.handlerReturned(reported: !reports.isEmpty, reportLatency: reports.first.map { $0.uptimeNanoseconds &- start })
-        if reports.isEmpty, !delivery.killed {
+        if reports.isEmpty, mustReport, !delivery.killed {
             delivery.markKilled()
             calls.kill("a VoIP push was not reported to CallKit within the PushKit callback")
         }
@@ -156,6 +179,7 @@ public final class SimulatedVoIPDelivery: @unchecked Sendable {
         var killed = false
         var reportsEnd: Int?
         var launchedApp = false
+        var mustReport = true
     }
     let state = PNLocked(State())
 
@@ -171,6 +195,11 @@ public final class SimulatedVoIPDelivery: @unchecked Sendable {
     public var completedInOrder: Bool {
         state.withLock { $0.completions == 1 && $0.reportedBeforeCompletion && $0.reportAnsweredBeforeCompletion }
     }
+
+    /// Whether iOS required this push to be reported (always before iOS 26.4).
+    public var mustReport: Bool { state.withLock { $0.mustReport } }
+
+    func setMustReport(_ value: Bool) { state.withLock { $0.mustReport = value } }
 
     /// Whether the push launched the app (it was not running).
     public var launchedTheApp: Bool { state.withLock { $0.launchedApp } }

@@ -29,6 +29,15 @@ extension CometChatPushNotificationsCalls {
         handleIncomingVoIPPush(payload, completion: completion)
     }
 
+    /// ``handleIncomingVoIPPush(_:mustReport:completion:)-swift.method`` for Objective-C: pass
+    /// `metadata.mustReport` from iOS 26.4's
+    /// `pushRegistry:didReceiveIncomingVoIPPushWithPayload:metadata:withCompletionHandler:`.
+    @available(swift, obsoleted: 1)
+    @objc(handleIncomingVoIPPush:mustReport:completion:)
+    public func objcHandleIncomingVoIPPush(_ payload: [AnyHashable: Any], mustReport: Bool, completion: @escaping () -> Void) {
+        handleIncomingVoIPPush(payload, mustReport: mustReport, completion: completion)
+    }
+
     /// `decline(sessionId:completion:)` for Objective-C: the completion gets `nil` when the
     /// service took the decline, or the error.
     @available(swift, obsoleted: 1)

@@ -39,6 +39,19 @@ final class ApplePushKitRegistry: NSObject, PNPushKitRegistry, PKPushRegistryDel
         guard type == .voIP, let events else { return completion() }
         events.pushReceived(PNVoIPPush(payload: payload.dictionaryPayload)) { done.call() }
     }
+
+    /// iOS 26.4 and later call this instead of the method above (once per push) and say whether
+    /// the push must be reported to CallKit; earlier systems call only the method above.
+    @available(iOS 26.4, *)
+    @objc(pushRegistry:didReceiveIncomingVoIPPushWithPayload:metadata:withCompletionHandler:)
+    func pushRegistry(
+        _ registry: PKPushRegistry, didReceiveIncomingVoIPPushWith payload: PKPushPayload, metadata: PKVoIPPushMetadata,
+        withCompletionHandler completion: @escaping () -> Void
+    ) {
+        let done = ApplePushCompletion(completion)
+        guard let events else { return completion() }
+        events.pushReceived(PNVoIPPush(payload: payload.dictionaryPayload, mustReport: metadata.mustReport)) { done.call() }
+    }
 }
 
 /// PushKit's completion, carried to CallKit's report completion.
