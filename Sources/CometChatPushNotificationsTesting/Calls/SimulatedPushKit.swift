@@ -21,7 +21,7 @@ public final class SimulatedPushKit: PNPushKitRegistry, @unchecked Sendable {
         case beforeIOS26_4
         /// iOS 26.4 and later: each push carries `mustReport`, which iOS sets from the app's state,
         /// not from the payload: false while the app is in the foreground or already has a call
-        /// in CallKit (ringing, active or held), true otherwise. Only a push with `mustReport`
+        /// in CallKit (ringing or active), true otherwise. Only a push with `mustReport`
         /// true must be reported; the app is killed if it is not.
         case iOS26_4
     }
