@@ -6,37 +6,59 @@ import CometChatPushNotificationsTesting
 
 @Suite("Busy, logout and report failures")
 struct BusyAndLogoutTests {
-    @Test("A second call during an answered call is reported, ended at once and answered busy")
-    func secondCallBusy() async throws {
-        // Given a call in progress
+    @Test("A third call, while one is answered and one waits, is reported, ended at once and answered busy")
+    func thirdCallBusy() async throws {
+        // Given a call in progress and a second one waiting
         let h = await CallsHarness()
         await h.deliver(callPush(session: "s1"))
         h.calls.callKit.answer()
         await h.settle()
         let first = try #require(h.calls.callKit.activeCalls.first)
-        // When carol calls
-        let delivery = await h.deliver(callPush(session: "s2", from: "carol", name: "Carol"))
+        await h.deliver(callPush(session: "s2", from: "carol", name: "Carol"))
+        let waiting = try #require(h.calls.callKit.ringingCalls.first)
+        // When dave calls
+        let delivery = await h.deliver(callPush(session: "s3", from: "dave", name: "Dave"))
         // Then
         #expect(delivery.reportedInCallback)
-        let second = try #require(h.calls.callKit.reports.last)
-        #expect(second.report.callerName == "Carol")
-        #expect(h.calls.callKit.callState(second.report.uuid) == .ended("unanswered"))
+        let third = try #require(h.calls.callKit.reports.last)
+        #expect(third.report.callerName == "Dave")
+        #expect(h.calls.callKit.callState(third.report.uuid) == .ended("unanswered"))
         #expect(h.calls.callKit.activeCalls == [first])
-        #expect(h.statusRequests == ["s2 busy"])
-        #expect(h.delegate.endedCalls.map(\.call.sessionId) == ["s2"])
+        #expect(h.calls.callKit.ringingCalls == [waiting])
+        #expect(h.statusRequests == ["s3 busy"])
+        #expect(h.delegate.endedCalls.map(\.call.sessionId) == ["s3"])
         #expect(h.delegate.endReasons == [.busy])
         h.expectRulesHeld()
     }
 
-    @Test("While the app's own outgoing call runs, incoming calls are busy")
-    func outgoingBusy() async {
+    @Test("A second call while the first still rings is reported, ended at once and answered busy")
+    func secondCallWhileRingingBusy() async throws {
+        let h = await CallsHarness()
+        await h.deliver(callPush(session: "s1"))
+        let first = try #require(h.calls.callKit.ringingCalls.first)
+        await h.deliver(callPush(session: "s2", from: "carol", name: "Carol"))
+        #expect(h.calls.callKit.ringingCalls == [first])
+        #expect(h.statusRequests == ["s2 busy"])
+        #expect(h.delegate.endReasons == [.busy])
+        #expect(h.sdk.calls.waitingCall == nil)
+        h.expectRulesHeld()
+    }
+
+    @Test("While the app's own outgoing call runs, an incoming call rings (the app holds its call); a third is busy")
+    func outgoingThenIncoming() async {
         let h = await CallsHarness()
         h.sdk.calls.reportOutgoingCallStarted(sessionId: "out1")
         await h.deliver(callPush(session: "s2"))
-        #expect(h.statusRequests == ["s2 busy"])
-        h.sdk.calls.reportCallEnded(sessionId: "out1", reason: .localEnded)
-        await h.deliver(callPush(session: "s3"))
         #expect(h.calls.callKit.ringingCalls.count == 1)
+        #expect(h.statusRequests.isEmpty)
+        // CallKit knows no other call: the user gets a plain Answer
+        h.calls.callKit.answer()
+        await h.settle()
+        #expect(h.delegate.presentedCalls.map(\.sessionId) == ["s2"])
+        await h.deliver(callPush(session: "s3", from: "carol"))
+        #expect(h.calls.callKit.ringingCalls.count == 1, "s3 waits beside the answered s2")
+        await h.deliver(callPush(session: "s4", from: "dave"))
+        #expect(h.statusRequests == ["s4 busy"])
         h.expectRulesHeld()
     }
 

@@ -213,8 +213,10 @@ struct RingingScenarioTests {
         h.calls.callKit.answer()
         await h.settle()
         #expect(media.events == ["prepare s1", "audio s1"])
-        await h.deliver(callPush(session: "s2"))
-        #expect(media.events == ["prepare s1", "audio s1"])
+        // A call waiting is prepared too, and dropped when its caller gives up
+        await h.deliver(callPush(session: "s2", from: "carol"))
+        await h.deliver(callPush("cancelled", session: "s2", from: "carol"))
+        #expect(media.events == ["prepare s1", "audio s1", "prepare s2", "cancel s2"])
         h.sdk.calls.reportCallEnded(sessionId: "s1", reason: .localEnded)
         await h.settle()
         await h.deliver(callPush(session: "s3"))

@@ -66,7 +66,9 @@ struct VoIPRuleTests {
             }
         ) { callPush("initiated", session: "s1") },
         Variant("a second call while one rings", ringsAfter: true, before: ringing) { callPush("initiated", session: "s2", from: "carol") },
-        Variant("a second call during an answered call", before: answered) { callPush("initiated", session: "s2", from: "carol") },
+        Variant("a second call during an answered call (call waiting)", ringsAfter: true, before: answered) {
+            callPush("initiated", session: "s2", from: "carol")
+        },
         Variant("ongoing echoed for the answered call", before: answered) { callPush("ongoing", session: "s1") },
         Variant("a push for another user") { callPush(receiver: "mallory") },
         Variant(

@@ -105,8 +105,10 @@ public final class CometChatPushNotificationsCalls: NSObject, Sendable {
         engine.reportCallEnded(sessionId: sessionId, reason: reason)
     }
 
-    /// Tells the SDK the app placed a call: incoming calls are turned away as busy until
-    /// ``reportCallEnded(sessionId:reason:)-swift.method`` ends it.
+    /// Tells the SDK the app placed a call, until ``reportCallEnded(sessionId:reason:)-swift.method``
+    /// ends it. An incoming call then rings beside it (CallKit, which does not know your call,
+    /// shows Accept and Decline): when the user answers, hold or end your call in
+    /// `presentCall(_:)`. A third call is turned away busy.
     public func reportOutgoingCallStarted(sessionId: String) {
         engine.reportOutgoingCallStarted(sessionId: sessionId)
     }
@@ -128,8 +130,13 @@ public final class CometChatPushNotificationsCalls: NSObject, Sendable {
         }
     }
 
-    /// The call ringing or in progress, if any.
-    public var activeCall: IncomingCall? { engine.state.withLock { $0.current?.call } }
+    /// The call ringing or in progress, if any; with two calls (call waiting), the answered call
+    /// that is not on hold.
+    public var activeCall: IncomingCall? { engine.state.withLock { $0.foreground?.call } }
+
+    /// A second call that came while another was in progress: ringing as a waiting call, or
+    /// answered with the first on hold. `nil` with one call or none.
+    public var waitingCall: IncomingCall? { engine.state.withLock { $0.waiting?.call } }
 
     /// Connects the app's media while a call rings. Held weakly: keep a strong reference to it.
     public var mediaSession: PNCallMediaSession? {

@@ -14,22 +14,23 @@ extension CallEngine {
                 self.endAction(uuid, done: done)
             },
             setMuted: { [weak self] uuid, muted in self?.setMuted(uuid, muted) ?? false },
+            setHeld: { [weak self] uuid, onHold in self?.setHeld(uuid, onHold) ?? false },
             audioActivated: { [weak self] in self?.audioActivated() },
             audioDeactivated: { [weak self] in self?.audioDeactivated() },
             reset: { [weak self] in self?.providerReset() })
     }
 
     /// The user answered: `presentCall(_:)` on the main queue decides whether the call goes on.
+    /// A waiting call is answered after CallKit held or ended the other one (Hold & Accept,
+    /// End & Accept), each through its own action.
     func answer(_ uuid: UUID, done: @escaping @Sendable (Bool) -> Void) {
         let (call, timer) = state.withLock { s -> (IncomingCall?, Task<Void, Never>?) in
-            guard var record = s.current, record.uuid == uuid, record.phase == .ringing || record.phase == .reporting else {
+            guard var record = s.record(uuid), record.phase == .ringing || record.phase == .reporting else {
                 return (nil, nil)
             }
             record.phase = .answering
-            s.current = record
-            let timer = s.ringTask
-            s.ringTask = nil
-            return (record.call, timer)
+            s.update(record)
+            return (record.call, s.ringTasks.removeValue(forKey: uuid))
         }
         timer?.cancel()
         guard let call else { return done(false) }
@@ -37,39 +38,50 @@ extension CallEngine {
             let delegate = engine.sdk?.delegate as? CometChatPushNotificationsCallsDelegate
             let presented = delegate?.pnPresentCall(call) ?? false
             if delegate == nil { engine.logger.log(.error, "A call was answered but no CometChatPushNotificationsCallsDelegate is set.") }
-            let effects = engine.state.withLock { s -> [CallEffect]? in
-                guard var record = s.current, record.uuid == uuid, record.phase == .answering else { return nil }
+            let (effects, audioLive) = engine.state.withLock { s -> ([CallEffect]?, Bool) in
+                guard var record = s.record(uuid), record.phase == .answering else { return (nil, false) }
                 if presented {
                     record.phase = .active
-                    s.current = record
-                    return []
+                    s.update(record)
+                    return ([], s.audioActive)
                 }
-                return engine.finish(&s, record, .failed, reportToCallKit: true)
+                return (engine.finish(&s, record, .failed, reportToCallKit: true), false)
             }
             let fulfil = presented && effects?.isEmpty == true
-            // Rule 12: category and mode before the answer is fulfilled; audio starts at activation.
-            if fulfil { engine.ports.audioSession.configureForCall(video: call.isVideo) }
+            // Rule 12: category and mode before the answer is fulfilled; audio starts at
+            // activation. A call answered while another one (now on hold) keeps the session
+            // active finds it configured and active already: CallKit does not activate it again.
+            if fulfil, !audioLive { engine.ports.audioSession.configureForCall(video: call.isVideo) }
             done(fulfil)
-            engine.run(effects ?? [])
+            engine.run((effects ?? []) + (fulfil && audioLive ? [.audioLive(call)] : []))
         }
     }
 
-    /// The user declined a ringing call or hung up an answered one on the system call screen.
+    /// The user declined a ringing call or hung up an answered one on the system call screen
+    /// (also End & Accept, which ends the call in progress before answering a waiting one).
     func endAction(_ uuid: UUID, done: @escaping @Sendable (Bool) -> Void) {
         let effects = state.withLock { s -> [CallEffect] in
-            guard let record = s.current, record.uuid == uuid else { return [] }
-            if record.isRinging { return finish(&s, record, .declined, reportToCallKit: false, status: "rejected") }
+            guard let record = s.record(uuid) else { return [] }
+            if record.isRinging {
+                return finish(&s, record, .declined, reportToCallKit: false, status: Self.declineStatus(s, record))
+            }
             return finish(&s, record, .localEnded, reportToCallKit: false)
         }
         done(true)
         run(effects)
     }
 
+    /// What the caller hears when the user declines `record`: `busy` for a waiting call (the
+    /// user is on another call), `rejected` otherwise.
+    static func declineStatus(_ s: State, _ record: CallRecord) -> String {
+        s.waiting?.uuid == record.uuid ? "busy" : "rejected"
+    }
+
     func setMuted(_ uuid: UUID, _ muted: Bool) -> Bool {
         let call = state.withLock { s -> IncomingCall? in
-            guard var record = s.current, record.uuid == uuid else { return nil }
+            guard var record = s.record(uuid) else { return nil }
             record.muted = muted
-            s.current = record
+            s.update(record)
             return record.call
         }
         guard let call else { return false }
@@ -77,12 +89,29 @@ extension CallEngine {
         return true
     }
 
+    /// The user put an answered call on hold or took it off (CallKit's Hold button, Hold &
+    /// Accept of a waiting call, Swap): the delegate hears of it. Fails for a call that is not
+    /// answered.
+    func setHeld(_ uuid: UUID, _ onHold: Bool) -> Bool {
+        let effects = state.withLock { s -> [CallEffect]? in
+            guard var record = s.record(uuid), record.phase == .active else { return nil }
+            guard record.onHold != onHold else { return [] }
+            record.onHold = onHold
+            s.update(record)
+            return [.holdChanged(record.call, onHold)]
+        }
+        guard let effects else { return false }
+        logger.log(.info, "Call \(uuid) \(onHold ? "put on hold" : "taken off hold") through CallKit.")
+        run(effects)
+        return true
+    }
+
     /// CallKit activated the audio session (configured when the call was answered): the app's
-    /// media may start now.
+    /// media may start now, for the answered call that is not on hold.
     func audioActivated() {
         let call = state.withLock { s -> IncomingCall? in
             s.audioActive = true
-            return s.current?.call
+            return s.foreground?.call
         }
         guard let call else { return }
         onMain { engine in engine.state.withLock { $0.mediaSession }?.audioSessionDidActivate(for: call) }
@@ -97,8 +126,7 @@ extension CallEngine {
     func providerReset() {
         let effects = state.withLock { s -> [CallEffect] in
             s.audioActive = false
-            guard let record = s.current else { return [] }
-            return finish(&s, record, .failed, reportToCallKit: false)
+            return s.records.flatMap { finish(&s, $0, .failed, reportToCallKit: false) }
         }
         run(effects)
     }
@@ -106,11 +134,13 @@ extension CallEngine {
     // MARK: The app's calls
 
     /// The app declined from its own UI: ends the ringing call through CallKit and tells the
-    /// service `rejected` (also for a call that does not ring here).
+    /// service `rejected` (`busy` for a waiting call; `rejected` also for a call that does not
+    /// ring here).
     func decline(sessionId: String, completion: (@Sendable (PNResult<Void>) -> Void)?) {
         let (effects, uuid) = state.withLock { s -> ([CallEffect], UUID?) in
-            guard let record = s.current, record.call.sessionId == sessionId, record.isRinging else { return ([], nil) }
-            let effects = finish(&s, record, .declined, reportToCallKit: false, status: "rejected", statusCompletion: completion)
+            guard let record = s.record(session: sessionId), record.isRinging else { return ([], nil) }
+            let effects = finish(
+                &s, record, .declined, reportToCallKit: false, status: Self.declineStatus(s, record), statusCompletion: completion)
             return (effects, record.uuid)
         }
         guard let uuid else {
@@ -136,7 +166,7 @@ extension CallEngine {
     func reportCallEnded(sessionId: String, reason: CallEndReason) {
         if reason == .localEnded, callKitUsable,
             let uuid = state.withLock({ s -> UUID? in
-                guard let record = s.current, record.call.sessionId == sessionId, !record.isRinging else { return nil }
+                guard let record = s.record(session: sessionId), !record.isRinging else { return nil }
                 return record.uuid
             })
         {
@@ -152,14 +182,15 @@ extension CallEngine {
     private func finishEnded(sessionId: String, reason: CallEndReason) {
         let effects = state.withLock { s -> [CallEffect] in
             s.outgoing.remove(sessionId)
-            guard let record = s.current, record.call.sessionId == sessionId else { return [] }
-            let status = record.isRinging && reason == .declined ? "rejected" : nil
+            guard let record = s.record(session: sessionId) else { return [] }
+            let status = record.isRinging && reason == .declined ? Self.declineStatus(s, record) : nil
             return finish(&s, record, reason, reportToCallKit: true, status: status)
         }
         run(effects)
     }
 
-    /// The app placed a call: incoming calls are turned away busy until it ends.
+    /// The app placed a call: an incoming call rings as a call waiting beside it (CallKit, which
+    /// does not know the app's call, shows Accept and Decline) until it ends.
     func reportOutgoingCallStarted(sessionId: String) {
         state.withLock { _ = $0.outgoing.insert(sessionId) }
     }

@@ -78,7 +78,7 @@ extension CallEngine {
             return turnedAway(.failed, "for another user; reported and ended")
         }
 
-        if let record = s.current, record.call.sessionId == sessionId {
+        if let record = s.record(session: sessionId) {
             // About the call on screen: report its UUID again (CallKit answers that it exists,
             // and shows nothing new), then act on it.
             let report = PNIncomingCallReport(
@@ -99,16 +99,28 @@ extension CallEngine {
         guard let call = parsed.incomingCall(payload: payload, uuid: fresh) else {
             return turnedAway(.failed, "malformed; reported and ended")
         }
-        if s.current != nil || !s.outgoing.isEmpty {
+        // Call waiting: a second call rings while the first is in progress (answered, or an
+        // outgoing call of the app's); while the first still rings, or with a call already
+        // waiting, it is turned away busy.
+        if s.waiting != nil || s.current?.isRinging == true {
             s.endedSessions.append(sessionId)
             if s.endedSessions.count > Self.endedMemory { s.endedSessions.removeFirst() }
+            let why = s.waiting != nil ? "a call is already waiting" : "another call is ringing"
             return turnedAway(
-                .unanswered, "call \(sessionId) while on another call; reported, ended and answered busy",
+                .unanswered, "call \(sessionId) while \(why); reported, ended and answered busy",
                 effects: [.sendStatus(sessionId: sessionId, status: "busy", completion: nil), .callDidEnd(call, .busy)])
         }
-        s.current = CallRecord(call: call, phase: .reporting, since: now)
+        let record = CallRecord(call: call, phase: .reporting, since: now)
+        let note: String
+        if s.current != nil {
+            s.waiting = record
+            note = "call \(sessionId) rings as a waiting call (another call is in progress)"
+        } else {
+            s.current = record
+            note = s.outgoing.isEmpty ? "call \(sessionId) rings" : "call \(sessionId) rings while the app's outgoing call runs"
+        }
         let report = PNIncomingCallReport(uuid: fresh, callerName: call.callerName, handle: parsed.handle, hasVideo: call.isVideo)
-        return PushPlan(report: report, ringing: call, note: "call \(sessionId) rings")
+        return PushPlan(report: report, ringing: call, note: note)
     }
 
     /// A report for a push that does not ring: reported (rule 9), then ended with `reason`.
@@ -136,14 +148,14 @@ extension CallEngine {
         var effects = plan.effects
         if let call = plan.ringing {
             effects += state.withLock { s -> [CallEffect] in
-                guard var record = s.current, record.uuid == call.callUUID else { return [] }
+                guard var record = s.record(call.callUUID) else { return [] }
                 if let error {
                     logger.log(.warning, "CallKit refused call \(call.sessionId): \(error).")
                     return finish(&s, record, .failed, reportToCallKit: false)
                 }
                 if record.phase == .reporting {
                     record.phase = .ringing
-                    s.current = record
+                    s.update(record)
                 }
                 return [.startRingTimer(record.uuid), .prepareMedia(call)]
             }

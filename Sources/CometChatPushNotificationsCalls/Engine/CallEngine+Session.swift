@@ -85,8 +85,7 @@ extension CallEngine {
         let effects = state.withLock { s -> [CallEffect] in
             s.loggedOut = true
             s.outgoing.removeAll()
-            guard let record = s.current else { return [] }
-            return finish(&s, record, .failed, reportToCallKit: true)
+            return s.records.flatMap { finish(&s, $0, .failed, reportToCallKit: true) }
         }
         run(effects)
     }
@@ -102,22 +101,23 @@ extension CallEngine {
 
     /// The ringing or answered call, without names or payload.
     func diagnostics() -> [String: Any] {
-        let snapshot = state.withLock { s in (s.current, s.ownership, s.voipTokenSeen, s.outgoing.count, s.audioActive) }
-        var out: [String: Any] = [:]
-        if let record = snapshot.0 {
-            out["activeCall"] =
-                [
-                    "sessionId": record.call.sessionId,
-                    "state": record.phase.rawValue,
-                    "callType": record.call.callType.name,
-                    "isGroup": record.call.isGroup,
-                    "muted": record.muted,
-                    "audioActive": snapshot.4,
-                    "since": ISO8601DateFormatter().string(from: record.since),
-                ] as [String: Any]
-        } else {
-            out["activeCall"] = "none"
+        let snapshot = state.withLock { s in (s.current, s.ownership, s.voipTokenSeen, s.outgoing.count, s.audioActive, s.waiting) }
+        func describe(_ record: CallRecord?) -> Any {
+            guard let record else { return "none" }
+            return [
+                "sessionId": record.call.sessionId,
+                "state": record.phase.rawValue,
+                "callType": record.call.callType.name,
+                "isGroup": record.call.isGroup,
+                "muted": record.muted,
+                "onHold": record.onHold,
+                "audioActive": snapshot.4,
+                "since": ISO8601DateFormatter().string(from: record.since),
+            ] as [String: Any]
         }
+        var out: [String: Any] = [:]
+        out["activeCall"] = describe(snapshot.0)
+        out["waitingCall"] = describe(snapshot.5)
         out["outgoingCalls"] = snapshot.3
         out["pushKitOwnership"] = snapshot.1.name
         out["voipTokenReceived"] = snapshot.2

@@ -14,13 +14,41 @@ final class CallEngine: Sendable {
         var configured = false
         var ownership: PNPushKitOwnership = .sdk
         var callKitAvailability: PNCallKitAvailability = .automatic
+        /// The call that rang first, or the only one.
         var current: CallRecord?
-        var ringTask: Task<Void, Never>?
+        /// A second call that came while `current` was in progress: ringing as a waiting call,
+        /// or answered (with `current` on hold). It becomes `current` when `current` ends.
+        var waiting: CallRecord?
+        /// The ring timer of each ringing call.
+        var ringTasks: [UUID: Task<Void, Never>] = [:]
         var outgoing: Set<String> = []
         var endedSessions: [String] = []
         var voipTokenSeen = false
         var loggedOut = false
         var audioActive = false
+
+        /// The current call, then the waiting one.
+        var records: [CallRecord] { [current, waiting].compactMap { $0 } }
+
+        /// The call CallKit knows as `uuid`.
+        func record(_ uuid: UUID) -> CallRecord? { records.first { $0.uuid == uuid } }
+
+        /// The call with `sessionId`.
+        func record(session sessionId: String) -> CallRecord? { records.first { $0.call.sessionId == sessionId } }
+
+        /// Stores a changed record in the place it came from.
+        mutating func update(_ record: CallRecord) {
+            if current?.uuid == record.uuid {
+                current = record
+            } else if waiting?.uuid == record.uuid {
+                waiting = record
+            }
+        }
+
+        /// The answered call that is not on hold, else the current call.
+        var foreground: CallRecord? {
+            records.last { $0.phase == .active && !$0.onHold } ?? current
+        }
     }
 
     /// How long a call rings before it is missed.
@@ -61,19 +89,22 @@ final class CallEngine: Sendable {
 
     // MARK: Transitions shared by every ending
 
-    /// Ends the current call: forgets it, stops its ring timer, and lists what must follow.
+    /// Ends a call: forgets it (a waiting call becomes the current one when the current call
+    /// ends), stops its ring timer, and lists what must follow.
     func finish(
         _ s: inout State, _ record: CallRecord, _ reason: CallEndReason, reportToCallKit: Bool, status: String? = nil,
         statusCompletion: (@Sendable (PNResult<Void>) -> Void)? = nil
     ) -> [CallEffect] {
         var effects: [CallEffect] = []
-        if s.current?.uuid == record.uuid { s.current = nil }
+        if s.current?.uuid == record.uuid {
+            s.current = s.waiting
+            s.waiting = nil
+        } else if s.waiting?.uuid == record.uuid {
+            s.waiting = nil
+        }
         s.endedSessions.append(record.call.sessionId)
         if s.endedSessions.count > Self.endedMemory { s.endedSessions.removeFirst() }
-        if let task = s.ringTask {
-            effects.append(.cancelRingTimer(task))
-            s.ringTask = nil
-        }
+        if let task = s.ringTasks.removeValue(forKey: record.uuid) { effects.append(.cancelRingTimer(task)) }
         if reportToCallKit { effects.append(.reportEnded(record.uuid, reason.callKitReason)) }
         if record.isRinging { effects.append(.cancelMedia(record.call)) }
         if let status { effects.append(.sendStatus(sessionId: record.call.sessionId, status: status, completion: statusCompletion)) }
@@ -103,6 +134,12 @@ final class CallEngine: Sendable {
                 onMain { engine in
                     (engine.sdk?.delegate as? CometChatPushNotificationsCallsDelegate)?.pnCallDidEnd(call, reason)
                 }
+            case .holdChanged(let call, let onHold):
+                onMain { engine in
+                    (engine.sdk?.delegate as? CometChatPushNotificationsCallsDelegate)?.pnCallDidChangeHold(call, onHold)
+                }
+            case .audioLive(let call):
+                onMain { engine in engine.state.withLock { $0.mediaSession }?.audioSessionDidActivate(for: call) }
             case .prepareMedia(let call):
                 onMain { engine in engine.state.withLock { $0.mediaSession }?.prepare(for: call) }
             case .cancelMedia(let call):
@@ -135,9 +172,9 @@ final class CallEngine: Sendable {
             self?.ringTimedOut(uuid)
         }
         let keep = state.withLock { s -> Bool in
-            guard s.current?.uuid == uuid else { return false }
-            s.ringTask?.cancel()
-            s.ringTask = task
+            guard s.record(uuid) != nil else { return false }
+            s.ringTasks[uuid]?.cancel()
+            s.ringTasks[uuid] = task
             return true
         }
         if !keep { task.cancel() }
@@ -145,10 +182,8 @@ final class CallEngine: Sendable {
 
     private func ringTimedOut(_ uuid: UUID) {
         let effects = state.withLock { s -> [CallEffect] in
-            guard let record = s.current, record.uuid == uuid, record.phase == .ringing || record.phase == .reporting else {
-                return []
-            }
-            s.ringTask = nil
+            guard let record = s.record(uuid), record.phase == .ringing || record.phase == .reporting else { return [] }
+            s.ringTasks[uuid] = nil
             return finish(&s, record, .timedOut, reportToCallKit: true, status: "unanswered")
         }
         run(effects)

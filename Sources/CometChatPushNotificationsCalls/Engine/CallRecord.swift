@@ -1,7 +1,8 @@
 import Foundation
 import CometChatPushNotificationsSwift
 
-/// The call the engine is ringing or holding (one at a time: a second one is turned away busy).
+/// A call the engine rings or holds: the current call, or a second one that waits while the
+/// current call is in progress (call waiting). A third call is turned away busy.
 struct CallRecord: Sendable {
     enum Phase: String, Sendable {
         /// Reported to CallKit; the report's completion has not come back.
@@ -18,6 +19,8 @@ struct CallRecord: Sendable {
     var phase: Phase
     let since: Date
     var muted = false
+    /// Put on hold through CallKit (the user's Hold, or Hold & Accept of a waiting call).
+    var onHold = false
 
     var uuid: UUID { call.callUUID }
     var isRinging: Bool { phase != .active }
@@ -30,6 +33,11 @@ enum CallEffect: Sendable {
     case cancelRingTimer(Task<Void, Never>)
     case sendStatus(sessionId: String, status: String, completion: (@Sendable (PNResult<Void>) -> Void)?)
     case callDidEnd(IncomingCall, CallEndReason)
+    /// The call went on hold or came off it: tell the delegate.
+    case holdChanged(IncomingCall, Bool)
+    /// A call was answered while CallKit's audio session was already active (another call
+    /// holds it): CallKit does not activate it again, so the media hears it now.
+    case audioLive(IncomingCall)
     case prepareMedia(IncomingCall)
     case cancelMedia(IncomingCall)
 }

@@ -10,15 +10,21 @@ public struct PNCallKitConfiguration: Sendable, Equatable {
     public var includesCallsInRecents: Bool
     /// Whether the app supports video calls.
     public var supportsVideo: Bool
+    /// Call waiting: calls can be held, and a second call rings beside one in progress (two
+    /// call groups of one call each), so the system offers Hold & Accept, End & Accept and
+    /// Decline.
+    public var supportsHolding: Bool
 
     /// Creates a configuration.
     public init(
-        iconTemplateImageName: String? = nil, ringtone: String? = nil, includesCallsInRecents: Bool = true, supportsVideo: Bool = true
+        iconTemplateImageName: String? = nil, ringtone: String? = nil, includesCallsInRecents: Bool = true, supportsVideo: Bool = true,
+        supportsHolding: Bool = true
     ) {
         self.iconTemplateImageName = iconTemplateImageName
         self.ringtone = ringtone
         self.includesCallsInRecents = includesCallsInRecents
         self.supportsVideo = supportsVideo
+        self.supportsHolding = supportsHolding
     }
 }
 
@@ -79,6 +85,9 @@ public struct PNCallKitActions: Sendable {
     public var end: @Sendable (UUID, _ done: @escaping @Sendable (Bool) -> Void) -> Void
     /// The user muted or unmuted (`CXSetMutedCallAction`); returns whether to fulfil.
     public var setMuted: @Sendable (UUID, Bool) -> Bool
+    /// The user put a call on hold or took it off (`CXSetHeldCallAction`: the Hold button, Hold
+    /// & Accept, Swap); returns whether to fulfil.
+    public var setHeld: @Sendable (UUID, Bool) -> Bool
     /// CallKit activated the audio session (`provider(_:didActivate:)`).
     public var audioActivated: @Sendable () -> Void
     /// CallKit deactivated the audio session (`provider(_:didDeactivate:)`).
@@ -86,11 +95,12 @@ public struct PNCallKitActions: Sendable {
     /// CallKit reset the provider: every call is gone (`providerDidReset(_:)`).
     public var reset: @Sendable () -> Void
 
-    /// Creates the actions.
+    /// Creates the actions. Without `setHeld`, holds are refused.
     public init(
         answer: @escaping @Sendable (UUID, _ done: @escaping @Sendable (Bool) -> Void) -> Void,
         end: @escaping @Sendable (UUID, _ done: @escaping @Sendable (Bool) -> Void) -> Void,
         setMuted: @escaping @Sendable (UUID, Bool) -> Bool,
+        setHeld: @escaping @Sendable (UUID, Bool) -> Bool = { _, _ in false },
         audioActivated: @escaping @Sendable () -> Void,
         audioDeactivated: @escaping @Sendable () -> Void,
         reset: @escaping @Sendable () -> Void
@@ -98,6 +108,7 @@ public struct PNCallKitActions: Sendable {
         self.answer = answer
         self.end = end
         self.setMuted = setMuted
+        self.setHeld = setHeld
         self.audioActivated = audioActivated
         self.audioDeactivated = audioDeactivated
         self.reset = reset

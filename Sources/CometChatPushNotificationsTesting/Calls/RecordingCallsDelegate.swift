@@ -2,9 +2,10 @@ import Foundation
 @_spi(PNProducts) import CometChatPushNotificationsSwift
 import CometChatPushNotificationsCalls
 
-/// A delegate that adopts the Calls delegate too: records `presentCall(_:)` and
-/// `callDidEnd(_:reason:)` (as `.product("presentCall <sessionId>")` and
-/// `.product("callDidEnd <sessionId> <reason>")`) and answers `presentCall` with
+/// A delegate that adopts the Calls delegate too: records `presentCall(_:)`,
+/// `callDidEnd(_:reason:)` and `callDidChangeHold(_:onHold:)` (as
+/// `.product("presentCall <sessionId>")`, `.product("callDidEnd <sessionId> <reason>")` and
+/// `.product("callDidChangeHold <sessionId> <onHold>")`) and answers `presentCall` with
 /// ``presentCallAnswer``.
 #if canImport(ObjectiveC)
 @objc(PNRecordingCallsDelegate)
@@ -15,6 +16,7 @@ open class RecordingCallsDelegate: RecordingDelegate, CometChatPushNotifications
         var answer = true
         var presented: [IncomingCall] = []
         var ended: [(IncomingCall, CallEndReason)] = []
+        var holds: [(IncomingCall, Bool)] = []
         var offMain = 0
     }
     private let calls = PNLocked(Calls())
@@ -44,6 +46,8 @@ open class RecordingCallsDelegate: RecordingDelegate, CometChatPushNotifications
     public var endedCalls: [(call: IncomingCall, reason: CallEndReason)] { calls.withLock { $0.ended.map { ($0.0, $0.1) } } }
     /// Reasons of ended calls, in order.
     public var endReasons: [CallEndReason] { endedCalls.map(\.reason) }
+    /// Hold changes, in order: the call and whether it went on hold.
+    public var holdChanges: [(call: IncomingCall, onHold: Bool)] { calls.withLock { $0.holds.map { ($0.0, $0.1) } } }
     /// Calls callbacks that arrived off the main queue (the SDK promises none).
     public var callbacksOffMain: Int { calls.withLock { $0.offMain } }
 
@@ -65,5 +69,14 @@ open class RecordingCallsDelegate: RecordingDelegate, CometChatPushNotifications
             if !onMainQueue { $0.offMain += 1 }
         }
         record(.product("callDidEnd \(call.sessionId) \(reason.name)"))
+    }
+
+    /// Records the hold change (as `.product("callDidChangeHold <sessionId> <onHold>")`).
+    open func callDidChangeHold(_ call: IncomingCall, onHold: Bool) {
+        calls.withLock {
+            $0.holds.append((call, onHold))
+            if !onMainQueue { $0.offMain += 1 }
+        }
+        record(.product("callDidChangeHold \(call.sessionId) \(onHold)"))
     }
 }

@@ -3,8 +3,9 @@ import Foundation
 import CometChatPushNotificationsCalls
 
 /// CallKit on the simulated device: the provider the SDK reports to, the system call screen the
-/// test taps (answer, decline, end, mute), Do Not Disturb, the region's availability, Recents
-/// and the audio session (rules 9–13).
+/// test taps (answer, decline, end, mute, hold, and a call waiting's Hold & Accept and End &
+/// Accept), Do Not Disturb, the region's availability, Recents and the audio session (rules
+/// 9–13).
 ///
 /// Like CallKit, report completions and provider actions run on the provider's queue, never
 /// inside the call that caused them.
@@ -58,6 +59,7 @@ public final class SimulatedCallKit: PNCallKitProvider, PNCallAudioSession, @unc
         var state: CallState
         var answered = false
         var muted = false
+        var held = false
     }
 
     struct State {
@@ -116,6 +118,12 @@ public final class SimulatedCallKit: PNCallKitProvider, PNCallAudioSession, @unc
     public var activeCalls: [UUID] {
         state.withLock { s in s.reports.map(\.report.uuid).filter { s.calls[$0]?.state == .active }.uniqued() }
     }
+    /// Answered calls on hold.
+    public var heldCalls: [UUID] {
+        state.withLock { s in s.reports.map(\.report.uuid).filter { s.calls[$0]?.state == .active && s.calls[$0]?.held == true }.uniqued() }
+    }
+    /// Whether the call with `uuid` is on hold.
+    public func isHeld(_ uuid: UUID) -> Bool { state.withLock { $0.calls[uuid]?.held ?? false } }
     /// The Phone app's Recents, oldest first.
     public var recents: [RecentCall] { state.withLock { $0.recents } }
     /// Notifications shown where CallKit is unavailable.

@@ -16,8 +16,12 @@ public protocol CometChatPushNotificationsCallsDelegate: CometChatPushNotificati
     /// when this method is not implemented.
     @objc(presentCall:) optional func presentCall(_ call: IncomingCall) -> Bool
     /// `call` ended, for any reason: declined, cancelled by the caller, missed, answered or
-    /// declined elsewhere, hung up, failed or turned away as busy.
+    /// declined elsewhere, hung up, failed or turned away as busy. With two calls (call
+    /// waiting), each ends on its own.
     @objc(callDidEnd:reason:) optional func callDidEnd(_ call: IncomingCall, reason: CallEndReason)
+    /// `call` went on hold (`onHold` true) or came off it, through CallKit: the user's Hold or
+    /// Swap, or Hold & Accept of a call waiting. Pause or resume its media.
+    @objc(callDidChangeHold:onHold:) optional func callDidChangeHold(_ call: IncomingCall, onHold: Bool)
 }
 
 /// Calls to the delegate's optional methods that work the same with Objective-C `optional`
@@ -32,6 +36,11 @@ extension CometChatPushNotificationsCallsDelegate {
     func pnCallDidEnd(_ call: IncomingCall, _ reason: CallEndReason) {
         callDidEnd?(call, reason: reason)
     }
+
+    /// Calls `callDidChangeHold(_:onHold:)` if it is implemented.
+    func pnCallDidChangeHold(_ call: IncomingCall, _ onHold: Bool) {
+        callDidChangeHold?(call, onHold: onHold)
+    }
 }
 #else
 import Foundation
@@ -45,8 +54,12 @@ public protocol CometChatPushNotificationsCallsDelegate: CometChatPushNotificati
     /// when this method is not implemented.
     func presentCall(_ call: IncomingCall) -> Bool
     /// `call` ended, for any reason: declined, cancelled by the caller, missed, answered or
-    /// declined elsewhere, hung up, failed or turned away as busy.
+    /// declined elsewhere, hung up, failed or turned away as busy. With two calls (call
+    /// waiting), each ends on its own.
     func callDidEnd(_ call: IncomingCall, reason: CallEndReason)
+    /// `call` went on hold (`onHold` true) or came off it, through CallKit: the user's Hold or
+    /// Swap, or Hold & Accept of a call waiting. Pause or resume its media.
+    func callDidChangeHold(_ call: IncomingCall, onHold: Bool)
 }
 
 extension CometChatPushNotificationsCallsDelegate {
@@ -57,6 +70,8 @@ extension CometChatPushNotificationsCallsDelegate {
     }
     /// Not implemented.
     public func callDidEnd(_ call: IncomingCall, reason: CallEndReason) { PNDelegateProbe.markUnimplemented() }
+    /// Not implemented.
+    public func callDidChangeHold(_ call: IncomingCall, onHold: Bool) { PNDelegateProbe.markUnimplemented() }
 }
 
 /// Calls to the delegate's optional methods that work the same with Objective-C `optional`
@@ -72,6 +87,11 @@ extension CometChatPushNotificationsCallsDelegate {
     /// Calls `callDidEnd(_:reason:)` if it is implemented.
     func pnCallDidEnd(_ call: IncomingCall, _ reason: CallEndReason) {
         _ = PNDelegateProbe.invoke { callDidEnd(call, reason: reason) }
+    }
+
+    /// Calls `callDidChangeHold(_:onHold:)` if it is implemented.
+    func pnCallDidChangeHold(_ call: IncomingCall, _ onHold: Bool) {
+        _ = PNDelegateProbe.invoke { callDidChangeHold(call, onHold: onHold) }
     }
 }
 #endif

@@ -13,6 +13,7 @@ final class AppleCallKitProvider: NSObject, PNCallKitProvider, CXProviderDelegat
     private let lock = NSLock()
     private var provider: CXProvider?
     private var actions: PNCallKitActions?
+    private var supportsHolding = false
     private let controller = CXCallController()
 
     /// CallKit must not be used in China (App Store Review Guideline 5.0).
@@ -29,7 +30,9 @@ final class AppleCallKitProvider: NSObject, PNCallKitProvider, CXProviderDelegat
     func configure(_ configuration: PNCallKitConfiguration, actions: PNCallKitActions) {
         let providerConfiguration = CXProviderConfiguration()
         providerConfiguration.supportsVideo = configuration.supportsVideo
-        providerConfiguration.maximumCallGroups = 1
+        // Call waiting: one call per group, two groups, so a second call can ring beside the
+        // first and iOS offers Hold & Accept, End & Accept and Decline.
+        providerConfiguration.maximumCallGroups = configuration.supportsHolding ? 2 : 1
         providerConfiguration.maximumCallsPerCallGroup = 1
         providerConfiguration.supportedHandleTypes = [.generic]
         providerConfiguration.includesCallsInRecents = configuration.includesCallsInRecents
@@ -39,6 +42,7 @@ final class AppleCallKitProvider: NSObject, PNCallKitProvider, CXProviderDelegat
         }
         lock.withLock {
             self.actions = actions
+            self.supportsHolding = configuration.supportsHolding
             if let provider {
                 provider.configuration = providerConfiguration
             } else {
@@ -67,7 +71,7 @@ final class AppleCallKitProvider: NSObject, PNCallKitProvider, CXProviderDelegat
         update.remoteHandle = CXHandle(type: .generic, value: report.handle)
         update.localizedCallerName = report.callerName
         update.hasVideo = report.hasVideo
-        update.supportsHolding = false
+        update.supportsHolding = lock.withLock { supportsHolding }
         update.supportsGrouping = false
         update.supportsUngrouping = false
         update.supportsDTMF = false
@@ -139,6 +143,11 @@ final class AppleCallKitProvider: NSObject, PNCallKitProvider, CXProviderDelegat
     @objc(provider:performSetMutedCallAction:)
     func provider(_ provider: CXProvider, perform action: CXSetMutedCallAction) {
         if currentActions?.setMuted(action.callUUID, action.isMuted) == true { action.fulfill() } else { action.fail() }
+    }
+
+    @objc(provider:performSetHeldCallAction:)
+    func provider(_ provider: CXProvider, perform action: CXSetHeldCallAction) {
+        if currentActions?.setHeld(action.callUUID, action.isOnHold) == true { action.fulfill() } else { action.fail() }
     }
 
     @objc(provider:didActivateAudioSession:)
