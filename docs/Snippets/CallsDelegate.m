@@ -13,4 +13,9 @@
     if (reason == PNCallEndReasonTimedOut) { NSLog(@"missed call from %@", call.callerName); }
 }
 
+- (void)callDidChangeHold:(PNIncomingCall *)call onHold:(BOOL)onHold {
+    // Pause or resume this call's audio and video in your calls SDK.
+    NSLog(@"%@ %@", onHold ? @"holding" : @"resuming", call.sessionId);
+}
+
 @end

@@ -27,6 +27,12 @@ final class CallsDelegate: NSObject, @preconcurrency CometChatPushNotificationsC
         onActiveCallChange?(nil)
     }
 
+    func callDidChangeHold(_ call: IncomingCall, onHold: Bool) {
+        // Call waiting's Hold & Accept, or Hold on the CallKit screen: pause or resume this call's
+        // media in your calls SDK.
+        print("Call \(call.sessionId) \(onHold ? "on hold" : "resumed")")
+    }
+
     func onPushTokenRegistered(platform: CometChatPushTokenPlatform) {
         print("Push token registered: \(platform.rawName)")
     }
