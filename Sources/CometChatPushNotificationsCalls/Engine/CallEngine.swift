@@ -44,6 +44,8 @@ final class CallEngine: Sendable {
     let logger: PNLogger
     let application: PNApplication
     let callbackQueue: DispatchQueue
+    /// Missed-call notifications and their call-backs.
+    let missedCalls: MissedCalls
 
     init(sdk: CometChatPushNotifications) {
         let platform = sdk.runtimePlatform
@@ -52,6 +54,7 @@ final class CallEngine: Sendable {
         logger = platform.logger
         application = platform.application
         callbackQueue = platform.callbackQueue
+        missedCalls = MissedCalls(sdk: sdk)
         var initial = State()
         initial.sdk = sdk
         state = PNLocked(initial)
@@ -103,6 +106,9 @@ final class CallEngine: Sendable {
                 onMain { engine in
                     (engine.sdk?.delegate as? CometChatPushNotificationsCallsDelegate)?.pnCallDidEnd(call, reason)
                 }
+                // Keyed on the ending, not on which record the call was: any call that rang here
+                // and ended unanswered is a missed call.
+                if MissedCalls.isMissed(reason) { missedCalls.post(call) }
             case .prepareMedia(let call):
                 onMain { engine in engine.state.withLock { $0.mediaSession }?.prepare(for: call) }
             case .cancelMedia(let call):

@@ -2,10 +2,10 @@ import Foundation
 @_spi(PNProducts) import CometChatPushNotificationsSwift
 import CometChatPushNotificationsCalls
 
-/// A delegate that adopts the Calls delegate too: records `presentCall(_:)` and
-/// `callDidEnd(_:reason:)` (as `.product("presentCall <sessionId>")` and
-/// `.product("callDidEnd <sessionId> <reason>")`) and answers `presentCall` with
-/// ``presentCallAnswer``.
+/// A delegate that adopts the Calls delegate too: records `presentCall(_:)`,
+/// `callDidEnd(_:reason:)` and `callBack(_:)` (as `.product("presentCall <sessionId>")`,
+/// `.product("callDidEnd <sessionId> <reason>")` and `.product("callBack <sessionId>")`) and
+/// answers `presentCall` with ``presentCallAnswer``.
 #if canImport(ObjectiveC)
 @objc(PNRecordingCallsDelegate)
 #endif
@@ -15,6 +15,7 @@ open class RecordingCallsDelegate: RecordingDelegate, CometChatPushNotifications
         var answer = true
         var presented: [IncomingCall] = []
         var ended: [(IncomingCall, CallEndReason)] = []
+        var calledBack: [PNMissedCall] = []
         var offMain = 0
     }
     private let calls = PNLocked(Calls())
@@ -44,6 +45,9 @@ open class RecordingCallsDelegate: RecordingDelegate, CometChatPushNotifications
     public var endedCalls: [(call: IncomingCall, reason: CallEndReason)] { calls.withLock { $0.ended.map { ($0.0, $0.1) } } }
     /// Reasons of ended calls, in order.
     public var endReasons: [CallEndReason] { endedCalls.map(\.reason) }
+    /// Missed calls the user called back (a tap on the notification or its Call back action), in
+    /// order.
+    public var calledBack: [PNMissedCall] { calls.withLock { $0.calledBack } }
     /// Calls callbacks that arrived off the main queue (the SDK promises none).
     public var callbacksOffMain: Int { calls.withLock { $0.offMain } }
 
@@ -65,5 +69,14 @@ open class RecordingCallsDelegate: RecordingDelegate, CometChatPushNotifications
             if !onMainQueue { $0.offMain += 1 }
         }
         record(.product("callDidEnd \(call.sessionId) \(reason.name)"))
+    }
+
+    /// Records the call-back.
+    open func callBack(_ call: PNMissedCall) {
+        calls.withLock {
+            $0.calledBack.append(call)
+            if !onMainQueue { $0.offMain += 1 }
+        }
+        record(.product("callBack \(call.sessionId)"))
     }
 }

@@ -18,6 +18,10 @@ public protocol CometChatPushNotificationsCallsDelegate: CometChatPushNotificati
     /// `call` ended, for any reason: declined, cancelled by the caller, missed, answered or
     /// declined elsewhere, hung up, failed or turned away as busy.
     @objc(callDidEnd:reason:) optional func callDidEnd(_ call: IncomingCall, reason: CallEndReason)
+    /// The user tapped a missed call's notification, or its Call back action: call `call`'s
+    /// caller back (the group, for a group call) with your calls SDK. A tap that launched the
+    /// app waits until a Calls delegate is set.
+    @objc(callBack:) optional func callBack(_ call: PNMissedCall)
 }
 
 /// Calls to the delegate's optional methods that work the same with Objective-C `optional`
@@ -31,6 +35,11 @@ extension CometChatPushNotificationsCallsDelegate {
     /// Calls `callDidEnd(_:reason:)` if it is implemented.
     func pnCallDidEnd(_ call: IncomingCall, _ reason: CallEndReason) {
         callDidEnd?(call, reason: reason)
+    }
+
+    /// Calls `callBack(_:)`; `false` when it is not implemented.
+    func pnCallBack(_ call: PNMissedCall) -> Bool {
+        callBack?(call) != nil
     }
 }
 #else
@@ -47,6 +56,10 @@ public protocol CometChatPushNotificationsCallsDelegate: CometChatPushNotificati
     /// `call` ended, for any reason: declined, cancelled by the caller, missed, answered or
     /// declined elsewhere, hung up, failed or turned away as busy.
     func callDidEnd(_ call: IncomingCall, reason: CallEndReason)
+    /// The user tapped a missed call's notification, or its Call back action: call `call`'s
+    /// caller back (the group, for a group call) with your calls SDK. A tap that launched the
+    /// app waits until a Calls delegate is set.
+    func callBack(_ call: PNMissedCall)
 }
 
 extension CometChatPushNotificationsCallsDelegate {
@@ -57,6 +70,8 @@ extension CometChatPushNotificationsCallsDelegate {
     }
     /// Not implemented.
     public func callDidEnd(_ call: IncomingCall, reason: CallEndReason) { PNDelegateProbe.markUnimplemented() }
+    /// Not implemented.
+    public func callBack(_ call: PNMissedCall) { PNDelegateProbe.markUnimplemented() }
 }
 
 /// Calls to the delegate's optional methods that work the same with Objective-C `optional`
@@ -72,6 +87,11 @@ extension CometChatPushNotificationsCallsDelegate {
     /// Calls `callDidEnd(_:reason:)` if it is implemented.
     func pnCallDidEnd(_ call: IncomingCall, _ reason: CallEndReason) {
         _ = PNDelegateProbe.invoke { callDidEnd(call, reason: reason) }
+    }
+
+    /// Calls `callBack(_:)`; `false` when it is not implemented.
+    func pnCallBack(_ call: PNMissedCall) -> Bool {
+        PNDelegateProbe.invoke { callBack(call) }
     }
 }
 #endif
