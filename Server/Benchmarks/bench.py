@@ -259,7 +259,10 @@ def measure(servers, creds, n, admin_key, mock_pid, postgres, users_per_send, pr
         users.append(uid)
     # Timed part: accept N pushes, wait until APNs answered all of them.
     if os.environ.get("BENCH_PERF"):
-        subprocess.Popen(["perf", "record", "-F", os.environ.get("BENCH_PERF_FREQ", "499"), "-g", "-p", str(pids[0]),
+        # BENCH_PERF_CALLGRAPH=dwarf unwinds with DWARF (slower, but places time that frame
+        # pointers cannot: inlined and frame-pointer-less libraries).
+        subprocess.Popen(["perf", "record", "-F", os.environ.get("BENCH_PERF_FREQ", "499"),
+                          "--call-graph", os.environ.get("BENCH_PERF_CALLGRAPH", "fp"), "-p", str(pids[0]),
                           "-o", os.environ["BENCH_PERF"] + (".private" if private else ""),
                           "--", "sleep", "12"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(0.5)

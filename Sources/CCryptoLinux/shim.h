@@ -1,5 +1,5 @@
 // OpenSSL's libcrypto for the SDK's Linux build (the simulated iPhone, the tests and the
-// benchmarks): the primitives of private push's decryption (RFC 8291) that the Core's
+// benchmarks): the primitives of private push's decryption (RFC 8291), and SHA-256, that the Core's
 // `Platform/Linux/OpenSSLPushCrypto.swift` forwards to. Only Linux builds depend on this module
 // (a SwiftPM platform condition); on Apple platforms the Core uses CryptoKit and links nothing
 // extra. Every function returns 1 on success and 0 (or a negative code it documents) on failure,
@@ -211,6 +211,14 @@ static inline int cclinux_aes128gcm_seal(
     EVP_CIPHER_CTX_free(ctx);
     ERR_clear_error();
     return ok;
+}
+
+/// The SHA-256 digest of `length` bytes of `data` into `out` (32 bytes).
+static inline int cclinux_sha256(const uint8_t *data, size_t length, uint8_t *out) {
+    unsigned int written = 0;
+    int ok = EVP_Digest(data, length, out, &written, EVP_sha256(), NULL) == 1 && written == 32;
+    ERR_clear_error();
+    return ok ? 1 : 0;
 }
 
 /// `count` bytes from OpenSSL's CSPRNG into `out`.

@@ -166,6 +166,29 @@ extension SimulatedDevice {
             opensApp: false, launching: didFinishLaunching)
     }
 
+    /// The user chooses the button `actionIdentifier` of the notification's category (not a
+    /// text-input action: see ``reply(to:text:launching:)``). An action with the `foreground`
+    /// option brings the app to the foreground, or launches it; another leaves it in (or launches
+    /// it into) the background. Throws when the notification's category has no such button:
+    /// iOS would not offer it (rule 4: a category replaced by a later set is gone).
+    @discardableResult
+    public func perform(
+        _ actionIdentifier: String, on notification: PNNotification,
+        launching didFinishLaunching: ((CometChatPushNotifications) -> Void)? = nil
+    ) throws -> SimulatedResponse {
+        let action = notificationCenter.category(notification.categoryIdentifier)?.actions.first {
+            $0.identifier == actionIdentifier && $0.kind == .button
+        }
+        guard let action else {
+            throw SimulatedError(
+                reason: "The category \"\(notification.categoryIdentifier)\" is not registered "
+                    + "with a button \"\(actionIdentifier)\", so iOS offers no such action.")
+        }
+        return respond(
+            PNNotificationResponse(notification: notification, action: .custom(action.identifier)),
+            opensApp: action.options.contains(.foreground), launching: didFinishLaunching)
+    }
+
     /// The user dismisses the notification. The app hears of it only when the category reports
     /// dismissals; otherwise this returns `nil`.
     @discardableResult

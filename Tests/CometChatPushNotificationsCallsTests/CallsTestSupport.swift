@@ -8,12 +8,12 @@ import CometChatPushNotificationsTesting
 func callsConfig(
     ownership: PNPushKitOwnership = .sdk, requestCallPermissions: Bool = true,
     branding: CallKitBranding = CallKitBranding(name: "Acme", iconTemplateImageName: "CallIcon", ringtone: "ring.caf"),
-    callKitAvailability: PNCallKitAvailability = .automatic
+    callKitAvailability: PNCallKitAvailability = .automatic, missedCallNotifications: Bool = true
 ) -> PNConfiguration {
     PNConfiguration(
         appId: "app1", region: "us", providerId: "apns-provider", callKit: branding,
         requestCallPermissions: requestCallPermissions, pushKitOwnership: ownership,
-        callKitAvailability: callKitAvailability)
+        callKitAvailability: callKitAvailability, missedCallNotifications: missedCallNotifications)
 }
 
 /// A VoIP push as the service sends it (Contract/WIRE-CONTRACT.md §4).
@@ -40,10 +40,12 @@ struct CallsHarness {
 
     init(
         ownership: PNPushKitOwnership = .sdk, backgroundModes: Set<String> = ["remote-notification", "voip"],
-        voipToken: Bool = true, loggedIn: Bool = true, requestCallPermissions: Bool = true, config: PNConfiguration? = nil
+        voipToken: Bool = true, loggedIn: Bool = true, requestCallPermissions: Bool = true, config: PNConfiguration? = nil,
+        permission: PNNotificationPermission = .authorized
     ) async {
         device = SimulatedDevice(
-            permission: .authorized, backgroundModes: backgroundModes, clock: SimulatedClock(autoAdvanceLimit: 0))
+            permission: permission, promptAnswer: permission, backgroundModes: backgroundModes,
+            clock: SimulatedClock(autoAdvanceLimit: 0))
         calls = device.calls
         if voipToken { calls.pushKit.issueToken(SimulatedDevice.token(0xA0)) }
         let delegate = self.delegate

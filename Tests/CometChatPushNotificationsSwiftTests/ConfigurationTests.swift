@@ -22,6 +22,7 @@ struct ConfigurationTests {
         #expect(config.requestCallPermissions)
         #expect(config.pushKitOwnership == .sdk)
         #expect(config.callKitAvailability == .automatic)
+        #expect(config.missedCallNotifications)
     }
 
     @Test("The builder sets every option")
@@ -32,6 +33,7 @@ struct ConfigurationTests {
             .overrideClientHost("127.0.0.1:9000")
             .callKit(name: "Acme", iconTemplateImageName: "Icon", ringtone: "ring.caf", includeInRecents: false, supportsVideo: false)
             .requestCallPermissions(false).pushKitOwnership(.app).callKitAvailability(.unavailable)
+            .missedCallNotifications(false)
             .build()
         #expect(config.appId == "a" && config.region == "eu" && config.providerId == "p")
         #expect(config.extensionGroupID == "group.x")
@@ -46,6 +48,7 @@ struct ConfigurationTests {
         #expect(config.callKitAvailability == .unavailable)
         #expect(config.toBuilder().providerId("q").build().providerId == "q")
         #expect(config.toBuilder().build().callKitAvailability == .unavailable)
+        #expect(!config.missedCallNotifications && !config.toBuilder().build().missedCallNotifications)
     }
 
     @Test("Base URL: the default host, a bare host, a full URL")

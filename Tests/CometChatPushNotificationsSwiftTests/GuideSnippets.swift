@@ -112,6 +112,7 @@ struct GuideSnippetTests {
         #expect(built.callKit == initialized.callKit)
         #expect(built.requestCallPermissions == initialized.requestCallPermissions)
         #expect(built.pushKitOwnership == initialized.pushKitOwnership)
+        #expect(built.missedCallNotifications == initialized.missedCallNotifications)
     }
 }
 

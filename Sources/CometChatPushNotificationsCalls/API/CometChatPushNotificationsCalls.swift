@@ -28,6 +28,16 @@ public final class CometChatPushNotificationsCalls: NSObject, Sendable {
 
     var engine: CallEngine { CallsRegistry.engine(for: sdk) }
 
+    // MARK: Missed calls
+
+    /// The category identifier of missed-call notifications, with the Call back action.
+    /// `initialize` adds it to the SDK's categories; apps that set their own categories after
+    /// `initialize` include the SDK's (`CometChatPushNotifications.notificationCategories`).
+    public static let missedCallCategoryIdentifier = "MissedCallCategory"
+
+    /// The identifier of a missed-call notification's Call back action.
+    public static let callBackActionIdentifier = "CALL_BACK_ACTION"
+
     // MARK: PushKit owned by the app
 
     /// With `pushKitOwnership: .app`: hand over the token from

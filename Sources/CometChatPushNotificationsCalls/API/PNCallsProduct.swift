@@ -15,12 +15,30 @@ public final class PNCallsProduct: NSObject, PNProductModule {
     /// Creates the product; Core calls this once per SDK instance.
     public required override init() { super.init() }
 
-    /// Sets up CallKit, creates the PushKit registry (with `pushKitOwnership: .sdk`) and asks for
-    /// the microphone (with `requestCallPermissions`).
+    /// Sets up CallKit, creates the PushKit registry (with `pushKitOwnership: .sdk`), asks for
+    /// the microphone (with `requestCallPermissions`) and turns missed-call notifications on or
+    /// off (`missedCallNotifications`).
     public func install(into sdk: CometChatPushNotifications, config: PNConfiguration) {
         let engine = CallsRegistry.engine(for: sdk)
         self.engine.withLock { $0 = engine }
+        engine.missedCalls.enabled = config.missedCallNotifications
         engine.install(config)
+    }
+
+    /// `MissedCallCategory`, with its Call back action, where calls ring and
+    /// `missedCallNotifications` is on.
+    public var notificationCategories: [PNNotificationCategory] {
+        guard let engine = engine.current, engine.ports.ringsCalls, engine.missedCalls.enabled else { return [] }
+        return [MissedCallNotification.category]
+    }
+
+    /// Takes the responses to missed-call notifications: a tap or Call back reaches the
+    /// delegate's `callBack(_:)`.
+    public func handleResponse(
+        _ response: PNNotificationResponse, info: CometChatNotificationInfo, completion: @escaping @Sendable () -> Void
+    ) -> Bool {
+        guard let engine = engine.current else { return false }
+        return engine.missedCalls.handleResponse(response, completion: completion)
     }
 
     /// `activeCall` (the ringing or answered call, without names) and the product's state.

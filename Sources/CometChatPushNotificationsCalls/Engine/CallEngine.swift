@@ -72,6 +72,8 @@ final class CallEngine: Sendable {
     let logger: PNLogger
     let application: PNApplication
     let callbackQueue: DispatchQueue
+    /// Missed-call notifications and their call-backs.
+    let missedCalls: MissedCalls
 
     init(sdk: CometChatPushNotifications) {
         let platform = sdk.runtimePlatform
@@ -80,6 +82,7 @@ final class CallEngine: Sendable {
         logger = platform.logger
         application = platform.application
         callbackQueue = platform.callbackQueue
+        missedCalls = MissedCalls(sdk: sdk)
         var initial = State()
         initial.sdk = sdk
         state = PNLocked(initial)
@@ -134,6 +137,9 @@ final class CallEngine: Sendable {
                 onMain { engine in
                     (engine.sdk?.delegate as? CometChatPushNotificationsCallsDelegate)?.pnCallDidEnd(call, reason)
                 }
+                // Keyed on the ending, not on which record the call was: any call that rang here
+                // and ended unanswered is a missed call.
+                if MissedCalls.isMissed(reason) { missedCalls.post(call) }
             case .holdChanged(let call, let onHold):
                 onMain { engine in
                     (engine.sdk?.delegate as? CometChatPushNotificationsCallsDelegate)?.pnCallDidChangeHold(call, onHold)

@@ -24,6 +24,21 @@ extension CometChatPushNotifications {
                 }))
     }
 
+    /// The SDK's categories: `MessageCategory` and those of the installed products.
+    var sdkCategories: [PNNotificationCategory] {
+        [MessageCategory.category] + state.withLock { $0.products }.flatMap(\.notificationCategories)
+    }
+
+    /// Sets the categories again once the products are installed, when they add any: iOS keeps
+    /// only the last set (rule 4), so the products' categories join `MessageCategory` instead of
+    /// replacing it. `installNotificationCenter()` set `MessageCategory` alone before, so a tap
+    /// that launched the app is not lost while the products install.
+    func installProductCategories() {
+        let categories = sdkCategories
+        guard categories.count > 1 else { return }
+        platform.notificationCenter.setCategories(categories)
+    }
+
     /// Decides how a notification that arrived in the foreground is presented; a private push is
     /// decided on the standard payload inside it. Apps that keep
     /// their own notification-center delegate call this from `willPresent`; the SDK then behaves
@@ -57,14 +72,19 @@ extension CometChatPushNotifications {
     /// Handles the user's response to a notification, with the decrypted payload of a private
     /// push: a tap is routed to the delegate (held
     /// until one is set), a reply typed in the Reply action goes to the Chat product. Apps that
-    /// keep their own notification-center delegate call this from `didReceive`.
+    /// keep their own notification-center delegate call this from `didReceive`. A product's own
+    /// notification (the Calls product's missed call) goes to that product.
     /// `completionHandler` is called once the SDK is done (after a reply is sent).
     public func handleNotificationResponse(
         _ response: PNNotificationResponse,
         completionHandler: @escaping @Sendable () -> Void
     ) {
-        if response.action == .open { notePresentedPayload(response.notification.userInfo) }
         let info = CometChatNotificationInfo(rawPayload: openedPayload(response.notification.userInfo))
+        // A product's own notification (the Calls product's missed call) goes to that product.
+        if state.withLock({ $0.products }).contains(where: { $0.handleResponse(response, info: info, completion: completionHandler) }) {
+            return
+        }
+        if response.action == .open { notePresentedPayload(response.notification.userInfo) }
         switch response.action {
         case .dismiss:
             completionHandler()

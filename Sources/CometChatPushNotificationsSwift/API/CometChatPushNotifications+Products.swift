@@ -41,3 +41,12 @@ extension CometChatPushNotifications {
         }
     }
 }
+
+extension CometChatPushNotifications {
+    /// Calls `observer` each time the app sets a delegate (not `nil`), for a product that holds
+    /// what it could not hand over while there was none (a tap on its own notification, rule 3).
+    @_spi(PNProducts)
+    public func observeDelegate(_ observer: @escaping @Sendable () -> Void) {
+        state.withLock { $0.delegateObservers.append(observer) }
+    }
+}

@@ -198,6 +198,7 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
             product.install(into: self, config: config)
             platform.logger.log(.info, "Installed \(type.moduleName).")
         }
+        installProductCategories()
     }
 
     /// The configuration `initialize` accepted, or `nil`.

@@ -43,6 +43,9 @@ public final class PNConfiguration: NSObject, Sendable {
     /// Whether CallKit may be used here (Calls product). Default
     /// ``PNCallKitAvailability/automatic``: the device's region setting decides.
     public let callKitAvailability: PNCallKitAvailability
+    /// Post a "Missed call" notification, with a Call back action, for a call that rang on this
+    /// device and ended unanswered (Calls product). Default `true`.
+    public let missedCallNotifications: Bool
 
     /// Creates a configuration. Only `appId` and `region` are required.
     public init(
@@ -60,7 +63,8 @@ public final class PNConfiguration: NSObject, Sendable {
         callKit: CallKitBranding = CallKitBranding(),
         requestCallPermissions: Bool = true,
         pushKitOwnership: PNPushKitOwnership = .sdk,
-        callKitAvailability: PNCallKitAvailability = .automatic
+        callKitAvailability: PNCallKitAvailability = .automatic,
+        missedCallNotifications: Bool = true
     ) {
         self.appId = appId
         self.region = region
@@ -77,6 +81,7 @@ public final class PNConfiguration: NSObject, Sendable {
         self.requestCallPermissions = requestCallPermissions
         self.pushKitOwnership = pushKitOwnership
         self.callKitAvailability = callKitAvailability
+        self.missedCallNotifications = missedCallNotifications
     }
 
     /// Starts a builder with the two required values.

@@ -27,6 +27,7 @@ public final class PNConfigurationBuilder: NSObject {
     private var requestCallPermissionsValue = true
     private var pushKitOwnershipValue: PNPushKitOwnership = .sdk
     private var callKitAvailabilityValue: PNCallKitAvailability = .automatic
+    private var missedCallNotificationsValue = true
 
     init(appId: String, region: String) {
         self.appId = appId
@@ -49,6 +50,7 @@ public final class PNConfigurationBuilder: NSObject {
         requestCallPermissionsValue = config.requestCallPermissions
         pushKitOwnershipValue = config.pushKitOwnership
         callKitAvailabilityValue = config.callKitAvailability
+        missedCallNotificationsValue = config.missedCallNotifications
     }
 
     /// Sets ``PNConfiguration/providerId``.
@@ -150,6 +152,13 @@ public final class PNConfigurationBuilder: NSObject {
         return self
     }
 
+    /// Sets ``PNConfiguration/missedCallNotifications``.
+    @discardableResult
+    public func missedCallNotifications(_ post: Bool) -> PNConfigurationBuilder {
+        missedCallNotificationsValue = post
+        return self
+    }
+
     /// The configuration. Never fails: a blank `appId` or `region` is reported by `initialize`.
     public func build() -> PNConfiguration {
         PNConfiguration(
@@ -160,6 +169,6 @@ public final class PNConfigurationBuilder: NSObject {
             autoRegisterTokens: autoRegisterTokensValue, tokenRegistrar: tokenRegistrarValue,
             authToken: authTokenValue, clientHost: clientHostValue, callKit: callKitValue,
             requestCallPermissions: requestCallPermissionsValue, pushKitOwnership: pushKitOwnershipValue,
-            callKitAvailability: callKitAvailabilityValue)
+            callKitAvailability: callKitAvailabilityValue, missedCallNotifications: missedCallNotificationsValue)
     }
 }

@@ -43,6 +43,16 @@ public protocol PNProductModule: AnyObject, Sendable {
     /// over silently through `handleBackgroundNotification(userInfo:)`. For delivered receipts;
     /// `completion` runs once the product's work for it is done (or abandoned).
     func handleDelivery(_ info: CometChatNotificationInfo, inForeground: Bool, completion: @escaping @Sendable () -> Void)
+    /// The product's notification categories, read once the products are installed. Core sets
+    /// them together with `MessageCategory` (setting categories replaces them all, rule 4).
+    var notificationCategories: [PNNotificationCategory] { get }
+    /// The user responded to a notification (a tap, an action, a dismissal). Called before Core
+    /// routes it, on the thread iOS called the delegate on. Return `true` to take it: the
+    /// product handles it and calls `completion` once (iOS keeps the app awake until then).
+    /// `false` leaves it to Core.
+    func handleResponse(
+        _ response: PNNotificationResponse, info: CometChatNotificationInfo, completion: @escaping @Sendable () -> Void
+    ) -> Bool
 }
 
 @_spi(PNProducts)
@@ -73,6 +83,14 @@ extension PNProductModule {
         _ info: CometChatNotificationInfo, inForeground: Bool, completion: @escaping @Sendable () -> Void
     ) {
         completion()
+    }
+    /// None.
+    public var notificationCategories: [PNNotificationCategory] { [] }
+    /// Not taken.
+    public func handleResponse(
+        _ response: PNNotificationResponse, info: CometChatNotificationInfo, completion: @escaping @Sendable () -> Void
+    ) -> Bool {
+        false
     }
 }
 

@@ -28,6 +28,15 @@ public protocol PNPushCrypto: Sendable {
     func sealAES128GCM(key: [UInt8], nonce: [UInt8], plaintext: [UInt8]) throws -> [UInt8]
     /// `count` bytes from the system's cryptographically secure random generator.
     func randomBytes(count: Int) throws -> [UInt8]
+    /// The 32-byte SHA-256 digest of `bytes`: a call's alert collapse id for a session id over
+    /// 64 bytes (Contract/WIRE-CONTRACT.md §5), which the Calls product's missed-call
+    /// notification takes as its identifier.
+    func sha256(_ bytes: [UInt8]) throws -> [UInt8]
+}
+
+extension PNPushCrypto {
+    /// Throws ``PNPushCryptoError/unavailable``: a port written before the SDK needed SHA-256.
+    public func sha256(_ bytes: [UInt8]) throws -> [UInt8] { throw PNPushCryptoError.unavailable }
 }
 
 /// A P-256 key pair as bytes. Its private half is a secret: it lives in the keychain only and

@@ -3,10 +3,10 @@ import Foundation
 import CometChatPushNotificationsCalls
 
 /// A delegate that adopts the Calls delegate too: records `presentCall(_:)`,
-/// `callDidEnd(_:reason:)` and `callDidChangeHold(_:onHold:)` (as
-/// `.product("presentCall <sessionId>")`, `.product("callDidEnd <sessionId> <reason>")` and
-/// `.product("callDidChangeHold <sessionId> <onHold>")`) and answers `presentCall` with
-/// ``presentCallAnswer``.
+/// `callDidEnd(_:reason:)`, `callDidChangeHold(_:onHold:)` and `callBack(_:)` (as
+/// `.product("presentCall <sessionId>")`, `.product("callDidEnd <sessionId> <reason>")`,
+/// `.product("callDidChangeHold <sessionId> <onHold>")` and `.product("callBack <sessionId>")`)
+/// and answers `presentCall` with ``presentCallAnswer``.
 #if canImport(ObjectiveC)
 @objc(PNRecordingCallsDelegate)
 #endif
@@ -17,6 +17,7 @@ open class RecordingCallsDelegate: RecordingDelegate, CometChatPushNotifications
         var presented: [IncomingCall] = []
         var ended: [(IncomingCall, CallEndReason)] = []
         var holds: [(IncomingCall, Bool)] = []
+        var calledBack: [PNMissedCall] = []
         var offMain = 0
     }
     private let calls = PNLocked(Calls())
@@ -48,6 +49,9 @@ open class RecordingCallsDelegate: RecordingDelegate, CometChatPushNotifications
     public var endReasons: [CallEndReason] { endedCalls.map(\.reason) }
     /// Hold changes, in order: the call and whether it went on hold.
     public var holdChanges: [(call: IncomingCall, onHold: Bool)] { calls.withLock { $0.holds.map { ($0.0, $0.1) } } }
+    /// Missed calls the user called back (a tap on the notification or its Call back action), in
+    /// order.
+    public var calledBack: [PNMissedCall] { calls.withLock { $0.calledBack } }
     /// Calls callbacks that arrived off the main queue (the SDK promises none).
     public var callbacksOffMain: Int { calls.withLock { $0.offMain } }
 
@@ -78,5 +82,14 @@ open class RecordingCallsDelegate: RecordingDelegate, CometChatPushNotifications
             if !onMainQueue { $0.offMain += 1 }
         }
         record(.product("callDidChangeHold \(call.sessionId) \(onHold)"))
+    }
+
+    /// Records the call-back.
+    open func callBack(_ call: PNMissedCall) {
+        calls.withLock {
+            $0.calledBack.append(call)
+            if !onMainQueue { $0.offMain += 1 }
+        }
+        record(.product("callBack \(call.sessionId)"))
     }
 }

@@ -12,6 +12,16 @@ extension CometChatPushNotificationsCalls {
     @objc(shared)
     public static var objcShared: CometChatPushNotificationsCalls { shared }
 
+    /// ``missedCallCategoryIdentifier`` for Objective-C.
+    @available(swift, obsoleted: 1)
+    @objc(missedCallCategoryIdentifier)
+    public static var objcMissedCallCategoryIdentifier: String { missedCallCategoryIdentifier }
+
+    /// ``callBackActionIdentifier`` for Objective-C.
+    @available(swift, obsoleted: 1)
+    @objc(callBackActionIdentifier)
+    public static var objcCallBackActionIdentifier: String { callBackActionIdentifier }
+
     /// ``handleVoIPToken(_:)-swift.method`` for Objective-C.
     @available(swift, obsoleted: 1)
     @objc(handleVoIPToken:)

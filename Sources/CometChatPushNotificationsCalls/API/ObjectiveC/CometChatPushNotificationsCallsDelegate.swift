@@ -22,6 +22,10 @@ public protocol CometChatPushNotificationsCallsDelegate: CometChatPushNotificati
     /// `call` went on hold (`onHold` true) or came off it, through CallKit: the user's Hold or
     /// Swap, or Hold & Accept of a call waiting. Pause or resume its media.
     @objc(callDidChangeHold:onHold:) optional func callDidChangeHold(_ call: IncomingCall, onHold: Bool)
+    /// The user tapped a missed call's notification, or its Call back action: call `call`'s
+    /// caller back (the group, for a group call) with your calls SDK. A tap that launched the
+    /// app waits until a Calls delegate is set.
+    @objc(callBack:) optional func callBack(_ call: PNMissedCall)
 }
 
 /// Calls to the delegate's optional methods that work the same with Objective-C `optional`
@@ -40,6 +44,11 @@ extension CometChatPushNotificationsCallsDelegate {
     /// Calls `callDidChangeHold(_:onHold:)` if it is implemented.
     func pnCallDidChangeHold(_ call: IncomingCall, _ onHold: Bool) {
         callDidChangeHold?(call, onHold: onHold)
+    }
+
+    /// Calls `callBack(_:)`; `false` when it is not implemented.
+    func pnCallBack(_ call: PNMissedCall) -> Bool {
+        callBack?(call) != nil
     }
 }
 #else
@@ -60,6 +69,10 @@ public protocol CometChatPushNotificationsCallsDelegate: CometChatPushNotificati
     /// `call` went on hold (`onHold` true) or came off it, through CallKit: the user's Hold or
     /// Swap, or Hold & Accept of a call waiting. Pause or resume its media.
     func callDidChangeHold(_ call: IncomingCall, onHold: Bool)
+    /// The user tapped a missed call's notification, or its Call back action: call `call`'s
+    /// caller back (the group, for a group call) with your calls SDK. A tap that launched the
+    /// app waits until a Calls delegate is set.
+    func callBack(_ call: PNMissedCall)
 }
 
 extension CometChatPushNotificationsCallsDelegate {
@@ -72,6 +85,7 @@ extension CometChatPushNotificationsCallsDelegate {
     public func callDidEnd(_ call: IncomingCall, reason: CallEndReason) { PNDelegateProbe.markUnimplemented() }
     /// Not implemented.
     public func callDidChangeHold(_ call: IncomingCall, onHold: Bool) { PNDelegateProbe.markUnimplemented() }
+    public func callBack(_ call: PNMissedCall) { PNDelegateProbe.markUnimplemented() }
 }
 
 /// Calls to the delegate's optional methods that work the same with Objective-C `optional`
@@ -92,6 +106,11 @@ extension CometChatPushNotificationsCallsDelegate {
     /// Calls `callDidChangeHold(_:onHold:)` if it is implemented.
     func pnCallDidChangeHold(_ call: IncomingCall, _ onHold: Bool) {
         _ = PNDelegateProbe.invoke { callDidChangeHold(call, onHold: onHold) }
+    }
+
+    /// Calls `callBack(_:)`; `false` when it is not implemented.
+    func pnCallBack(_ call: PNMissedCall) -> Bool {
+        PNDelegateProbe.invoke { callBack(call) }
     }
 }
 #endif

@@ -96,6 +96,12 @@ extension PNConfigurationBuilder {
         callKitAvailability(availability)
     }
 
+    /// ``missedCallNotifications(_:)`` for Objective-C.
+    @available(swift, obsoleted: 1)
+    @objc(missedCallNotifications:)
+    @discardableResult
+    public func objcMissedCallNotifications(_ post: Bool) -> PNConfigurationBuilder { missedCallNotifications(post) }
+
     /// ``build()`` for Objective-C.
     @available(swift, obsoleted: 1)
     @objc(build)

@@ -31,5 +31,11 @@ extension CometChatPushNotifications {
     /// after `initialize`: include it, since iOS keeps only the last set.
     @objc(messageCategory)
     public static var messageCategory: UNNotificationCategory { UNNotificationCategory(pn: MessageCategory.category) }
+
+    /// Every category `initialize` set: ``messageCategory`` and those of the linked products
+    /// (the Calls product's `MissedCallCategory`, with its Call back action). Apps that set their
+    /// own categories after `initialize` include these, since iOS keeps only the last set.
+    @objc(notificationCategories)
+    public var notificationCategories: Set<UNNotificationCategory> { Set(sdkCategories.map(UNNotificationCategory.init(pn:))) }
 }
 #endif

@@ -4,7 +4,7 @@ import Foundation
 import Security
 
 /// ``PNPushCrypto`` on CryptoKit: `P256.KeyAgreement` for keys and ECDH, `HKDF<SHA256>`,
-/// `AES.GCM`, and the keychain's `SecRandomCopyBytes`. Converts and forwards only.
+/// `AES.GCM`, `SHA256`, and the keychain's `SecRandomCopyBytes`. Converts and forwards only.
 struct CryptoKitPushCrypto: PNPushCrypto {
     func generateP256KeyPair() throws -> PNP256KeyPair {
         let key = P256.KeyAgreement.PrivateKey()
@@ -68,6 +68,10 @@ struct CryptoKitPushCrypto: PNPushCrypto {
         } catch {
             throw PNPushCryptoError.failure("AES-128-GCM")
         }
+    }
+
+    func sha256(_ bytes: [UInt8]) throws -> [UInt8] {
+        Array(SHA256.hash(data: bytes))
     }
 
     func randomBytes(count: Int) throws -> [UInt8] {

@@ -3,8 +3,8 @@ import CCryptoLinux
 import Foundation
 
 /// ``PNPushCrypto`` on OpenSSL's libcrypto (Linux): P-256 key generation and ECDH through
-/// `EVP_PKEY`, HKDF through `EVP_KDF`, AES-128-GCM through `EVP_CIPHER`, random bytes from
-/// `RAND_bytes`. Converts and forwards only.
+/// `EVP_PKEY`, HKDF through `EVP_KDF`, AES-128-GCM through `EVP_CIPHER`, SHA-256 through
+/// `EVP_Digest`, random bytes from `RAND_bytes`. Converts and forwards only.
 struct OpenSSLPushCrypto: PNPushCrypto {
     // Made once per process and shared read-only by every thread (`nonisolated(unsafe)`: never
     // changed, never freed; OpenSSL 3 lets threads use them concurrently, each use with its own
@@ -92,6 +92,12 @@ struct OpenSSLPushCrypto: PNPushCrypto {
             throw PNPushCryptoError.failure("AES-128-GCM")
         }
         return sealed
+    }
+
+    func sha256(_ bytes: [UInt8]) throws -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 32)
+        guard cclinux_sha256(bytes, bytes.count, &digest) == 1 else { throw PNPushCryptoError.failure("SHA-256") }
+        return digest
     }
 
     func randomBytes(count: Int) throws -> [UInt8] {
