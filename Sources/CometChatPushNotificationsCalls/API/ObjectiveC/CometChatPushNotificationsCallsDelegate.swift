@@ -85,6 +85,7 @@ extension CometChatPushNotificationsCallsDelegate {
     public func callDidEnd(_ call: IncomingCall, reason: CallEndReason) { PNDelegateProbe.markUnimplemented() }
     /// Not implemented.
     public func callDidChangeHold(_ call: IncomingCall, onHold: Bool) { PNDelegateProbe.markUnimplemented() }
+    /// Not implemented.
     public func callBack(_ call: PNMissedCall) { PNDelegateProbe.markUnimplemented() }
 }
 
