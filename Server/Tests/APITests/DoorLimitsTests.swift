@@ -418,7 +418,7 @@ import Testing
         try SQLiteFile.execute(path: path, Self.schema10Rows)
 
         let store = try SQLiteStore(path: path)
-        #expect(store.schemaVersion == 13)
+        #expect(store.schemaVersion == 14)
         try Self.expectMigratedDefaults(store)
     }
 

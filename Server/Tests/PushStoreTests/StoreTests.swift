@@ -22,6 +22,15 @@ import Testing
         #expect(reopened.schemaVersion == store.schemaVersion)
     }
 
+    /// The claim's look for expired leases reads leased jobs through the partial index
+    /// `push_jobs_leased`, not every leased job's row (issue 28: with many private pushes in
+    /// flight that scan dominated the claim).
+    @Test func expiredLeasesAreFoundThroughTheirIndex() async throws {
+        _ = try SQLiteStore(path: path)
+        let plan = try SQLiteFile.execute(path: path, "EXPLAIN QUERY PLAN " + SQLiteStore.expiredLeasesQuery().replacing("?", with: "1"))
+        #expect(plan.flatMap { $0 }.contains { $0.contains("USING INDEX push_jobs_leased") }, "plan: \(plan)")
+    }
+
     /// SQLite binding: an empty blob is stored as an empty blob (not NULL, which a NOT NULL
     /// column refuses) and text is bound by its length (an embedded NUL does not cut it).
     @Test func emptyBlobsAndTextWithNULsRoundTrip() async throws {
