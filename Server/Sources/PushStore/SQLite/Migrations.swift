@@ -170,5 +170,12 @@ enum Migrations {
         ALTER TABLE push_jobs ADD COLUMN private_plaintext BLOB;
         ALTER TABLE push_jobs ADD COLUMN trimmed TEXT;
         """,
+        // 14: urgency (issue 30). Each app's delivery policy as JSON text (NULL: the defaults);
+        // on each job the `interruption-level` it carries and why, for the trace (NULL: none).
+        """
+        ALTER TABLE apps ADD COLUMN delivery_policy TEXT;
+        ALTER TABLE push_jobs ADD COLUMN interruption_level TEXT;
+        ALTER TABLE push_jobs ADD COLUMN level_reason TEXT;
+        """,
     ]
 }
