@@ -578,8 +578,9 @@ struct PostgresStoreTests {
             job("j-done", state: "delivered", attempts: 1, notBefore: t0, finishedAt: t0 + 50),
             job("j-skipped", state: "skipped", attempts: 0, notBefore: t0, finishedAt: t0),
         ]
-        // The columns of schema 6 (those of migration 13 came later).
-        let schema6Columns = StoreTable.pushJobs.columns.filter { !["private_plaintext", "trimmed"].contains($0) }
+        // The columns of schema 6 (those of migrations 13 and 14 came later).
+        let later = ["private_plaintext", "trimmed", "interruption_level", "level_reason"]
+        let schema6Columns = StoreTable.pushJobs.columns.filter { !later.contains($0) }
         try schema.psql("INSERT INTO push_jobs (\(schema6Columns.joined(separator: ", "))) VALUES " + rows.joined(separator: ", "))
         let columns = schema6Columns.map { "coalesce(\($0)::text, '-')" }.joined(separator: ", ")
         let before = try schema.psql("SELECT string_agg(concat_ws('|', \(columns)), E'\\n' ORDER BY id) FROM push_jobs")
