@@ -39,6 +39,9 @@ struct NotificationInfoParsingTests {
         Expected(
             fixture: "chat-group-action", kind: .chat, receiverType: .group, receiverId: "team",
             conversationId: "group_team", messageId: "1045", unread: 3),
+        Expected(
+            fixture: "chat-mention", kind: .chat, receiverType: .group, receiverId: "team",
+            conversationId: "group_team", messageId: "1046", unread: 3),
     ]
 
     static let callFixtures: [Expected] =

@@ -50,14 +50,24 @@ public struct PushJob: Sendable, Hashable, Identifiable {
     /// Set for a push of a `private` app: ``payload`` is then only the part sent in clear, and
     /// the sender adds `enc`, this plaintext encrypted for the token at send time.
     public var privatePush: PrivatePush?
+    /// The `aps.interruption-level` the push carries (`passive`, `active`, `time-sensitive`),
+    /// for the trace; nil for a push without one (VoIP, background, campaigns, skipped).
+    public var interruptionLevel: String?
+    /// Why it has that level: the kind the app's delivery policy matched (`mention`, `direct`,
+    /// `group`, `reaction`, `action`, `call`), or the preference that overrode it (`quiet-hours`,
+    /// `quiet-hours-calls`); a `time-sensitive` level sent as `active` says so.
+    public var levelReason: String?
 
     /// Creates a job.
     public init(
         id: String, appId: String, requestId: String, uid: String, token: String,
         platform: TokenPlatform, kind: PushKind, providerId: String, payload: Data,
         headers: PushHeaders, attempts: Int = 0, notBefore: Date, createdAt: Date, environment: TokenEnvironment? = nil,
-        rule: String? = nil, skipped: Bool = false, privatePush: PrivatePush? = nil
+        rule: String? = nil, skipped: Bool = false, privatePush: PrivatePush? = nil, interruptionLevel: String? = nil,
+        levelReason: String? = nil
     ) {
+        self.interruptionLevel = interruptionLevel
+        self.levelReason = levelReason
         self.privatePush = privatePush
         self.environment = environment
         self.rule = rule

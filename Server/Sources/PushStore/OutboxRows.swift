@@ -112,7 +112,8 @@ extension PushJob {
     /// A job from its row, its columns in this order (both stores select them so): `id`,
     /// `app_id`, `request_id`, `uid`, `token`, `platform`, `kind`, `provider_id`, `payload`,
     /// `push_type`, `priority`, `expiration`, `collapse_id`, `topic_suffix`, `attempts`,
-    /// `not_before`, `created_at`, `environment`, `rule`, `state`, `private_plaintext`, `trimmed`.
+    /// `not_before`, `created_at`, `environment`, `rule`, `state`, `private_plaintext`, `trimmed`,
+    /// `interruption_level`, `level_reason`.
     init(row: some StoredRow) {
         self.init(
             id: row.text(0), appId: row.text(1), requestId: row.text(2), uid: row.text(3), token: row.text(4),
@@ -124,7 +125,8 @@ extension PushJob {
             attempts: Int(row.int(14)), notBefore: row.date(15), createdAt: row.date(16),
             environment: row.optionalText(17).flatMap(TokenEnvironment.init(rawValue:)), rule: row.optionalText(18),
             skipped: row.text(19) == JobState.skipped,
-            privatePush: row.optionalBlob(20).map { PrivatePush(plaintext: $0, trimmed: PrivatePushColumns.fields(row.optionalText(21))) })
+            privatePush: row.optionalBlob(20).map { PrivatePush(plaintext: $0, trimmed: PrivatePushColumns.fields(row.optionalText(21))) },
+            interruptionLevel: row.optionalText(22), levelReason: row.optionalText(23))
     }
 }
 

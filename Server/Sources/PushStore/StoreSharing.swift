@@ -22,7 +22,7 @@ public enum StoreTable: String, Sendable, CaseIterable {
         case .apps:
             return [
                 "id", "name", "webhook_url", "webhook_secret", "created_at", "default_apns_provider_id", "default_fcm_provider_id",
-                "privacy", "private_placeholder", "private_call_placeholder",
+                "privacy", "private_placeholder", "private_call_placeholder", "delivery_policy",
             ]
         // (`users.tokens_at_most` is not copied: a bound the destination's registrations count again.)
         case .users: return ["app_id", "uid", "name", "avatar", "created_at", "changes_purged_through"]
@@ -39,6 +39,7 @@ public enum StoreTable: String, Sendable, CaseIterable {
                 "id", "app_id", "request_id", "uid", "token", "platform", "kind", "provider_id", "payload", "push_type",
                 "priority", "expiration", "collapse_id", "topic_suffix", "state", "attempts", "not_before", "lease_until",
                 "last_error", "created_at", "finished_at", "lease_owner", "environment", "rule", "private_plaintext", "trimmed",
+                "interruption_level", "level_reason",
             ]
         case .webhookJobs:
             return [
@@ -121,7 +122,8 @@ extension SharedStore {
                             topicSuffix: text("topic_suffix") ?? ""),
                         attempts: Int(int("attempts")), notBefore: date("not_before"), createdAt: date("created_at"),
                         environment: text("environment").flatMap(TokenEnvironment.init(rawValue:)), rule: text("rule"),
-                        skipped: text("state") == "skipped", privatePush: privatePush))
+                        skipped: text("state") == "skipped", privatePush: privatePush, interruptionLevel: text("interruption_level"),
+                        levelReason: text("level_reason")))
             }
         }
         return jobs.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }

@@ -337,7 +337,9 @@ import Testing
         default:
             #expect((aps["alert"] as? [String: Any])?["loc-key"] as? String == placeholder, "\(name): \(aps)")
             #expect(aps["mutable-content"] as? Int == 1, "\(name)")
-            let allowed: Set<String> = ["alert", "mutable-content", "sound", "badge", "category", "thread-id", "interruption-level"]
+            let allowed: Set<String> = [
+                "alert", "mutable-content", "sound", "badge", "category", "thread-id", "interruption-level", "relevance-score",
+            ]
             #expect(Set(aps.keys).isSubset(of: allowed), "\(name): \(aps.keys.sorted())")
         }
     }

@@ -60,6 +60,11 @@ import Testing
                 "apns_ios_device", "alert"
             ),
             ("chat-user-fcm", chat([:]), "fcm_ios", "alert"),
+            // In an app with the Time Sensitive capability (`payloadMatchesContractFixture` sets it).
+            (
+                "chat-mention", chat(["id": "1046", "text": "@Bob see you at 5", "mentions": ["bob"]], group: true), "apns_ios_device",
+                "alert"
+            ),
             ("call-initiated", call("initiated"), "apns_ios_voip", "voip"),
             ("call-ongoing", call("ongoing"), "apns_ios_voip", "voip"),
             ("call-unanswered", call("unanswered"), "apns_ios_voip", "voip"),
@@ -83,7 +88,7 @@ import Testing
         ]
     }
 
-    static let caseCount = 16
+    static let caseCount = 17
 
     @Test(arguments: 0..<caseCount)
     func payloadMatchesContractFixture(_ index: Int) async throws {
@@ -91,6 +96,10 @@ import Testing
         let (name, body, platform, pushType) = Self.cases[index]
         // Given Bob has one token of this kind
         try await harness.register("b0b0b0b0", platform: platform, session: bob)
+        if name == "chat-mention" {
+            let set = try await harness.admin("PUT", "/apps/app1", ["deliveryPolicy": ["timeSensitive": true]])
+            #expect(set.status == 200)
+        }
         // When the back end sends the event
         let sent = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", body)
         #expect(sent.status == 200)

@@ -537,15 +537,15 @@ struct PostgresStoreTests {
         }
         let stores = try opened.withLock { $0 }.map { try $0.get() }
         defer { stores.forEach { $0.close() } }
-        #expect(stores.allSatisfy { $0.schemaVersion == 13 })
+        #expect(stores.allSatisfy { $0.schemaVersion == 15 })
         #expect(
             try schema.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations")
-                == "1,2,3,4,5,6,7,8,9,10,11,12,13"
+                == "1,2,3,4,5,6,7,8,9,10,11,12,13,14"
         )
         let reopened = try schema.open(poolSize: 1)
         defer { reopened.close() }
-        #expect(reopened.schemaVersion == 13)
-        #expect(try schema.psql("SELECT count(*) FROM schema_migrations") == "13")
+        #expect(reopened.schemaVersion == 15)
+        #expect(try schema.psql("SELECT count(*) FROM schema_migrations") == "14")
         #expect(try schema.psql("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") == "18")
     }
 
@@ -578,15 +578,16 @@ struct PostgresStoreTests {
             job("j-done", state: "delivered", attempts: 1, notBefore: t0, finishedAt: t0 + 50),
             job("j-skipped", state: "skipped", attempts: 0, notBefore: t0, finishedAt: t0),
         ]
-        // The columns of schema 6 (those of migration 13 came later).
-        let schema6Columns = StoreTable.pushJobs.columns.filter { !["private_plaintext", "trimmed"].contains($0) }
+        // The columns of schema 6 (those of migrations 13 and 14 came later).
+        let later = ["private_plaintext", "trimmed", "interruption_level", "level_reason"]
+        let schema6Columns = StoreTable.pushJobs.columns.filter { !later.contains($0) }
         try schema.psql("INSERT INTO push_jobs (\(schema6Columns.joined(separator: ", "))) VALUES " + rows.joined(separator: ", "))
         let columns = schema6Columns.map { "coalesce(\($0)::text, '-')" }.joined(separator: ", ")
         let before = try schema.psql("SELECT string_agg(concat_ws('|', \(columns)), E'\\n' ORDER BY id) FROM push_jobs")
 
         let store = try schema.open(poolSize: 2)
         defer { store.close() }
-        #expect(store.schemaVersion == 13)
+        #expect(store.schemaVersion == 15)
         // Every job reads as before, through the export and the counts.
         #expect(try schema.psql("SELECT string_agg(concat_ws('|', \(columns)), E'\\n' ORDER BY id) FROM push_job_rows") == before)
         #expect(

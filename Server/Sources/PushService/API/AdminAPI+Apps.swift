@@ -20,6 +20,7 @@ extension AdminAPI {
             id: id, name: name, webhookURL: webhookURL, sealedWebhookSecret: try sealWebhookSecret(secret, appId: id),
             createdAt: service.now)
         try applyPrivacy(body, to: &record)
+        try applyDeliveryPolicy(body, to: &record)
         do {
             try service.store.createApp(record)
         } catch StoreError.conflict {
@@ -51,6 +52,7 @@ extension AdminAPI {
         let privacy = record.privacy
         try applyPrivacy(body, to: &record)
         if record.privacy != privacy { service.logger.info("app privacy set app=\(record.id) privacy=\(record.privacy.rawValue)") }
+        try applyDeliveryPolicy(body, to: &record)
         // The default providers (null clears one): each must name a provider of the app of its kind.
         var defaults: [(ProviderRecord.Kind, String?)] = []
         for (kind, field) in [(ProviderRecord.Kind.apns, "defaultApnsProviderId"), (.fcm, "defaultFcmProviderId")] {

@@ -22,6 +22,7 @@ extension AdminAPI {
             "kind": entry.kind.rawValue, "state": entry.state, "attempts": entry.attempts,
             "lastError": entry.lastError ?? JSONNull(), "createdAt": seconds(entry.createdAt),
             "finishedAt": entry.finishedAt.map { seconds($0) as Any } ?? JSONNull(), "rule": entry.rule ?? JSONNull(),
+            "interruptionLevel": entry.interruptionLevel ?? JSONNull(), "levelReason": entry.levelReason ?? JSONNull(),
         ]
     }
 }

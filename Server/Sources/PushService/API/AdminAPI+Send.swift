@@ -44,8 +44,12 @@ extension AdminAPI {
             return try sendMessageAction(call, action, of: chat, request: request, body: body, idempotencyKey: idempotencyKey)
         }
         let requestId = service.newId()
+        // The app's privacy mode and delivery policy, read once for the whole send.
+        let app = try service.store.app(id: call.appId)
         let factory = JobFactory(
-            service: service, requestId: requestId, ttlSeconds: request.ttlSeconds, privateMode: try service.privateMode(appId: call.appId))
+            service: service, requestId: requestId, ttlSeconds: request.ttlSeconds,
+            privateMode: PrivateMode(app: app, ids: service.pushIds),
+            deliveryPolicy: app?.deliveryPolicy ?? .standard)
         var jobs: [PushJob] = []
         var perRecipient: [[String: Any]] = []
         let now = service.now

@@ -77,6 +77,10 @@ struct AdminAPI {
         value["privacy"] = app.privacy.rawValue
         value["privatePlaceholder"] = app.privatePlaceholder ?? AppPrivacy.defaultPlaceholder
         value["privateCallPlaceholder"] = app.privateCallPlaceholder ?? AppPrivacy.defaultCallPlaceholder
+        // Urgency (issue 30): the policy as set, and every kind's level and relevance in effect.
+        let policy = Self.deliveryPolicyJSON(app.deliveryPolicy)
+        value["deliveryPolicy"] = policy.set
+        value["effectiveDeliveryPolicy"] = policy.effective
         return value
     }
 

@@ -1852,7 +1852,8 @@ enum OpenAPIDocument {
                   "webhookSecret": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 256 },
                   "privacy": { "$ref": "#/components/schemas/AppPrivacy" },
                   "privatePlaceholder": { "$ref": "#/components/schemas/Placeholder" },
-                  "privateCallPlaceholder": { "$ref": "#/components/schemas/Placeholder" }
+                  "privateCallPlaceholder": { "$ref": "#/components/schemas/Placeholder" },
+                  "deliveryPolicy": { "$ref": "#/components/schemas/DeliveryPolicy" }
                 }
               },
               "AppPrivacy": {
@@ -1860,6 +1861,77 @@ enum OpenAPIDocument {
                 "enum": ["standard", "private"],
                 "description": "`standard` (the default): pushes carry their content in clear through APNs and FCM. `private`: a neutral placeholder in clear and the content encrypted for each device that registered `encryption` keys (issue 28). Any other value is a 400 naming `privacy`."
               },
+              "DeliveryPolicy": {
+                "type": "object",
+                "additionalProperties": false,
+                "description": "The urgency of the app's pushes by kind (issue 30; Server/README.md, Delivery policy): each alert's `aps.interruption-level` and `aps.relevance-score`. Kinds: `direct` (1:1 message), `mention` (a message whose `mentions` names the recipient), `group`, `reaction`, `action`, `call` (a ringing call to an alert token). Defaults: direct, mention and call `time-sensitive` with `timeSensitive`, else `active`; group `active`; reaction and action `passive`; relevance call 1, mention 0.9, direct 0.7, group 0.5, reaction 0.2, action 0.1. An unknown field or kind, a level other than the three (`critical` included), or a relevance outside 0 to 1 is a 400 naming the field (e.g. `deliveryPolicy.levels.dm`).",
+                "properties": {
+                  "timeSensitive": {
+                    "type": "boolean",
+                    "description": "The app has Apple's Time Sensitive Notifications capability. Without it (the default) a `time-sensitive` level is sent as `active`."
+                  },
+                  "levels": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "description": "The level of each kind the app sets.",
+                    "properties": {
+                      "direct": { "$ref": "#/components/schemas/InterruptionLevel" },
+                      "mention": { "$ref": "#/components/schemas/InterruptionLevel" },
+                      "group": { "$ref": "#/components/schemas/InterruptionLevel" },
+                      "reaction": { "$ref": "#/components/schemas/InterruptionLevel" },
+                      "action": { "$ref": "#/components/schemas/InterruptionLevel" },
+                      "call": { "$ref": "#/components/schemas/InterruptionLevel" }
+                    }
+                  },
+                  "relevance": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "description": "The relevance score (0 to 1) of each kind the app sets: how iOS ranks the notification in a summary.",
+                    "properties": {
+                      "direct": { "$ref": "#/components/schemas/RelevanceScore" },
+                      "mention": { "$ref": "#/components/schemas/RelevanceScore" },
+                      "group": { "$ref": "#/components/schemas/RelevanceScore" },
+                      "reaction": { "$ref": "#/components/schemas/RelevanceScore" },
+                      "action": { "$ref": "#/components/schemas/RelevanceScore" },
+                      "call": { "$ref": "#/components/schemas/RelevanceScore" }
+                    }
+                  }
+                }
+              },
+              "DeliveryPolicyAsSet": {
+                "type": "object",
+                "required": ["timeSensitive", "levels", "relevance"],
+                "description": "The app's `deliveryPolicy` as set: only the kinds it named.",
+                "properties": {
+                  "timeSensitive": { "type": "boolean" },
+                  "levels": { "type": "object", "additionalProperties": { "$ref": "#/components/schemas/InterruptionLevel" } },
+                  "relevance": { "type": "object", "additionalProperties": { "$ref": "#/components/schemas/RelevanceScore" } }
+                }
+              },
+              "DeliveryPolicyInEffect": {
+                "type": "object",
+                "required": ["timeSensitive", "levels", "relevance"],
+                "description": "Every kind's level and relevance as the app's pushes get them (defaults filled in; `time-sensitive` without the capability shown as `active`).",
+                "properties": {
+                  "timeSensitive": { "type": "boolean" },
+                  "levels": {
+                    "type": "object",
+                    "required": ["direct", "mention", "group", "reaction", "action", "call"],
+                    "additionalProperties": { "$ref": "#/components/schemas/InterruptionLevel" }
+                  },
+                  "relevance": {
+                    "type": "object",
+                    "required": ["direct", "mention", "group", "reaction", "action", "call"],
+                    "additionalProperties": { "$ref": "#/components/schemas/RelevanceScore" }
+                  }
+                }
+              },
+              "InterruptionLevel": {
+                "type": "string",
+                "enum": ["passive", "active", "time-sensitive"],
+                "description": "An `aps.interruption-level`. `critical` needs Apple's entitlement and is never sent (a 400 naming the field)."
+              },
+              "RelevanceScore": { "type": "number", "minimum": 0, "maximum": 1 },
               "Placeholder": {
                 "type": "string",
                 "minLength": 1,
@@ -1889,6 +1961,10 @@ enum OpenAPIDocument {
                   "privateCallPlaceholder": {
                     "oneOf": [{ "$ref": "#/components/schemas/Placeholder" }, { "type": "null" }],
                     "description": "The caller a private call shows when it cannot be decrypted; null restores the default (Incoming call)."
+                  },
+                  "deliveryPolicy": {
+                    "oneOf": [{ "$ref": "#/components/schemas/DeliveryPolicy" }, { "type": "null" }],
+                    "description": "Replaces the app's urgency policy (kinds it does not name get their defaults); null restores the defaults; absent leaves it as it is."
                   }
                 }
               },
@@ -1896,7 +1972,7 @@ enum OpenAPIDocument {
                 "type": "object",
                 "required": [
                   "appId", "name", "createdAt", "webhookUrl", "hasWebhookSecret", "defaultApnsProviderId", "defaultFcmProviderId", "privacy",
-                  "privatePlaceholder", "privateCallPlaceholder"
+                  "privatePlaceholder", "privateCallPlaceholder", "deliveryPolicy", "effectiveDeliveryPolicy"
                 ],
                 "properties": {
                   "appId": { "type": "string" },
@@ -1911,7 +1987,9 @@ enum OpenAPIDocument {
                   "defaultFcmProviderId": { "type": ["string", "null"], "description": "The same for FCM tokens." },
                   "privacy": { "$ref": "#/components/schemas/AppPrivacy" },
                   "privatePlaceholder": { "type": "string", "description": "The alert a private chat push shows in clear (its `loc-key`): New message unless set." },
-                  "privateCallPlaceholder": { "type": "string", "description": "The caller a private call shows when it cannot be decrypted: Incoming call unless set." }
+                  "privateCallPlaceholder": { "type": "string", "description": "The caller a private call shows when it cannot be decrypted: Incoming call unless set." },
+                  "deliveryPolicy": { "$ref": "#/components/schemas/DeliveryPolicyAsSet" },
+                  "effectiveDeliveryPolicy": { "$ref": "#/components/schemas/DeliveryPolicyInEffect" }
                 }
               },
               "AppAnswer": { "type": "object", "required": ["data"], "properties": { "data": { "$ref": "#/components/schemas/App" } } },
@@ -2319,8 +2397,17 @@ enum OpenAPIDocument {
                     "type": ["string", "null"],
                     "enum": ["muted", "group-none", "group-mentions-only", "quiet-hours", "quiet-hours-calls", null],
                     "description": "The notification preference rule that changed or skipped the push (Server/README.md, Preferences); null when none did."
-                  }
+                  },
+                  "interruptionLevel": {
+                    "oneOf": [{ "$ref": "#/components/schemas/InterruptionLevel" }, { "type": "null" }],
+                    "description": "The push's `aps.interruption-level` (Server/README.md, Delivery policy); null for a push without one (VoIP, background, campaign, a call update, skipped)."
+                  },
+                  "levelReason": { "$ref": "#/components/schemas/LevelReason" }
                 }
+              },
+              "LevelReason": {
+                "type": ["string", "null"],
+                "description": "Why the push has its level: the kind the app's delivery policy matched (`direct`, `mention`, `group`, `reaction`, `action`, `call`), or `quiet-hours` / `quiet-hours-calls`; `<kind>; time-sensitive not enabled` when a `time-sensitive` level went out as `active`. Null when the push has no level."
               },
               "DeliveryHealth": {
                 "type": "object",
@@ -2548,7 +2635,12 @@ enum OpenAPIDocument {
                                     "type": "object",
                                     "required": ["step", "reason"],
                                     "properties": { "step": { "type": "string" }, "reason": { "type": "string" } }
-                                  }
+                                  },
+                                  "interruptionLevel": {
+                                    "allOf": [{ "$ref": "#/components/schemas/InterruptionLevel" }],
+                                    "description": "The level the push carries (absent when it has none: VoIP, campaigns, call updates)."
+                                  },
+                                  "levelReason": { "type": "string", "description": "Why it has that level (see LevelReason)." }
                                 }
                               }
                             },

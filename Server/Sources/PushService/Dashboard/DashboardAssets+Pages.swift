@@ -49,13 +49,14 @@ extension DashboardAssets {
                   el("td", {}, a.defaultApnsProviderId ? el("code", { text: a.defaultApnsProviderId }) : el("span", { className: "muted", text: "none" })),
                   el("td", {}, a.defaultFcmProviderId ? el("code", { text: a.defaultFcmProviderId }) : el("span", { className: "muted", text: "none" })),
                   el("td", {}, privacyControl(a)),
+                  el("td", {}, urgencyControl(a)),
                   el("td", {}, when(a.createdAt)),
                   el("td", { className: "links" },
                     el("a", { href: "/dashboard/tokens?app=" + encodeURIComponent(a.appId), text: "Tokens" }),
                     el("a", { href: "/dashboard/send?app=" + encodeURIComponent(a.appId), text: "Test push" })));
               });
               append(content, table(apps.length + (apps.length === 1 ? " app" : " apps"),
-                ["App", "Name", "Webhook", "Webhook secret", "Default APNs provider", "Default FCM provider", "Privacy", "Created", "Open"], rows));
+                ["App", "Name", "Webhook", "Webhook secret", "Default APNs provider", "Default FCM provider", "Privacy", "Urgency", "Created", "Open"], rows));
             }).catch(failed);
           };
 
@@ -77,6 +78,32 @@ extension DashboardAssets {
               }).catch(function (error) { select.value = a.privacy || "standard"; failed(error); });
             });
             return [select, placeholder];
+          }
+
+          // Urgency (issue 30): whether the app has the Time Sensitive capability, saved when
+          // changed (the rest of its delivery policy as set is kept), and the levels in effect.
+          function urgencyControl(a) {
+            var box = el("input", { type: "checkbox", id: "time-sensitive-" + a.appId });
+            box.checked = !!(a.deliveryPolicy && a.deliveryPolicy.timeSensitive);
+            var levels = el("div", { className: "muted" });
+            function show(app) {
+              var effective = (app.effectiveDeliveryPolicy || {}).levels || {};
+              levels.textContent = ["mention", "direct", "group", "reaction", "call"].map(function (kind) {
+                return kind + " " + (effective[kind] || "?");
+              }).join(", ");
+            }
+            show(a);
+            box.addEventListener("change", function () {
+              var policy = { timeSensitive: box.checked, levels: (a.deliveryPolicy || {}).levels || {}, relevance: (a.deliveryPolicy || {}).relevance || {} };
+              say("Saving the urgency of " + a.appId + "…");
+              api("PUT", "/apps/" + encodeURIComponent(a.appId), { body: { deliveryPolicy: policy } }).then(function (saved) {
+                a.deliveryPolicy = saved.deliveryPolicy;
+                a.effectiveDeliveryPolicy = saved.effectiveDeliveryPolicy;
+                show(saved);
+                say(a.appId + (saved.deliveryPolicy.timeSensitive ? " may send time-sensitive pushes." : " sends no time-sensitive pushes."), "ok");
+              }).catch(function (error) { box.checked = !box.checked; failed(error); });
+            });
+            return [el("label", { "for": "time-sensitive-" + a.appId }, box, " Time Sensitive"), levels];
           }
 
           pages.providers = function () {

@@ -16,6 +16,8 @@ struct JobFactory {
     /// Set for a `private` app: each job's payload is then the clear part only, and its
     /// ``PushJob/privatePush`` the standard payload (with keyed ids, fitted) to seal at send time.
     var privateMode: PrivateMode? = nil
+    /// The app's urgency policy: each alert's `interruption-level` and `relevance-score` (``Urgency``).
+    var deliveryPolicy: DeliveryPolicy = .standard
 
     /// Which tokens get the event: VoIP tokens only for calls (and then only them when the
     /// user has any); device and FCM tokens for everything else.
@@ -41,6 +43,8 @@ struct JobFactory {
         // The payload and headers are built once per VoIP-or-not, not once per token.
         var built: [Bool: Built] = [:]
         let keyed = privateMode?.recipient(uid)
+        // Decided once per recipient (a mention is one for this recipient only); alerts only.
+        let urgency = Urgency.decide(event: event, recipient: uid, policy: deliveryPolicy, treatment: treatment)
         func build(voip: Bool) -> Built {
             if let done = built[voip] { return done }
             var payload: [String: Any]
@@ -48,11 +52,12 @@ struct JobFactory {
             var collapseId: String?
             switch event {
             case .chat(let chat):
-                payload = PayloadBuilder.chat(chat, badge: badge, quiet: treatment == .quiet)
+                payload = PayloadBuilder.chat(chat, badge: badge, quiet: treatment == .quiet, urgency: urgency)
                 kind = .chat
                 collapseId = CollapseId.chat(id: chat.id, category: chat.category, keyed: keyed)
             case .call(let call):
-                payload = PayloadBuilder.call(call, voip: voip, badge: badge, quiet: treatment == .quietCall)
+                payload = PayloadBuilder.call(
+                    call, voip: voip, badge: badge, quiet: treatment == .quietCall, urgency: voip ? nil : urgency)
                 kind = .call
                 collapseId = voip ? nil : CollapseId.call(sessionId: call.sessionId, keyed: keyed)
             case .campaign(let campaign):
@@ -90,6 +95,11 @@ struct JobFactory {
                 kind: built.kind, providerId: token.providerId, payload: PayloadBuilder.stamp(built.payload, pushId: id),
                 headers: built.headers, notBefore: now, createdAt: now, environment: token.environment, rule: treatment.rule,
                 skipped: skipped)
+            // The level the push carries and why, for the trace (a skipped push carries none).
+            if let urgency, !skipped, token.platform != .apnsVoIP {
+                job.interruptionLevel = urgency.level.rawValue
+                job.levelReason = urgency.reason
+            }
             if let (plaintext, trimmed) = built.sealed {
                 job.privatePush = PrivatePush(plaintext: PayloadBuilder.stamp(plaintext, pushId: id), trimmed: trimmed)
             }

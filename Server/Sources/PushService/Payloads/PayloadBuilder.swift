@@ -7,7 +7,8 @@ import ServerSupport
 
 /// Builds the push payloads of Contract/WIRE-CONTRACT.md §4: the §4 keys at the top level next to
 /// `aps`; `aps` with `alert`, `badge` (from the count the caller gives), `sound`,
-/// `category`, `thread-id` and `mutable-content: 1`.
+/// `category`, `thread-id`, `mutable-content: 1`, and (``Urgency``) `interruption-level` and
+/// `relevance-score`.
 enum PayloadBuilder {
     /// The notification category that enables the SDK's Reply action.
     static let messageCategory = "MessageCategory"
@@ -34,8 +35,9 @@ enum PayloadBuilder {
         }
     }
 
-    /// A chat push; `quiet` (quiet hours) makes it passive and silent.
-    static func chat(_ event: ChatEvent, badge: Int?, quiet: Bool = false) -> [String: Any] {
+    /// A chat push; `urgency` sets its `interruption-level` and `relevance-score`; `quiet`
+    /// (quiet hours) makes it passive and silent.
+    static func chat(_ event: ChatEvent, badge: Int?, quiet: Bool = false, urgency: Urgency? = nil) -> [String: Any] {
         let (title, body) = alert(of: event)
         let conversation = conversationId(sender: event.sender.id, receiver: event.receiver.id, receiverType: event.receiverType)
         var payload = parties(event.sender, event.receiver, event.receiverType)
@@ -54,6 +56,7 @@ enum PayloadBuilder {
             "thread-id": conversation, "mutable-content": 1,
         ]
         if let badge { aps["badge"] = badge }
+        urgency?.apply(to: &aps)
         if quiet { Self.quiet(&aps) }
         payload["aps"] = aps
         return payload
@@ -68,8 +71,9 @@ enum PayloadBuilder {
 
     /// A call push. VoIP tokens get it as a PushKit dictionary (`aps` without an alert);
     /// alert tokens (users without a VoIP token) get an alert; `quiet` (quiet hours that
-    /// include calls) makes that alert passive and silent.
-    static func call(_ event: CallEvent, voip: Bool, badge: Int?, quiet: Bool = false) -> [String: Any] {
+    /// include calls) makes that alert passive and silent; `urgency` sets that alert's
+    /// `interruption-level` and `relevance-score` (a VoIP push has none).
+    static func call(_ event: CallEvent, voip: Bool, badge: Int?, quiet: Bool = false, urgency: Urgency? = nil) -> [String: Any] {
         let isGroup = event.receiverType == "group"
         let title = isGroup ? event.receiver.name : event.sender.name
         let body = event.callType == "video" ? "VIDEO CALL" : "AUDIO CALL"
@@ -91,6 +95,7 @@ enum PayloadBuilder {
                 "mutable-content": 1,
             ]
             if let badge { aps["badge"] = badge }
+            urgency?.apply(to: &aps)
             if quiet { Self.quiet(&aps) }
             payload["aps"] = aps
         }

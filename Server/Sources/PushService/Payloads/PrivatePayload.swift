@@ -94,7 +94,7 @@ enum PrivatePayload {
     /// What kind of clear part a push gets.
     enum Shape {
         /// An alert: the placeholder `loc-key`, `mutable-content: 1`, and the standard `aps`'s
-        /// `sound`, `badge`, `category`, `thread-id` and `interruption-level`.
+        /// `sound`, `badge`, `category`, `thread-id`, `interruption-level` and `relevance-score`.
         case alert(placeholder: String)
         /// A VoIP push: `{"aps": {}}`.
         case voip
@@ -103,7 +103,7 @@ enum PrivatePayload {
     }
 
     /// The `aps` keys an alert keeps in clear: none names anyone (the `thread-id` is keyed).
-    private static let clearAPSKeys = ["sound", "badge", "category", "thread-id", "interruption-level"]
+    private static let clearAPSKeys = ["sound", "badge", "category", "thread-id", "interruption-level", "relevance-score"]
 
     /// The clear part of a push whose standard payload is `payload` (without `pushId`).
     static func clear(_ payload: [String: Any], shape: Shape) -> [String: Any] {

@@ -101,6 +101,11 @@ struct PushTrace {
             "pushId": entry.id, "token": String(entry.token.prefix(8)) + "…", "platform": entry.platform.rawValue, "steps": steps,
         ]
         if let stopped { device["stoppedAt"] = stopped }
+        // The interruption level the push carries and why (issue 30; none for VoIP pushes).
+        if let level = entry.interruptionLevel {
+            device["interruptionLevel"] = level
+            device["levelReason"] = entry.levelReason ?? "none"
+        }
         return device
     }
 

@@ -28,13 +28,16 @@ public struct AppRecord: Sendable, Hashable {
     /// The caller name a private call shows when it cannot be opened; nil:
     /// ``AppPrivacy/defaultCallPlaceholder``.
     public var privateCallPlaceholder: String?
+    /// The urgency of its pushes by kind (issue 30); ``DeliveryPolicy/standard`` when it set none.
+    public var deliveryPolicy: DeliveryPolicy
 
     /// Creates a record.
     public init(
         id: String, name: String, webhookURL: String? = nil, sealedWebhookSecret: Data? = nil, createdAt: Date,
         defaultAPNsProviderId: String? = nil, defaultFCMProviderId: String? = nil, privacy: AppPrivacy = .standard,
-        privatePlaceholder: String? = nil, privateCallPlaceholder: String? = nil
+        privatePlaceholder: String? = nil, privateCallPlaceholder: String? = nil, deliveryPolicy: DeliveryPolicy = .standard
     ) {
+        self.deliveryPolicy = deliveryPolicy
         self.privacy = privacy
         self.privatePlaceholder = privatePlaceholder
         self.privateCallPlaceholder = privateCallPlaceholder

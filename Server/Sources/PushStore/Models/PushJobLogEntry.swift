@@ -30,12 +30,19 @@ public struct PushJobLogEntry: Sendable, Hashable {
     public var finishedAt: Date?
     /// The notification preference rule that changed or skipped the push, if any.
     public var rule: String?
+    /// The `aps.interruption-level` of the push, if it has one (``PushJob/interruptionLevel``).
+    public var interruptionLevel: String?
+    /// Why it has that level (``PushJob/levelReason``).
+    public var levelReason: String?
 
     /// Creates an entry.
     public init(
         id: String, uid: String, token: String, platform: TokenPlatform, kind: PushKind, state: String, attempts: Int,
-        lastError: String?, createdAt: Date, finishedAt: Date?, rule: String? = nil
+        lastError: String?, createdAt: Date, finishedAt: Date?, rule: String? = nil, interruptionLevel: String? = nil,
+        levelReason: String? = nil
     ) {
+        self.interruptionLevel = interruptionLevel
+        self.levelReason = levelReason
         self.rule = rule
         self.id = id
         self.uid = uid

@@ -203,6 +203,27 @@ enum PostgresMigrations {
                 j.private_plaintext, j.trimmed
             FROM push_jobs j LEFT JOIN push_queue q ON q.id = j.id;
         """,
+        // 14: urgency (issue 30): SQLite's 14; the view of job rows gets the two new job columns
+        // at its end.
+        """
+        ALTER TABLE apps ADD COLUMN delivery_policy TEXT COLLATE "C";
+        ALTER TABLE push_jobs ADD COLUMN interruption_level TEXT COLLATE "C";
+        ALTER TABLE push_jobs ADD COLUMN level_reason TEXT COLLATE "C";
+        CREATE OR REPLACE VIEW push_job_rows AS
+            SELECT j.id, j.app_id, j.request_id, j.uid, j.token, j.platform, j.kind, j.provider_id, j.payload, j.push_type,
+                j.priority, j.expiration, j.collapse_id, j.topic_suffix,
+                CASE WHEN q.lane = \(PostgresMigrations.leasedLane) THEN 'leased' ELSE j.state END AS state,
+                COALESCE(q.attempts, j.attempts) AS attempts, j.not_before,
+                CASE WHEN q.lane = \(PostgresMigrations.leasedLane) THEN q.due END AS lease_until, j.last_error, j.created_at,
+                j.finished_at, CASE WHEN q.id IS NULL THEN j.lease_owner ELSE q.lease_owner END AS lease_owner, j.environment, j.rule,
+                j.private_plaintext, j.trimmed, j.interruption_level, j.level_reason
+            FROM push_jobs j LEFT JOIN push_queue q ON q.id = j.id;
+        """,
+        // 15: nothing. SQLite's 15 adds an index on leased jobs' lease ends for the claim, which
+        // PostgreSQL's queue lanes already serve; the numbers stay the same in both stores.
+        """
+        SELECT 1;
+        """,
     ]
 
     /// The queue's lanes: due calls (claimed first), other due jobs, leased jobs (claimable

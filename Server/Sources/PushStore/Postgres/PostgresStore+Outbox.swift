@@ -83,18 +83,19 @@ extension PostgresStore {
                 WITH u AS MATERIALIZED (
                     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
                         $8::text[], $9::bytea[], $10::text[], $11::bigint[], $12::bigint[], $13::text[], $14::text[], $15::bigint[],
-                        $16::bigint[], $17::bigint[], $18::text[], $19::text[], $20::bigint[], $21::bytea[], $22::text[])
+                        $16::bigint[], $17::bigint[], $18::text[], $19::text[], $20::bigint[], $21::bytea[], $22::text[],
+                        $23::text[], $24::text[])
                         AS u(id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type, priority,
                             expiration, collapse_id, topic_suffix, attempts, not_before, created_at, environment, rule, skipped,
-                            private_plaintext, trimmed)),
+                            private_plaintext, trimmed, interruption_level, level_reason)),
                 jobs AS (
                 INSERT INTO push_jobs (id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type,
                     priority, expiration, collapse_id, topic_suffix, state, attempts, not_before, created_at, environment, rule,
-                    finished_at, private_plaintext, trimmed)
+                    finished_at, private_plaintext, trimmed, interruption_level, level_reason)
                 SELECT id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type,
                     priority, expiration, collapse_id, topic_suffix, CASE WHEN skipped = 1 THEN 'skipped' ELSE 'pending' END,
                     attempts, not_before, created_at, environment, rule, CASE WHEN skipped = 1 THEN created_at END,
-                    private_plaintext, trimmed
+                    private_plaintext, trimmed, interruption_level, level_reason
                 FROM u)
                 INSERT INTO push_queue (id, lane, due, not_before, attempts)
                 SELECT id, CASE WHEN kind = 'call' THEN \(PostgresMigrations.callLane) ELSE \(PostgresMigrations.otherLane) END,
@@ -111,6 +112,7 @@ extension PostgresStore {
                     .dates(chunk.map(\.notBefore)), .dates(chunk.map(\.createdAt)), .textArray(chunk.map(\.environment?.rawValue)),
                     .textArray(chunk.map(\.rule)), .intArray(chunk.map { $0.skipped ? 1 : 0 }),
                     .byteaArray(chunk.map(PrivatePushColumns.plaintext)), .textArray(chunk.map(PrivatePushColumns.trimmed)),
+                    .textArray(chunk.map(\.interruptionLevel)), .textArray(chunk.map(\.levelReason)),
                 ])
         }
         if jobs.contains(where: { !$0.skipped }) || !webhooks.isEmpty { connection.notifyAtCommit(notifyJobs) }
@@ -348,7 +350,10 @@ extension PostgresStore {
             "id", "app_id", "request_id", "uid", "token", "platform", "kind", "provider_id", "payload", "push_type",
             "priority", "expiration", "collapse_id", "topic_suffix",
         ]
-        let after = ["not_before", "created_at", "environment", "rule", "state", "private_plaintext", "trimmed"]
+        let after = [
+            "not_before", "created_at", "environment", "rule", "state", "private_plaintext", "trimmed", "interruption_level",
+            "level_reason",
+        ]
         return (before.map { prefix + $0 } + [attempts] + after.map { prefix + $0 }).joined(separator: ", ")
     }
 

@@ -170,7 +170,14 @@ enum Migrations {
         ALTER TABLE push_jobs ADD COLUMN private_plaintext BLOB;
         ALTER TABLE push_jobs ADD COLUMN trimmed TEXT;
         """,
-        // 14: the claim's look for jobs whose lease ran out reads only leased jobs by
+        // 14: urgency (issue 30). Each app's delivery policy as JSON text (NULL: the defaults);
+        // on each job the `interruption-level` it carries and why, for the trace (NULL: none).
+        """
+        ALTER TABLE apps ADD COLUMN delivery_policy TEXT;
+        ALTER TABLE push_jobs ADD COLUMN interruption_level TEXT;
+        ALTER TABLE push_jobs ADD COLUMN level_reason TEXT;
+        """,
+        // 15: the claim's look for jobs whose lease ran out reads only leased jobs by
         // `lease_until` (as PostgreSQL's `push_jobs_leased` does), instead of every leased job's
         // row: with many jobs in flight (a private app's pushes wait for sealing) that scan read
         // thousands of rows per claim.

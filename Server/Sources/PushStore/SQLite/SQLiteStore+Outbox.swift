@@ -210,8 +210,8 @@ extension SQLiteStore {
             """
             INSERT INTO push_jobs (id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type,
                 priority, expiration, collapse_id, topic_suffix, state, attempts, not_before, created_at, environment, rule,
-                finished_at, private_plaintext, trimmed)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                finished_at, private_plaintext, trimmed, interruption_level, level_reason)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(job.id), .text(job.appId), .text(job.requestId), .text(job.uid), .text(job.token), .text(job.platform.rawValue),
@@ -220,7 +220,7 @@ extension SQLiteStore {
                 .text(job.headers.topicSuffix), .text(job.skipped ? JobState.skipped : JobState.pending), .int(Int64(job.attempts)),
                 .date(job.notBefore), .date(job.createdAt), .optionalText(job.environment?.rawValue), .optionalText(job.rule),
                 job.skipped ? .date(job.createdAt) : .null, PrivatePushColumns.plaintext(job).map(SQLValue.blob) ?? .null,
-                .optionalText(PrivatePushColumns.trimmed(job)),
+                .optionalText(PrivatePushColumns.trimmed(job)), .optionalText(job.interruptionLevel), .optionalText(job.levelReason),
             ])
     }
 
@@ -240,7 +240,7 @@ extension SQLiteStore {
     static let jobColumns = """
         SELECT id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type, priority, expiration,
             collapse_id, topic_suffix, attempts, not_before, created_at, environment, rule, state, private_plaintext,
-            trimmed FROM push_jobs
+            trimmed, interruption_level, level_reason FROM push_jobs
         """
 
     public func recordDeliveries(tokens: [TokenRef], providers: [ProviderRef], at time: Date) throws {
