@@ -14,13 +14,13 @@ extension PostgresStore {
             try $0.query(
                 """
                 INSERT INTO apps (id, name, webhook_url, webhook_secret, created_at, default_apns_provider_id, default_fcm_provider_id,
-                    privacy, private_placeholder, private_call_placeholder)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                    privacy, private_placeholder, private_call_placeholder, badge)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
                 """,
                 [
                     .text(app.id), .text(app.name), .text(app.webhookURL), .bytea(app.sealedWebhookSecret), .date(app.createdAt),
                     .text(app.defaultAPNsProviderId), .text(app.defaultFCMProviderId), .text(app.privacy.rawValue),
-                    .text(app.privatePlaceholder), .text(app.privateCallPlaceholder),
+                    .text(app.privatePlaceholder), .text(app.privateCallPlaceholder), .text(app.badge.rawValue),
                 ])
         }
     }
@@ -30,12 +30,13 @@ extension PostgresStore {
             try $0.query(
                 """
                 UPDATE apps SET name = $1, webhook_url = $2, webhook_secret = $3, privacy = $4, private_placeholder = $5,
-                    private_call_placeholder = $6
+                    private_call_placeholder = $6, badge = $8
                 WHERE id = $7
                 """,
                 [
                     .text(app.name), .text(app.webhookURL), .bytea(app.sealedWebhookSecret), .text(app.privacy.rawValue),
                     .text(app.privatePlaceholder), .text(app.privateCallPlaceholder), .text(app.id),
+                    .text(app.badge.rawValue),
                 ]
             ).affected
         }
