@@ -49,7 +49,7 @@ struct AdminAPI {
                 ]
             },
         ] + revokeRoutes + providerRoutes + tokenRoutes + sendRoutes + deliveryLogRoutes + healthRoutes
-            + PreferencesAPI(service: service).adminRoutes
+            + PreferencesAPI(service: service).adminRoutes + badgeRoutes
     }
 
     static func seconds(_ date: Date) -> Int64 {
@@ -77,6 +77,7 @@ struct AdminAPI {
         value["privacy"] = app.privacy.rawValue
         value["privatePlaceholder"] = app.privatePlaceholder ?? AppPrivacy.defaultPlaceholder
         value["privateCallPlaceholder"] = app.privateCallPlaceholder ?? AppPrivacy.defaultCallPlaceholder
+        value["badge"] = app.badge.rawValue
         return value
     }
 
