@@ -85,6 +85,10 @@ import Testing
         #expect(push["conversationId"] as? String == "alice_user_bob")
         #expect(push["unreadCount"] as? String == "1")
         #expect(push["aps"] as? [String: Int] == ["content-available": 1, "badge": 1])
+        // It is Contract/payloads/read-counted.json (whose pushId is an example).
+        var fixture = try Fixtures.load("payloads", "read-counted")
+        fixture["pushId"] = push["pushId"]
+        #expect(NSDictionary(dictionary: push).isEqual(to: fixture), "the read push differs from read-counted.json")
 
         // The admin API says what is left; the changes feed's read carries the total too.
         let counts = try await harness.admin("GET", "/users/bob/badge", appId: "app1")

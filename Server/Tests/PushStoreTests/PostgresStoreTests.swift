@@ -546,7 +546,7 @@ struct PostgresStoreTests {
         defer { reopened.close() }
         #expect(reopened.schemaVersion == 14)
         #expect(try schema.psql("SELECT count(*) FROM schema_migrations") == "14")
-        #expect(try schema.psql("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") == "18")
+        #expect(try schema.psql("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") == "19")
     }
 
     /// A database of schema 6 (job leases in `push_jobs`) with jobs in every state: migration 7
@@ -952,11 +952,15 @@ struct PostgresStoreTests {
         _ = try store.registerToken(StoreScenarios.token("revoked-tok", uid: "u2", hash: Data([0xaa])), maxPerUser: 100)
         #expect(try store.revokeAuthToken(appId: "a1", uid: "u2", hash: Data([0xaa]), now: t0)?.pushTokens == 1)
         // Private push (issue 28): an app's privacy, a token's keys, a job's plaintext and trimmed fields.
+        // The badge the service counts (issue 30): the app's default and a user's unread messages.
         if var app = try store.app(id: "a1") {
             app.privacy = .private
+            app.badge = .auto
             app.privatePlaceholder = "New"
             try store.updateApp(app)
         }
+        _ = try store.addUnread(
+            appId: "a1", messages: [UnreadMessage(uid: "u2", conversationId: "u1_user_u2", messageId: "m1")], totalsOf: [], now: t0)
         var keyed = StoreScenarios.token("keyed-tok", at: 60)
         keyed.encryption = StoredEncryptionKeys(p256dh: Data([4, 0, 255]), sealedAuth: Data([1, 2, 0]))
         _ = try store.registerToken(keyed, maxPerUser: 100)

@@ -24,7 +24,8 @@ struct ServiceBadge {
     /// edit or a deletion), with its conversation id.
     static func countedMessage(_ event: SendRequest.Event) -> (conversationId: String, messageId: String, sender: String)? {
         guard case .chat(let chat) = event, chat.category == .message, chat.action == nil else { return nil }
-        let conversation = PayloadBuilder.conversationId(sender: chat.sender.id, receiver: chat.receiver.id, receiverType: chat.receiverType)
+        let conversation = PayloadBuilder.conversationId(
+            sender: chat.sender.id, receiver: chat.receiver.id, receiverType: chat.receiverType)
         return (conversation, chat.id, chat.sender.id)
     }
 
