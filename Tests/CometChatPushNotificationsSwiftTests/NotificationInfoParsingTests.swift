@@ -123,6 +123,16 @@ struct NotificationInfoParsingTests {
         #expect(device.badge == 2)
     }
 
+    @Test("The read-counted fixture carries the service's total: unreadCount, else aps.badge")
+    func readCounted() throws {
+        var payload = try contractPayload("read-counted")
+        #expect(try #require(ReadSyncPush(payload)).unreadCount == 1)
+        payload["unreadCount"] = nil
+        #expect(try #require(ReadSyncPush(payload)).unreadCount == 1, "aps.badge when unreadCount is absent")
+        payload["aps"] = ["content-available": 1, "badge": -1]
+        #expect(try #require(ReadSyncPush(payload)).unreadCount == nil)
+    }
+
     @Test("The edit and deletion fixtures are action pushes of message 1042, not new messages")
     func actionPushes() throws {
         let edited = try #require(MessageChange(actionPush: try contractPayload("chat-edited")))
@@ -151,7 +161,7 @@ struct NotificationInfoParsingTests {
     @Test("Every fixture of Contract/payloads is covered by a table above")
     func everyFixtureCovered() {
         let covered = Set(
-            (Self.chatFixtures + Self.callFixtures).map(\.fixture) + ["campaign", "read", "chat-edited", "chat-deleted"])
+            (Self.chatFixtures + Self.callFixtures).map(\.fixture) + ["campaign", "read", "read-counted", "chat-edited", "chat-deleted"])
         #expect(Set(contractPayloadNames()).subtracting(covered).isEmpty)
         #expect(contractPayloadNames().count >= 17)
     }

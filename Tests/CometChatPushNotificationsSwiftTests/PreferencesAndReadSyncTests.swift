@@ -175,6 +175,31 @@ extension SimulatedDevice {
         #expect(device.kills.isEmpty && device.violations.isEmpty)
     }
 
+    /// A service that counts the badge (issue 30) puts the total in `aps.badge` of the read
+    /// push: the SDK applies it when the push has no `unreadCount` (which wins when both are there).
+    @Test func aReadPushWithOnlyAPSBadgeSetsTheBadge() async {
+        let device = SimulatedDevice(permission: .authorized)
+        let app = await device.launchLoggedIn(config())
+        app.sendToBackground()
+        fill(device)
+        let payload: [String: Any] = [
+            "aps": ["content-available": 1, "badge": 2], "type": "read", "conversationId": "alice_user_bob", "pushId": "p-2",
+        ]
+        let push = device.deliverBackground(payload)
+        #expect(await device.settle())
+        #expect(push.outcome == .delivered && push.result == .newData)
+        #expect(tags(device) == ["c1", "g1"])
+        #expect(device.badge == 2 && app.badgeHistory.last == 2)
+
+        var both = payload
+        both["aps"] = ["content-available": 1, "badge": 7]
+        both["unreadCount"] = "1"
+        both["conversationId"] = "group_hikers"
+        #expect(device.deliverBackground(both).outcome == .delivered)
+        #expect(await device.settle())
+        #expect(device.badge == 1 && app.badgeHistory.last == 1)
+    }
+
     @Test func withoutBadgeCountingTheBadgeStays() async {
         let device = SimulatedDevice(permission: .authorized)
         let app = await device.launchLoggedIn(config(enableBadgeCount: false))

@@ -15,6 +15,7 @@ public enum StoreTable: String, Sendable, CaseIterable {
     case pushPreferences = "push_preferences", pushMutes = "push_mutes", pushGroupLevels = "push_group_levels"
     case pushEvents = "push_events"
     case pushChanges = "push_changes", revokedPushTokens = "revoked_push_tokens"
+    case unreadMessages = "unread_messages"
 
     /// The columns, in row order.
     public var columns: [String] {
@@ -22,7 +23,7 @@ public enum StoreTable: String, Sendable, CaseIterable {
         case .apps:
             return [
                 "id", "name", "webhook_url", "webhook_secret", "created_at", "default_apns_provider_id", "default_fcm_provider_id",
-                "privacy", "private_placeholder", "private_call_placeholder", "delivery_policy",
+                "privacy", "private_placeholder", "private_call_placeholder", "delivery_policy", "badge",
             ]
         // (`users.tokens_at_most` is not copied: a bound the destination's registrations count again.)
         case .users: return ["app_id", "uid", "name", "avatar", "created_at", "changes_purged_through"]
@@ -59,6 +60,7 @@ public enum StoreTable: String, Sendable, CaseIterable {
                 "created_at",
             ]
         case .revokedPushTokens: return ["app_id", "uid", "token", "platform", "provider_id", "environment", "revoked_at"]
+        case .unreadMessages: return ["app_id", "uid", "conversation_id", "message_id", "created_at"]
         }
     }
 }

@@ -159,6 +159,26 @@ import Testing
         }
     }
 
+    /// The badge the service counts (issue 30): a private read push keeps its `aps.badge` in clear
+    /// (it names no one, and iOS applies it even when it does not wake the app); `unreadCount`
+    /// is sealed.
+    @Test func aReadPushKeepsTheServiceBadgeInClearAndItsCountSealed() async throws {
+        let fixture = try PrivateFixture()
+        let phone = try fixture.token("b0b0phone", platform: .apnsDevice)
+        let reads = ReadSync.jobs(
+            service: fixture.context, requestId: "read-1", uid: "bob-9", conversationId: "alice-7_user_bob-9", unreadCount: 4,
+            badge: 4, tokens: [phone], privateMode: fixture.mode)
+        let job = try #require(reads.first)
+        let clear = try #require(job.payloadObject)
+        #expect(clear.aps as? [String: Int] == ["content-available": 1, "badge": 4])
+        #expect(Set(clear.object.keys) == ["aps", "pushId"])
+        let out = try #require(await fixture.seal(job))
+        try Self.expectNothingPersonal(out, "read")
+        let opened = try fixture.device(job.token).open(out.payload)
+        #expect(opened["unreadCount"] as? String == "4")
+        #expect((opened["aps"] as? [String: Any])?["badge"] as? Int == 4)
+    }
+
     @Test func keyedIdsAreStablePerRecipientDifferBetweenUsersAndFromTheUnkeyedHashAndFitAPNs() throws {
         let fixture = try PrivateFixture()
         let bob = fixture.mode.recipient("bob-9")

@@ -128,7 +128,7 @@ import Testing
     @Test func everyPayloadFixtureIsCheckedAgainstTheService() {
         // SendTests checks the send API's payloads; ReadSyncTests checks read.json, MessageActionTests
         // chat-edited.json and chat-deleted.json.
-        #expect(Set(Self.cases.map(\.0) + ["read", "chat-edited", "chat-deleted"]) == Set(Fixtures.names(in: "payloads")))
+        #expect(Set(Self.cases.map(\.0) + ["read", "read-counted", "chat-edited", "chat-deleted"]) == Set(Fixtures.names(in: "payloads")))
     }
 
     @Test func everyTokenOfEveryRecipientGetsAJobOfItsKind() async throws {

@@ -312,10 +312,11 @@ import Testing
         #expect(try await register("alice", hex(0xA11CE), platform: "apns_ios_device") == 200)
         #expect(try await register("alice", hex(0xA11CE_0F), platform: "apns_ios_voip") == 200)
 
-        // a send whose jobs are finished (as the engine would), a webhook delivered
+        // a send whose jobs are finished (as the engine would), a webhook delivered; bob's badge
+        // is the service's (his unread messages: issue 30)
         let chat: (String) -> [String: Any] = { id in
             [
-                "type": "chat", "recipients": [["uid": "bob"]],
+                "type": "chat", "recipients": [["uid": "bob", "badge": "auto"]],
                 "message": ["id": id, "sender": ["uid": "alice"], "receiver": ["uid": "bob"], "text": "Message \(id)"],
             ]
         }

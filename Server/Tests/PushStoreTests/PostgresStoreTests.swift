@@ -537,16 +537,16 @@ struct PostgresStoreTests {
         }
         let stores = try opened.withLock { $0 }.map { try $0.get() }
         defer { stores.forEach { $0.close() } }
-        #expect(stores.allSatisfy { $0.schemaVersion == 15 })
+        #expect(stores.allSatisfy { $0.schemaVersion == 16 })
         #expect(
             try schema.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations")
-                == "1,2,3,4,5,6,7,8,9,10,11,12,13,14"
+                == "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16"
         )
         let reopened = try schema.open(poolSize: 1)
         defer { reopened.close() }
-        #expect(reopened.schemaVersion == 15)
-        #expect(try schema.psql("SELECT count(*) FROM schema_migrations") == "14")
-        #expect(try schema.psql("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") == "18")
+        #expect(reopened.schemaVersion == 16)
+        #expect(try schema.psql("SELECT count(*) FROM schema_migrations") == "16")
+        #expect(try schema.psql("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") == "19")
     }
 
     /// A database of schema 6 (job leases in `push_jobs`) with jobs in every state: migration 7
@@ -587,7 +587,7 @@ struct PostgresStoreTests {
 
         let store = try schema.open(poolSize: 2)
         defer { store.close() }
-        #expect(store.schemaVersion == 15)
+        #expect(store.schemaVersion == 16)
         // Every job reads as before, through the export and the counts.
         #expect(try schema.psql("SELECT string_agg(concat_ws('|', \(columns)), E'\\n' ORDER BY id) FROM push_job_rows") == before)
         #expect(
@@ -953,11 +953,15 @@ struct PostgresStoreTests {
         _ = try store.registerToken(StoreScenarios.token("revoked-tok", uid: "u2", hash: Data([0xaa])), maxPerUser: 100)
         #expect(try store.revokeAuthToken(appId: "a1", uid: "u2", hash: Data([0xaa]), now: t0)?.pushTokens == 1)
         // Private push (issue 28): an app's privacy, a token's keys, a job's plaintext and trimmed fields.
+        // The badge the service counts (issue 30): the app's default and a user's unread messages.
         if var app = try store.app(id: "a1") {
             app.privacy = .private
+            app.badge = .auto
             app.privatePlaceholder = "New"
             try store.updateApp(app)
         }
+        _ = try store.addUnread(
+            appId: "a1", messages: [UnreadMessage(uid: "u2", conversationId: "u1_user_u2", messageId: "m1")], totalsOf: [], now: t0)
         var keyed = StoreScenarios.token("keyed-tok", at: 60)
         keyed.encryption = StoredEncryptionKeys(p256dh: Data([4, 0, 255]), sealedAuth: Data([1, 2, 0]))
         _ = try store.registerToken(keyed, maxPerUser: 100)

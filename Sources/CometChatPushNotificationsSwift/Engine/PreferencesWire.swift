@@ -100,7 +100,7 @@ enum PreferencesWire {
 struct ReadSyncPush: Equatable, Sendable {
     /// The conversation, as chat pushes name it (their `thread-id`).
     var conversationId: String
-    /// The badge to show, when the push carries one.
+    /// The badge to show, when the push carries one (`unreadCount`, else `aps.badge`).
     var unreadCount: Int?
     /// The push's id.
     var pushId: String?
@@ -111,7 +111,10 @@ struct ReadSyncPush: Equatable, Sendable {
             let conversation = PayloadReader.string(payload["conversationId"])
         else { return nil }
         conversationId = conversation
-        unreadCount = PayloadReader.count(payload["unreadCount"])
+        // A service that counts the badge (issue 30) also puts the total in `aps.badge`: used
+        // when the push has no `unreadCount`.
+        unreadCount =
+            PayloadReader.count(payload["unreadCount"]) ?? PayloadReader.count(PayloadReader.dictionary(payload["aps"])?["badge"])
         pushId = PayloadReader.string(payload["pushId"])
     }
 

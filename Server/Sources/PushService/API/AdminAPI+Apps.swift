@@ -21,6 +21,7 @@ extension AdminAPI {
             createdAt: service.now)
         try applyPrivacy(body, to: &record)
         try applyDeliveryPolicy(body, to: &record)
+        try applyBadge(body, to: &record)
         do {
             try service.store.createApp(record)
         } catch StoreError.conflict {
@@ -53,6 +54,7 @@ extension AdminAPI {
         try applyPrivacy(body, to: &record)
         if record.privacy != privacy { service.logger.info("app privacy set app=\(record.id) privacy=\(record.privacy.rawValue)") }
         try applyDeliveryPolicy(body, to: &record)
+        try applyBadge(body, to: &record)
         // The default providers (null clears one): each must name a provider of the app of its kind.
         var defaults: [(ProviderRecord.Kind, String?)] = []
         for (kind, field) in [(ProviderRecord.Kind.apns, "defaultApnsProviderId"), (.fcm, "defaultFcmProviderId")] {
@@ -113,6 +115,17 @@ extension AdminAPI {
         }
         if let text = try placeholder("privatePlaceholder") { record.privatePlaceholder = text }
         if let text = try placeholder("privateCallPlaceholder") { record.privateCallPlaceholder = text }
+    }
+
+    /// Reads an app's badge default (issue 30) from a create or update body: `badge` is
+    /// `caller` (pushes carry the count a send gives) or `auto` (the service counts). Absent
+    /// leaves the record as is.
+    func applyBadge(_ body: JSONObject, to record: inout AppRecord) throws {
+        guard let text = try body.optionalString("badge", maxLength: 32) else { return }
+        guard let badge = AppBadge(rawValue: text) else {
+            throw APIError.badRequest("The badge field must be caller or auto.", field: "badge", problem: "not caller or auto")
+        }
+        record.badge = badge
     }
 
     func sealWebhookSecret(_ secret: String, appId: String) throws -> Data {

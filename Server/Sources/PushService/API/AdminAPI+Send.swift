@@ -39,10 +39,12 @@ extension AdminAPI {
             throw APIError.badRequest("The Idempotency-Key header must be at most 200 printable characters.", field: "Idempotency-Key")
         }
         let body = try call.body()
-        let request = try SendRequest.parse(body, now: service.now)
+        var request = try SendRequest.parse(body, now: service.now)
         if case .chat(let chat) = request.event, let action = chat.action {
             return try sendMessageAction(call, action, of: chat, request: request, body: body, idempotencyKey: idempotencyKey)
         }
+        // The badge the service counts (issue 30): `auto` recipients get their total after this send.
+        request.recipients = try ServiceBadge(service: service, appId: call.appId).resolve(request)
         let requestId = service.newId()
         // The app's privacy mode and delivery policy, read once for the whole send.
         let app = try service.store.app(id: call.appId)
@@ -75,6 +77,7 @@ extension AdminAPI {
                 for: request.event, uid: recipient.uid, badge: recipient.badge, revoked: revoked[recipient.uid] ?? [], registered: tokens)
             var entry: [String: Any] = ["uid": recipient.uid, "jobs": recipientJobs.filter { !$0.skipped }.count]
             if let rule = treatment.rule { entry["rule"] = rule }
+            if recipient.autoBadge { entry["badge"] = recipient.badge ?? 0 }
             perRecipient.append(entry)
         }
         if case .call(let event) = request.event, event.callAction == "initiated" {

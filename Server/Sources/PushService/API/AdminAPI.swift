@@ -49,7 +49,7 @@ struct AdminAPI {
                 ]
             },
         ] + revokeRoutes + providerRoutes + tokenRoutes + sendRoutes + deliveryLogRoutes + healthRoutes
-            + PreferencesAPI(service: service).adminRoutes
+            + PreferencesAPI(service: service).adminRoutes + badgeRoutes
     }
 
     static func seconds(_ date: Date) -> Int64 {
@@ -81,6 +81,7 @@ struct AdminAPI {
         let policy = Self.deliveryPolicyJSON(app.deliveryPolicy)
         value["deliveryPolicy"] = policy.set
         value["effectiveDeliveryPolicy"] = policy.effective
+        value["badge"] = app.badge.rawValue
         return value
     }
 

@@ -1513,6 +1513,50 @@ enum OpenAPIDocument {
                   "500": { "$ref": "#/components/responses/Failed" }
                 }
               }
+            },
+            "/users/{uid}/badge": {
+              "get": {
+                "tags": ["admin"],
+                "operationId": "getUserBadge",
+                "summary": "The user's unread messages as the service counts them (the badge)",
+                "description": "The badge the service counts (`badge: \"auto\"`, issue 30): the user's total and each conversation's count.",
+                "security": [{ "apiKey": [], "appId": [] }],
+                "parameters": [{ "$ref": "#/components/parameters/uidPath" }],
+                "responses": {
+                  "200": { "description": "The counts.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/BadgeAnswer" } } } },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              },
+              "delete": {
+                "tags": ["admin"],
+                "operationId": "resetUserBadge",
+                "summary": "Reset the user's unread counts (one conversation's with `conversationId`)",
+                "description": "Sends no push: the user's next push, or read push, carries the new total. Idempotent.",
+                "security": [{ "apiKey": [], "appId": [] }],
+                "parameters": [
+                  { "$ref": "#/components/parameters/uidPath" },
+                  {
+                    "name": "conversationId",
+                    "in": "query",
+                    "required": false,
+                    "description": "Only this conversation (as in chat payloads: `alice_user_bob`, `group_<guid>`); 1 to 300 printable ASCII characters without space or slash.",
+                    "schema": { "type": "string", "minLength": 1, "maxLength": 300, "pattern": "^[!-.0-~]+$" }
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "The counts after the reset.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/BadgeAnswer" } } }
+                  },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
             }
           },
           "components": {
@@ -1853,8 +1897,14 @@ enum OpenAPIDocument {
                   "privacy": { "$ref": "#/components/schemas/AppPrivacy" },
                   "privatePlaceholder": { "$ref": "#/components/schemas/Placeholder" },
                   "privateCallPlaceholder": { "$ref": "#/components/schemas/Placeholder" },
-                  "deliveryPolicy": { "$ref": "#/components/schemas/DeliveryPolicy" }
+                  "deliveryPolicy": { "$ref": "#/components/schemas/DeliveryPolicy" },
+                  "badge": { "$ref": "#/components/schemas/AppBadge" }
                 }
+              },
+              "AppBadge": {
+                "type": "string",
+                "enum": ["caller", "auto"],
+                "description": "Where a recipient's badge comes from when a send gives no number (issue 30). `caller` (the default): the send's `badge` or `unreadMessageCount`, else none. `auto`: the service counts each recipient's unread chat messages (a recipient given a number still gets that number, and the message still counts). Any other value is a 400 naming `badge`."
               },
               "AppPrivacy": {
                 "type": "string",
@@ -1965,14 +2015,15 @@ enum OpenAPIDocument {
                   "deliveryPolicy": {
                     "oneOf": [{ "$ref": "#/components/schemas/DeliveryPolicy" }, { "type": "null" }],
                     "description": "Replaces the app's urgency policy (kinds it does not name get their defaults); null restores the defaults; absent leaves it as it is."
-                  }
+                  },
+                  "badge": { "$ref": "#/components/schemas/AppBadge" }
                 }
               },
               "App": {
                 "type": "object",
                 "required": [
                   "appId", "name", "createdAt", "webhookUrl", "hasWebhookSecret", "defaultApnsProviderId", "defaultFcmProviderId", "privacy",
-                  "privatePlaceholder", "privateCallPlaceholder", "deliveryPolicy", "effectiveDeliveryPolicy"
+                  "privatePlaceholder", "privateCallPlaceholder", "deliveryPolicy", "effectiveDeliveryPolicy", "badge"
                 ],
                 "properties": {
                   "appId": { "type": "string" },
@@ -1989,7 +2040,8 @@ enum OpenAPIDocument {
                   "privatePlaceholder": { "type": "string", "description": "The alert a private chat push shows in clear (its `loc-key`): New message unless set." },
                   "privateCallPlaceholder": { "type": "string", "description": "The caller a private call shows when it cannot be decrypted: Incoming call unless set." },
                   "deliveryPolicy": { "$ref": "#/components/schemas/DeliveryPolicyAsSet" },
-                  "effectiveDeliveryPolicy": { "$ref": "#/components/schemas/DeliveryPolicyInEffect" }
+                  "effectiveDeliveryPolicy": { "$ref": "#/components/schemas/DeliveryPolicyInEffect" },
+                  "badge": { "$ref": "#/components/schemas/AppBadge" }
                 }
               },
               "AppAnswer": { "type": "object", "required": ["data"], "properties": { "data": { "$ref": "#/components/schemas/App" } } },
@@ -2255,10 +2307,8 @@ enum OpenAPIDocument {
                 "properties": {
                   "uid": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 128 },
                   "badge": {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 999999,
-                    "description": "`aps.badge` and `unreadMessageCount` of this user's pushes."
+                    "oneOf": [{ "type": "integer", "minimum": 0, "maximum": 999999 }, { "const": "auto" }],
+                    "description": "`aps.badge` and `unreadMessageCount` of this user's pushes: a number, or `auto` for the service's count of the user's unread chat messages after this send (issue 30). Absent: the app's `badge` default decides."
                   },
                   "unreadMessageCount": { "type": "integer", "minimum": 0, "maximum": 999999, "description": "Used when `badge` is absent." }
                 }
@@ -2310,6 +2360,11 @@ enum OpenAPIDocument {
                             "uid": { "type": "string" },
                             "jobs": { "$ref": "#/components/schemas/Count", "description": "Pushes queued (skipped ones not counted)." },
                             "rule": { "type": "string", "description": "The preference rule applied to this recipient's pushes, when one was." },
+                            "badge": {
+                              "type": "integer",
+                              "minimum": 0,
+                              "description": "The badge the service counted for this recipient (`auto`), as their pushes carry it."
+                            },
                             "reason": {
                               "type": "string",
                               "enum": ["message-unknown"],
@@ -2537,7 +2592,7 @@ enum OpenAPIDocument {
                     "type": "integer",
                     "minimum": 0,
                     "maximum": 1000000,
-                    "description": "The user's unread count after the read (the badge); optional."
+                    "description": "The user's unread count after the read (the badge); optional. Without it, when the service counts the user's badge (issue 30), the read push carries the service's total."
                   }
                 }
               },
@@ -2555,7 +2610,11 @@ enum OpenAPIDocument {
                   },
                   "title": { "type": "string", "description": "Edits: the new title, as the message's push would show it." },
                   "body": { "type": "string", "description": "Edits: the new body, as the message's push would show it." },
-                  "unreadCount": { "type": "integer", "minimum": 0, "description": "Reads: the unread count the reader gave, if any." }
+                  "unreadCount": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Reads: the unread count the reader gave, else the service's total when it counts the user's badge (issue 30), if any."
+                  }
                 }
               },
               "ChangesAnswer": {
@@ -2572,6 +2631,32 @@ enum OpenAPIDocument {
                       "truncated": {
                         "const": true,
                         "description": "Present when changes after `since` were purged (or `since` is not this store's): what they did is lost."
+                      }
+                    }
+                  }
+                }
+              },
+              "BadgeAnswer": {
+                "type": "object",
+                "required": ["data"],
+                "properties": {
+                  "data": {
+                    "type": "object",
+                    "required": ["uid", "total", "conversations"],
+                    "properties": {
+                      "uid": { "type": "string" },
+                      "total": { "type": "integer", "minimum": 0, "description": "The badge: the sum of the conversations' counts." },
+                      "conversations": {
+                        "type": "array",
+                        "description": "Each conversation with unread messages, by id.",
+                        "items": {
+                          "type": "object",
+                          "required": ["conversationId", "unread"],
+                          "properties": {
+                            "conversationId": { "type": "string", "description": "As in chat payloads (`aps.thread-id`)." },
+                            "unread": { "type": "integer", "minimum": 1 }
+                          }
+                        }
                       }
                     }
                   }

@@ -20,6 +20,13 @@ extension AdminAPI {
         for recipient in request.recipients {
             tokens[recipient.uid] = try service.store.tokens(appId: call.appId, uid: recipient.uid)
         }
+        // A deletion takes the message away from the counts of the badge (issue 30); again on a retry: nothing.
+        if action == .deleted {
+            let conversation = PayloadBuilder.conversationId(
+                sender: chat.sender.id, receiver: chat.receiver.id, receiverType: chat.receiverType)
+            _ = try service.store.removeUnreadMessage(
+                appId: call.appId, conversationId: conversation, messageId: chat.id, uids: request.recipients.map(\.uid))
+        }
         let privateMode = try service.privateMode(appId: call.appId)
         let actions = MessageActions(service: service, appId: call.appId, requestId: requestId, privateMode: privateMode)
         // A private app's jobs carry collapse ids keyed per recipient: the message's jobs are

@@ -98,7 +98,8 @@ enum PrivatePayload {
         case alert(placeholder: String)
         /// A VoIP push: `{"aps": {}}`.
         case voip
-        /// A background push (read, edit, deletion): `{"aps": {"content-available": 1}}`.
+        /// A background push (read, edit, deletion): `{"aps": {"content-available": 1}}`, with
+        /// the standard `aps`'s `badge` when it has one.
         case background
     }
 
@@ -111,7 +112,10 @@ enum PrivatePayload {
         case .voip:
             return ["aps": [String: Any]()]
         case .background:
-            return ["aps": ["content-available": 1]]
+            // A read push's badge (the service's count, issue 30) names no one: it stays in clear.
+            var aps: [String: Any] = ["content-available": 1]
+            if let badge = (payload["aps"] as? [String: Any])?["badge"] { aps["badge"] = badge }
+            return ["aps": aps]
         case .alert(let placeholder):
             let standard = payload["aps"] as? [String: Any] ?? [:]
             var aps: [String: Any] = ["alert": ["loc-key": placeholder], "mutable-content": 1]

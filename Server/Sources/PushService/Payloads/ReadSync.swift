@@ -27,14 +27,18 @@ struct ReadSync {
         }
         let receiver = try body.string("receiver", maxLength: 128)
         try Validate.identifier(receiver, field: "receiver")
-        let unreadCount = try body.int("unreadCount", in: 0...1_000_000).map { Int($0) }
+        let givenCount = try body.int("unreadCount", in: 0...1_000_000).map { Int($0) }
         let conversationId = PayloadBuilder.conversationId(sender: uid, receiver: receiver, receiverType: receiverType)
+        let badge = try countedBadge(appId: appId, uid: uid, conversationId: conversationId)
+        // A count the reader gave wins; else the service's total, when it counts for this user.
+        let unreadCount = givenCount ?? badge
         let tokens = try service.store.tokens(appId: appId, uid: uid).filter {
             $0.platform != .apnsVoIP && (excludingAuthTokenHash == nil || $0.authTokenHash != excludingAuthTokenHash)
         }
         let jobs = Self.jobs(
             service: service, requestId: "read-" + service.newId(), uid: uid, conversationId: conversationId,
-            unreadCount: unreadCount, tokens: tokens, privateMode: try service.privateMode(appId: appId))
+            unreadCount: unreadCount, badge: givenCount == nil ? badge : nil, tokens: tokens,
+            privateMode: try service.privateMode(appId: appId))
         // The read, for the user's changes feed, in one transaction with its pushes.
         let now = service.now
         let change = PushChange(
@@ -44,16 +48,29 @@ struct ReadSync {
         return ["conversationId": conversationId, "devices": jobs.count]
     }
 
+    /// The badge the service counts (issue 30): the read takes the conversation's messages
+    /// away from `uid`'s count; the total after it, when the service counts for the user (the
+    /// app's default is `auto`, or the user has or had messages counted), else nil.
+    func countedBadge(appId: String, uid: String, conversationId: String) throws -> Int? {
+        let (removed, total) = try service.store.removeUnread(appId: appId, uid: uid, conversationId: conversationId)
+        if removed > 0 || total > 0 { return total }
+        return try service.store.app(id: appId)?.badge == .auto ? total : nil
+    }
+
     /// One background push per token: `apns-push-type: background`, priority 5,
-    /// `aps.content-available: 1`, no alert, sound or badge in `aps` (the SDK sets the badge).
+    /// `aps.content-available: 1`, no alert or sound in `aps` (the SDK sets the badge to
+    /// `unreadCount`); with `badge` (the service's total, issue 30) also `aps.badge`, which iOS
+    /// applies even when it does not wake the app.
     /// In a private app (`privateMode`) the payload is sealed, with the conversation's keyed
     /// `threadId` added so that the SDK finds the notifications by their `thread-id`.
     static func jobs(
-        service: ServiceContext, requestId: String, uid: String, conversationId: String, unreadCount: Int?,
+        service: ServiceContext, requestId: String, uid: String, conversationId: String, unreadCount: Int?, badge: Int? = nil,
         tokens: [PushTokenRecord], privateMode: PrivateMode? = nil
     ) -> [PushJob] {
         let now = service.now
-        var payload: [String: Any] = ["type": "read", "conversationId": conversationId, "aps": ["content-available": 1]]
+        var aps: [String: Any] = ["content-available": 1]
+        if let badge { aps["badge"] = badge }
+        var payload: [String: Any] = ["type": "read", "conversationId": conversationId, "aps": aps]
         if let unreadCount { payload["unreadCount"] = String(unreadCount) }
         var sealed: (clear: Data, plaintext: Data, trimmed: [String])?
         if let privateMode {

@@ -14,7 +14,11 @@ struct SendRequest {
 
     struct Recipient {
         var uid: String
+        /// The badge the send gives (`badge`, else `unreadMessageCount`): it always wins.
         var badge: Int?
+        /// `badge: "auto"`: the service's count (issue 30). Neither a number nor `auto`: the
+        /// app's default (``AppBadge``) decides.
+        var autoBadge = false
     }
 
     /// The most recipients in one request.
@@ -39,15 +43,27 @@ struct SendRequest {
         var seen = Set<String>()
         for item in try body.objects("recipients", maxCount: maxRecipients) {
             let uid = try item.string("uid", maxLength: 128)
-            let explicitBadge = try item.int("badge", in: 0...999_999)
+            let autoBadge = try self.autoBadge(item)
+            let explicitBadge = autoBadge ? nil : try item.int("badge", in: 0...999_999)
             let unread = try item.int("unreadMessageCount", in: 0...999_999)
-            let badge = explicitBadge ?? unread
+            let badge = autoBadge ? nil : explicitBadge ?? unread
             if seen.insert(uid).inserted {
-                recipients.append(Recipient(uid: uid, badge: badge.map(Int.init)))
+                recipients.append(Recipient(uid: uid, badge: badge.map(Int.init), autoBadge: autoBadge))
             }
         }
         let ttl = try body.int("ttlSeconds", in: 0...2_419_200) ?? 86_400
         return SendRequest(event: event, recipients: recipients, ttlSeconds: ttl)
+    }
+
+    /// Whether a recipient's `badge` is `"auto"` (a number or absent: false; another string: 400).
+    private static func autoBadge(_ item: JSONObject) throws(APIError) -> Bool {
+        guard let text = item["badge"] as? String else { return false }
+        guard text == "auto" else {
+            throw .badRequest(
+                "The \(item.path).badge field must be an integer in 0...999999 or \"auto\".", field: "\(item.path).badge",
+                problem: "not a number or auto")
+        }
+        return true
     }
 
     private static func receiverType(_ object: JSONObject) throws(APIError) -> String {

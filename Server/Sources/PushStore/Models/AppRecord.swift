@@ -30,14 +30,18 @@ public struct AppRecord: Sendable, Hashable {
     public var privateCallPlaceholder: String?
     /// The urgency of its pushes by kind (issue 30); ``DeliveryPolicy/standard`` when it set none.
     public var deliveryPolicy: DeliveryPolicy
+    /// Where a recipient's badge comes from when the send gives no number (issue 30).
+    public var badge: AppBadge
 
     /// Creates a record.
     public init(
         id: String, name: String, webhookURL: String? = nil, sealedWebhookSecret: Data? = nil, createdAt: Date,
         defaultAPNsProviderId: String? = nil, defaultFCMProviderId: String? = nil, privacy: AppPrivacy = .standard,
-        privatePlaceholder: String? = nil, privateCallPlaceholder: String? = nil, deliveryPolicy: DeliveryPolicy = .standard
+        privatePlaceholder: String? = nil, privateCallPlaceholder: String? = nil, deliveryPolicy: DeliveryPolicy = .standard,
+        badge: AppBadge = .caller
     ) {
         self.deliveryPolicy = deliveryPolicy
+        self.badge = badge
         self.privacy = privacy
         self.privatePlaceholder = privatePlaceholder
         self.privateCallPlaceholder = privateCallPlaceholder
@@ -68,4 +72,13 @@ public enum AppPrivacy: String, Sendable, Hashable, CaseIterable {
     public static let defaultPlaceholder = "New message"
     /// The placeholder caller of a private call when the app sets none.
     public static let defaultCallPlaceholder = "Incoming call"
+}
+
+/// An app's badge default (issue 30): `caller` (pushes carry the count a send gives, as
+/// before) or `auto` (the service counts each recipient's unread chat messages).
+public enum AppBadge: String, Sendable, Hashable, CaseIterable {
+    /// The badge a send gives, or none (the default).
+    case caller
+    /// The service's count (docs/design/service-badge.md).
+    case auto
 }

@@ -224,6 +224,15 @@ enum PostgresMigrations {
         """
         SELECT 1;
         """,
+        // 16: the badge the service counts (issue 30): SQLite's 16. A user's changes are
+        // serialized by a transaction-scoped advisory lock (``PostgresStore/lockUnread(_:appId:uids:)``).
+        """
+        ALTER TABLE apps ADD COLUMN badge TEXT COLLATE "C" NOT NULL DEFAULT 'caller';
+        CREATE TABLE unread_messages (
+            app_id TEXT COLLATE "C" NOT NULL, uid TEXT COLLATE "C" NOT NULL, conversation_id TEXT COLLATE "C" NOT NULL,
+            message_id TEXT COLLATE "C" NOT NULL, created_at BIGINT NOT NULL, PRIMARY KEY (app_id, uid, conversation_id, message_id),
+            FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
+        """,
     ]
 
     /// The queue's lanes: due calls (claimed first), other due jobs, leased jobs (claimable

@@ -51,6 +51,7 @@ extension PostgresStore {
         case .pushEvents: return ["app_id", "push_id", "step"]
         case .pushChanges: return ["seq"]
         case .revokedPushTokens: return ["app_id", "uid", "token"]
+        case .unreadMessages: return ["app_id", "uid", "conversation_id", "message_id"]
         }
     }
 

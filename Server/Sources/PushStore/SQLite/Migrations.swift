@@ -184,5 +184,16 @@ enum Migrations {
         """
         CREATE INDEX push_jobs_leased ON push_jobs(lease_until) WHERE state = 'leased';
         """,
+        // 16: the badge the service counts (issue 30). Each app's badge default (`caller` or
+        // `auto`); one row per message counted unread for a recipient, so that a retried send
+        // counts once, a read deletes its conversation's rows and a deletion its message's row.
+        // A user's total is a count over the primary key's prefix.
+        """
+        ALTER TABLE apps ADD COLUMN badge TEXT NOT NULL DEFAULT 'caller';
+        CREATE TABLE unread_messages (
+            app_id TEXT NOT NULL, uid TEXT NOT NULL, conversation_id TEXT NOT NULL, message_id TEXT NOT NULL,
+            created_at INTEGER NOT NULL, PRIMARY KEY (app_id, uid, conversation_id, message_id),
+            FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
+        """,
     ]
 }

@@ -10,14 +10,14 @@ extension SQLiteStore {
             try $0.run(
                 """
                 INSERT INTO apps (id, name, webhook_url, webhook_secret, created_at, default_apns_provider_id, default_fcm_provider_id,
-                    privacy, private_placeholder, private_call_placeholder, delivery_policy)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    privacy, private_placeholder, private_call_placeholder, delivery_policy, badge)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     .text(app.id), .text(app.name), .optionalText(app.webhookURL), app.sealedWebhookSecret.map(SQLValue.blob) ?? .null,
                     .date(app.createdAt), .optionalText(app.defaultAPNsProviderId), .optionalText(app.defaultFCMProviderId),
                     .text(app.privacy.rawValue), .optionalText(app.privatePlaceholder), .optionalText(app.privateCallPlaceholder),
-                    .optionalText(app.deliveryPolicy.storedText),
+                    .optionalText(app.deliveryPolicy.storedText), .text(app.badge.rawValue),
                 ])
         }
     }
@@ -27,13 +27,13 @@ extension SQLiteStore {
             try $0.run(
                 """
                 UPDATE apps SET name = ?, webhook_url = ?, webhook_secret = ?, privacy = ?, private_placeholder = ?,
-                    private_call_placeholder = ?, delivery_policy = ?
+                    private_call_placeholder = ?, delivery_policy = ?, badge = ?
                 WHERE id = ?
                 """,
                 [
                     .text(app.name), .optionalText(app.webhookURL), app.sealedWebhookSecret.map(SQLValue.blob) ?? .null,
                     .text(app.privacy.rawValue), .optionalText(app.privatePlaceholder), .optionalText(app.privateCallPlaceholder),
-                    .optionalText(app.deliveryPolicy.storedText), .text(app.id),
+                    .optionalText(app.deliveryPolicy.storedText), .text(app.badge.rawValue), .text(app.id),
                 ])
         }
         if changed == 0 { throw StoreError.notFound }
@@ -66,7 +66,7 @@ extension SQLiteStore {
     /// The columns of an ``AppRecord``, in ``appRow(_:)``'s order (both stores select them so).
     static let appColumns = """
         id, name, webhook_url, webhook_secret, created_at, default_apns_provider_id, default_fcm_provider_id, privacy,
-            private_placeholder, private_call_placeholder, delivery_policy
+            private_placeholder, private_call_placeholder, delivery_policy, badge
         """
 
     /// An app from its row. An unknown `privacy` (a later version's mode) reads as `private`:
@@ -76,7 +76,8 @@ extension SQLiteStore {
             id: row.text(0), name: row.text(1), webhookURL: row.optionalText(2), sealedWebhookSecret: row.optionalBlob(3),
             createdAt: row.date(4), defaultAPNsProviderId: row.optionalText(5), defaultFCMProviderId: row.optionalText(6),
             privacy: AppPrivacy(rawValue: row.text(7)) ?? .private, privatePlaceholder: row.optionalText(8),
-            privateCallPlaceholder: row.optionalText(9), deliveryPolicy: DeliveryPolicy(storedText: row.optionalText(10)))
+            privateCallPlaceholder: row.optionalText(9), deliveryPolicy: DeliveryPolicy(storedText: row.optionalText(10)),
+            badge: AppBadge(rawValue: row.text(11)) ?? .caller)
     }
 
     public func app(id: String) throws -> AppRecord? {

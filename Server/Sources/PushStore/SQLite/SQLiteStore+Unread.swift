@@ -1,0 +1,86 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+// The badge the service counts (issue 30). One connection behind a lock and `BEGIN IMMEDIATE`:
+// each method's change and the totals it reads are one step for every writer on the file.
+extension SQLiteStore {
+    public func addUnread(appId: String, messages: [UnreadMessage], totalsOf uids: [String], now: Date) throws -> [String: Int] {
+        try withConnection { connection in
+            try connection.transaction {
+                for message in messages {
+                    // Only for a user of the app; a message already counted stays one row.
+                    try connection.run(
+                        """
+                        INSERT INTO unread_messages (app_id, uid, conversation_id, message_id, created_at)
+                        SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM users WHERE app_id = ? AND uid = ?)
+                        ON CONFLICT (app_id, uid, conversation_id, message_id) DO NOTHING
+                        """,
+                        [
+                            .text(appId), .text(message.uid), .text(message.conversationId), .text(message.messageId), .date(now),
+                            .text(appId), .text(message.uid),
+                        ])
+                }
+                var totals: [String: Int] = [:]
+                for uid in Set(uids + messages.map(\.uid)) {
+                    totals[uid] = try Self.unreadTotal(connection, appId: appId, uid: uid)
+                }
+                return totals
+            }
+        }
+    }
+
+    public func removeUnread(appId: String, uid: String, conversationId: String?) throws -> (removed: Int, total: Int) {
+        try withConnection { connection in
+            try connection.transaction {
+                let removed =
+                    if let conversationId {
+                        try connection.run(
+                            "DELETE FROM unread_messages WHERE app_id = ? AND uid = ? AND conversation_id = ?",
+                            [.text(appId), .text(uid), .text(conversationId)])
+                    } else {
+                        try connection.run("DELETE FROM unread_messages WHERE app_id = ? AND uid = ?", [.text(appId), .text(uid)])
+                    }
+                return (removed, try Self.unreadTotal(connection, appId: appId, uid: uid))
+            }
+        }
+    }
+
+    public func removeUnreadMessage(appId: String, conversationId: String, messageId: String, uids: [String]) throws -> [String: Int] {
+        try withConnection { connection in
+            try connection.transaction {
+                var totals: [String: Int] = [:]
+                for uid in Set(uids) {
+                    let removed = try connection.run(
+                        "DELETE FROM unread_messages WHERE app_id = ? AND uid = ? AND conversation_id = ? AND message_id = ?",
+                        [.text(appId), .text(uid), .text(conversationId), .text(messageId)])
+                    if removed > 0 { totals[uid] = try Self.unreadTotal(connection, appId: appId, uid: uid) }
+                }
+                return totals
+            }
+        }
+    }
+
+    public func unreadCounts(appId: String, uid: String) throws -> UnreadCounts {
+        try withConnection { connection in
+            UnreadCounts(
+                conversations: try connection.query(
+                    """
+                    SELECT conversation_id, COUNT(*) FROM unread_messages WHERE app_id = ? AND uid = ?
+                    GROUP BY conversation_id ORDER BY conversation_id
+                    """,
+                    [.text(appId), .text(uid)]
+                ) { UnreadCounts.Conversation(conversationId: $0.text(0), unread: Int($0.int(1))) })
+        }
+    }
+
+    /// A user's total: a count over the primary key's prefix.
+    private static func unreadTotal(_ connection: SQLiteConnection, appId: String, uid: String) throws -> Int {
+        Int(
+            try connection.query("SELECT COUNT(*) FROM unread_messages WHERE app_id = ? AND uid = ?", [.text(appId), .text(uid)]) {
+                $0.int(0)
+            }.first ?? 0)
+    }
+}

@@ -1,0 +1,71 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One chat message counted unread for one recipient (the service-counted badge, issue 30).
+public struct UnreadMessage: Sendable, Hashable {
+    /// The recipient.
+    public var uid: String
+    /// The conversation, as pushes name it (`alice_user_bob`, `group_<guid>`).
+    public var conversationId: String
+    /// The message's id (the `tag` of its push).
+    public var messageId: String
+
+    /// Creates a record.
+    public init(uid: String, conversationId: String, messageId: String) {
+        self.uid = uid
+        self.conversationId = conversationId
+        self.messageId = messageId
+    }
+}
+
+/// A user's unread messages: the total (the badge) and the count of each conversation.
+public struct UnreadCounts: Sendable, Hashable {
+    /// One conversation's count.
+    public struct Conversation: Sendable, Hashable {
+        /// The conversation id.
+        public var conversationId: String
+        /// Its unread messages (at least 1).
+        public var unread: Int
+
+        /// Creates a record.
+        public init(conversationId: String, unread: Int) {
+            self.conversationId = conversationId
+            self.unread = unread
+        }
+    }
+
+    /// Every conversation with unread messages, by id.
+    public var conversations: [Conversation]
+    /// The sum of the conversations' counts.
+    public var total: Int { conversations.reduce(0) { $0 + $1.unread } }
+
+    /// Creates a record.
+    public init(conversations: [Conversation]) {
+        self.conversations = conversations
+    }
+}
+
+/// What every ``ServiceStore`` keeps for the badge the service counts (`badge: "auto"`,
+/// docs/design/service-badge.md): one row per (app, recipient, conversation, message id).
+/// Each method is one transaction, and the changes of one user are serialized across
+/// connections and instances, so a total a method returns is the one its change left.
+public protocol UnreadStore: Sendable {
+    /// Counts `messages` unread, then returns the totals of `totalsOf` (with every recipient of
+    /// `messages`). A message already counted for its recipient is not counted again (a retried
+    /// send), and a recipient who is not a user of the app is not counted (total 0).
+    func addUnread(appId: String, messages: [UnreadMessage], totalsOf uids: [String], now: Date) throws -> [String: Int]
+
+    /// Removes `uid`'s unread messages of a conversation (a read), or all of them when
+    /// `conversationId` is nil (a reset); returns how many went and the total after.
+    func removeUnread(appId: String, uid: String, conversationId: String?) throws -> (removed: Int, total: Int)
+
+    /// Removes one message (a deletion) from the counts of `uids`; returns the totals after of
+    /// those it was counted for (the others are left out).
+    func removeUnreadMessage(appId: String, conversationId: String, messageId: String, uids: [String]) throws -> [String: Int]
+
+    /// `uid`'s unread messages per conversation.
+    func unreadCounts(appId: String, uid: String) throws -> UnreadCounts
+}
