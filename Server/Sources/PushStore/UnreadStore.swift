@@ -56,7 +56,14 @@ public protocol UnreadStore: Sendable {
     /// Counts `messages` unread, then returns the totals of `totalsOf` (with every recipient of
     /// `messages`). A message already counted for its recipient is not counted again (a retried
     /// send), and a recipient who is not a user of the app is not counted (total 0).
-    func addUnread(appId: String, messages: [UnreadMessage], totalsOf uids: [String], now: Date) throws -> [String: Int]
+    /// `added` lists the recipients whose row this call inserted (not those already counted),
+    /// so that a send refused afterwards can take back exactly what it counted
+    /// (``removeUnreadMessage(appId:conversationId:messageId:uids:)``).
+    func addUnreadCounting(
+        appId: String, messages: [UnreadMessage], totalsOf uids: [String], now: Date
+    ) throws -> (
+        totals: [String: Int], added: [String]
+    )
 
     /// Removes `uid`'s unread messages of a conversation (a read), or all of them when
     /// `conversationId` is nil (a reset); returns how many went and the total after.
@@ -68,4 +75,12 @@ public protocol UnreadStore: Sendable {
 
     /// `uid`'s unread messages per conversation.
     func unreadCounts(appId: String, uid: String) throws -> UnreadCounts
+}
+
+extension UnreadStore {
+    /// Counts `messages` unread, then returns the totals of `totalsOf` (with every recipient of
+    /// `messages`), as ``addUnreadCounting(appId:messages:totalsOf:now:)`` does.
+    public func addUnread(appId: String, messages: [UnreadMessage], totalsOf uids: [String], now: Date) throws -> [String: Int] {
+        try addUnreadCounting(appId: appId, messages: messages, totalsOf: uids, now: now).totals
+    }
 }

@@ -104,6 +104,36 @@ import Testing
         #expect(Self.badges(try await harness.jobs(of: next)) == [2, 2])
     }
 
+    /// A send refused after it counted (a payload APNs would refuse, an idempotency key reused
+    /// with another body) or replayed after a read takes its count back: nothing was sent for it.
+    @Test func aRefusedOrReplayedSendLeavesTheCountAsItWas() async throws {
+        let (harness, phone, _) = try await Self.autoApp()
+        _ = try await harness.send(Self.message("m1", from: "alice"))
+        // Too large for APNs: refused naming the field, and m2 does not count.
+        let huge = try await harness.admin(
+            "POST", "/notifications/push/v1/send", appId: "app1",
+            Self.message("m2", from: "alice", extra: ["custom": ["blob": String(repeating: "x", count: 5000)]]))
+        #expect(huge.status == 400, "\(huge.json)")
+        var counts = try await harness.admin("GET", "/users/bob/badge", appId: "app1")
+        #expect(counts.data["total"] as? Int == 1)
+        // Sent with a key, read, then the same send again: replayed, not counted again.
+        let keyed = try await harness.admin(
+            "POST", "/notifications/push/v1/send", appId: "app1", Self.message("m3", from: "carol"), headers: ["Idempotency-Key": "k3"])
+        #expect(keyed.status == 200, "\(keyed.json)")
+        _ = try await harness.client(
+            "POST", "/notifications/push/v1/read", session: phone, ["receiverType": "user", "receiver": "carol"])
+        let replay = try await harness.admin(
+            "POST", "/notifications/push/v1/send", appId: "app1", Self.message("m3", from: "carol"), headers: ["Idempotency-Key": "k3"])
+        #expect(replay.data["replayed"] as? Bool == true)
+        // The key again with another message: 422, and m4 does not count.
+        let reused = try await harness.admin(
+            "POST", "/notifications/push/v1/send", appId: "app1", Self.message("m4", from: "carol"), headers: ["Idempotency-Key": "k3"])
+        #expect(reused.status == 422)
+        counts = try await harness.admin("GET", "/users/bob/badge", appId: "app1")
+        #expect(counts.data["total"] as? Int == 1)
+        #expect(Self.conversations(counts) == ["alice_user_bob: 1"])
+    }
+
     @Test func aRetriedMessageCountsOnceAndTheSenderNeverCountsTheirOwn() async throws {
         let (harness, _, _) = try await Self.autoApp()
         _ = try await harness.send(Self.message("m1", from: "alice"))

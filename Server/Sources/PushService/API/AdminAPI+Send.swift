@@ -43,8 +43,25 @@ extension AdminAPI {
         if case .chat(let chat) = request.event, let action = chat.action {
             return try sendMessageAction(call, action, of: chat, request: request, body: body, idempotencyKey: idempotencyKey)
         }
-        // The badge the service counts (issue 30): `auto` recipients get their total after this send.
-        request.recipients = try ServiceBadge(service: service, appId: call.appId).resolve(request)
+        // The badge the service counts (issue 30): `auto` recipients get their total after this
+        // send. A send that is then refused or replayed takes its count back.
+        let badges = try ServiceBadge(service: service, appId: call.appId).resolve(request)
+        request.recipients = badges.recipients
+        let outcome: SendAcceptance
+        let accepted: String
+        do {
+            (outcome, accepted) = try accept(request, call: call, body: body, idempotencyKey: idempotencyKey)
+        } catch {
+            badges.counted.takeBack(service)
+            throw error
+        }
+        if case .accepted = outcome {} else { badges.counted.takeBack(service) }
+        return try answer(outcome, appId: call.appId) { accepted }
+    }
+
+    /// Builds a send's jobs and stores them with its idempotency key; the outcome and the log
+    /// line of an accepted send.
+    private func accept(_ request: SendRequest, call: Call, body: JSONObject, idempotencyKey: String) throws -> (SendAcceptance, String) {
         let requestId = service.newId()
         // The app's privacy mode and delivery policy, read once for the whole send.
         let app = try service.store.app(id: call.appId)
@@ -91,9 +108,10 @@ extension AdminAPI {
         let outcome = try service.store.acceptSend(
             appId: call.appId, idempotencyKey: Self.storedKey(idempotencyKey, requestId: requestId),
             requestHash: Self.requestHash(body), jobs: jobs, webhooks: [], response: response, now: service.now)
-        return try answer(outcome, appId: call.appId) {
+        return (
+            outcome,
             "send accepted app=\(call.appId) request=\(requestId) jobs=\(jobs.count { !$0.skipped }) skipped=\(jobs.count(where: \.skipped))"
-        }
+        )
     }
 
     /// The key a send's idempotency record is stored under: the header's, or one of its own.

@@ -33,12 +33,14 @@ struct ServiceBadge {
     /// recipient gets their total after this send (which counts the message for every recipient
     /// counted for: `auto` ones, and with the app default `auto` also those given a number).
     /// Stores nothing when no recipient is counted for. The recipients returned say
-    /// ``SendRequest/Recipient/autoBadge`` for every one whose badge is the service's.
-    func resolve(_ request: SendRequest) throws -> [SendRequest.Recipient] {
+    /// ``SendRequest/Recipient/autoBadge`` for every one whose badge is the service's; the
+    /// ``Counted`` says what this send added, for ``Counted/takeBack(_:)`` when the send is not
+    /// accepted after all.
+    func resolve(_ request: SendRequest) throws -> (recipients: [SendRequest.Recipient], counted: Counted) {
         let appAuto = try request.recipients.contains { !$0.autoBadge } && appDefault() == .auto
         func isAuto(_ recipient: SendRequest.Recipient) -> Bool { recipient.autoBadge || (appAuto && recipient.badge == nil) }
         let counted = request.recipients.filter { $0.autoBadge || appAuto }
-        guard !counted.isEmpty else { return request.recipients }
+        guard !counted.isEmpty else { return (request.recipients, Counted(appId: appId)) }
         var messages: [UnreadMessage] = []
         if let message = Self.countedMessage(request.event) {
             // A message its sender sent never counts for them (a copy to their other devices).
@@ -47,14 +49,38 @@ struct ServiceBadge {
             }
         }
         let autoUids = request.recipients.filter(isAuto).map(\.uid)
-        let totals = try service.store.addUnread(appId: appId, messages: messages, totalsOf: autoUids, now: service.now)
-        return request.recipients.map { recipient in
+        let (totals, added) = try service.store.addUnreadCounting(appId: appId, messages: messages, totalsOf: autoUids, now: service.now)
+        let recipients = request.recipients.map { recipient in
             var recipient = recipient
             if isAuto(recipient) {
                 recipient.badge = totals[recipient.uid] ?? 0
                 recipient.autoBadge = true
             }
             return recipient
+        }
+        let message = Self.countedMessage(request.event)
+        return (recipients, Counted(appId: appId, conversationId: message?.conversationId, messageId: message?.messageId, uids: added))
+    }
+
+    /// What one send counted: the recipients for whom it added its message.
+    struct Counted {
+        let appId: String
+        var conversationId: String? = nil
+        var messageId: String? = nil
+        var uids: [String] = []
+
+        /// Takes the message back out of the counts it was added to: the send was refused after
+        /// it counted (a payload too large, an idempotency key reused with another body, a store
+        /// failure) or replayed (an earlier send with its key counted it already; a read since
+        /// then had taken it away). Nothing is sent for it, so it must not stay counted. A
+        /// failure here is logged: the count is one too high until the conversation is read.
+        func takeBack(_ service: ServiceContext) {
+            guard let conversationId, let messageId, !uids.isEmpty else { return }
+            do {
+                _ = try service.store.removeUnreadMessage(appId: appId, conversationId: conversationId, messageId: messageId, uids: uids)
+            } catch {
+                service.logger.error("badge: a refused send's message could not be uncounted app=\(appId) error=\(error)")
+            }
         }
     }
 }

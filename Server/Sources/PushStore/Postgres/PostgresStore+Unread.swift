@@ -9,23 +9,30 @@ import Foundation
 // two transactions never wait on each other in a cycle): a user's changes and the totals they
 // return are serialized across connections and instances, as SQLite's one writer does.
 extension PostgresStore {
-    public func addUnread(appId: String, messages: [UnreadMessage], totalsOf uids: [String], now: Date) throws -> [String: Int] {
+    public func addUnreadCounting(
+        appId: String, messages: [UnreadMessage], totalsOf uids: [String], now: Date
+    ) throws -> (
+        totals: [String: Int], added: [String]
+    ) {
         let users = Set(uids + messages.map(\.uid))
         return try withConnection { connection in
             try connection.transaction {
                 try Self.lockUnread(connection, appId: appId, uids: users)
+                var added: [String] = []
                 for message in messages {
-                    try connection.query(
+                    let inserted = try connection.query(
                         """
                         INSERT INTO unread_messages (app_id, uid, conversation_id, message_id, created_at)
                         SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM users WHERE app_id = $1 AND uid = $2)
                         ON CONFLICT (app_id, uid, conversation_id, message_id) DO NOTHING
                         """,
-                        [.text(appId), .text(message.uid), .text(message.conversationId), .text(message.messageId), .date(now)])
+                        [.text(appId), .text(message.uid), .text(message.conversationId), .text(message.messageId), .date(now)]
+                    ).affected
+                    if inserted > 0 { added.append(message.uid) }
                 }
                 var totals: [String: Int] = [:]
                 for uid in users { totals[uid] = try Self.unreadTotal(connection, appId: appId, uid: uid) }
-                return totals
+                return (totals, added)
             }
         }
     }

@@ -7,12 +7,17 @@ import Foundation
 // The badge the service counts (issue 30). One connection behind a lock and `BEGIN IMMEDIATE`:
 // each method's change and the totals it reads are one step for every writer on the file.
 extension SQLiteStore {
-    public func addUnread(appId: String, messages: [UnreadMessage], totalsOf uids: [String], now: Date) throws -> [String: Int] {
+    public func addUnreadCounting(
+        appId: String, messages: [UnreadMessage], totalsOf uids: [String], now: Date
+    ) throws -> (
+        totals: [String: Int], added: [String]
+    ) {
         try withConnection { connection in
             try connection.transaction {
+                var added: [String] = []
                 for message in messages {
                     // Only for a user of the app; a message already counted stays one row.
-                    try connection.run(
+                    let inserted = try connection.run(
                         """
                         INSERT INTO unread_messages (app_id, uid, conversation_id, message_id, created_at)
                         SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM users WHERE app_id = ? AND uid = ?)
@@ -22,12 +27,13 @@ extension SQLiteStore {
                             .text(appId), .text(message.uid), .text(message.conversationId), .text(message.messageId), .date(now),
                             .text(appId), .text(message.uid),
                         ])
+                    if inserted > 0 { added.append(message.uid) }
                 }
                 var totals: [String: Int] = [:]
                 for uid in Set(uids + messages.map(\.uid)) {
                     totals[uid] = try Self.unreadTotal(connection, appId: appId, uid: uid)
                 }
-                return totals
+                return (totals, added)
             }
         }
     }
