@@ -670,6 +670,63 @@ struct SimulatedEndToEndTests {
         house.expectRulesHeld()
     }
 
+    @Test(
+        "Urgency and the service's badge (issue 30): a reaction arrives passive, the badge counts across senders and a read on the phone drops it on the iPad"
+    )
+    func urgencyAndCountedBadge() async throws {
+        let house = try await Household.make()
+        let set = try await house.admin.object("PUT", "/apps/\(house.admin.appId)", ["badge": "auto"])
+        #expect(set["badge"] as? String == "auto")
+        // Messages without a badge number: the service counts Bob's two and Carol's one.
+        func message(_ id: String, from sender: String, text: String, extra: [String: Any] = [:]) -> [String: Any] {
+            var message: [String: Any] = [
+                "id": id, "sender": ["uid": sender, "name": sender.prefix(1).uppercased() + sender.dropFirst().prefix(3)],
+                "receiverType": "user", "receiver": ["uid": house.alice, "name": "Alice"], "text": text,
+            ]
+            message.merge(extra) { $1 }
+            return ["type": "chat", "recipients": [["uid": house.alice]], "message": message]
+        }
+        var badges: [Int] = []
+        for (id, sender, text) in [("b1", house.bob, "One"), ("b2", house.bob, "Two"), ("c1", house.carol, "Hi from Carol")] {
+            let pushes = try await house.deliver(try await house.send(message(id, from: sender, text: text), messageId: id))
+            #expect(pushes.count == 2)
+            #expect(pushes.allSatisfy { $0.aps["interruption-level"] as? String == "active" }, "a direct message is active")
+            for device in house.devices { badges.append(device.device.badge) }
+        }
+        #expect(badges == [1, 1, 2, 2, 3, 3])
+
+        // A reaction arrives passive: in Notification Center, the screen dark, the badge unchanged.
+        let reaction = try await house.send(
+            message("r1", from: house.carol, text: "Hi from Carol", extra: ["category": "reaction", "reaction": "👍"]), messageId: "r1")
+        let reacted = try await house.deliver(reaction)
+        #expect(reacted.count == 2)
+        for push in reacted {
+            #expect(push.aps["interruption-level"] as? String == "passive")
+            #expect(push.aps["badge"] as? Int == 3)
+            let delivery = try #require(house.delivery(push.apnsId))
+            #expect(delivery.wasShown && !delivery.litScreen)
+        }
+        let level = try recipient(try await house.trace(reaction))
+        for device in level["devices"] as? [[String: Any]] ?? [] {
+            #expect(device["interruptionLevel"] as? String == "passive")
+            #expect(device["levelReason"] as? String == "reaction")
+        }
+
+        // Alice reads Bob's conversation on the phone, giving no count: the service's total comes
+        // back in the answer (the phone's badge) and in the iPad's read push (its badge).
+        let bob = house.bob
+        let read = await house.phone.result { sdk, done in sdk.markConversationRead(userId: bob, unreadCount: nil, completion: done) }
+        #expect((try? read.get()) != nil)
+        let push = try await house.deliverOne("the read push to the iPad") { $0.payload["type"] as? String == "read" }
+        #expect(push.token == house.tablet.apnsToken)
+        #expect(push.aps["badge"] as? Int == 1)
+        #expect(house.tablet.device.badge == 1)
+        #expect(house.phone.device.badge == 1)
+        let counts = try await house.admin.object("GET", "/users/\(house.alice)/badge")
+        #expect(counts["total"] as? Int == 1)
+        house.expectRulesHeld()
+    }
+
     @Test("The trace of a push delivered by the extension, opened and replied to shows every step with its time")
     func completeTrace() async throws {
         let house = try await Household.make()

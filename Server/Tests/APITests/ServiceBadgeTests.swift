@@ -81,6 +81,7 @@ import Testing
         let read = try await harness.client(
             "POST", "/notifications/push/v1/read", session: phone, ["receiverType": "user", "receiver": "alice"])
         #expect(read.status == 200 && read.data["devices"] as? Int == 1)
+        #expect(read.data["unreadCount"] as? Int == 1, "the reading device gets the total in the answer")
         let push = try #require(try Self.readPushes(harness, uid: "bob").last)
         #expect(push["conversationId"] as? String == "alice_user_bob")
         #expect(push["unreadCount"] as? String == "1")

@@ -321,7 +321,12 @@ extension CometChatPushNotifications {
                 await afterQueuedWork()
                 let request = PreferencesWire.read(type, id, unreadCount: unreadCount)
                 let answer = await sendClientRequest(request.0, request.1, json: request.2)
-                if case .success(let data) = answer { conversationId = PreferencesWire.readConversationId(data) }
+                if case .success(let data) = answer {
+                    conversationId = PreferencesWire.readConversationId(data)
+                    // A service that counts the badge answers the user's total: without a count
+                    // of the app's own, this device's badge follows it.
+                    if config.enableBadgeCount, unreadCount == nil, let total = PreferencesWire.readUnreadCount(data) { applyBadge(total) }
+                }
                 result = answer.map { _ in () }
             } else {
                 platform.logger.log(.info, "\(name) needs a self-hosted push service (clientHost) to reach other devices.")

@@ -94,6 +94,14 @@ enum PreferencesWire {
         else { return nil }
         return PayloadReader.string(data["conversationId"])
     }
+
+    /// The user's total in a read's answer (a service that counts the badge, issue 30), or `nil`.
+    static func readUnreadCount(_ body: Data) -> Int? {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+            let data = object["data"] as? [String: Any], let count = data["unreadCount"] as? Int, count >= 0
+        else { return nil }
+        return count
+    }
 }
 
 /// A `type: read` background push: the user read a conversation on another device.

@@ -2671,7 +2671,12 @@ enum OpenAPIDocument {
                     "required": ["conversationId", "devices"],
                     "properties": {
                       "conversationId": { "type": "string", "description": "As in chat payloads (`aps.thread-id`)." },
-                      "devices": { "type": "integer", "description": "How many devices get the read push." }
+                      "devices": { "type": "integer", "description": "How many devices get the read push." },
+                      "unreadCount": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "description": "The user's total after the read, when the service counts the badge (`badge: auto`, issue 30) and the request gave no `unreadCount`: the reading device sets its badge from it."
+                      }
                     }
                   }
                 }

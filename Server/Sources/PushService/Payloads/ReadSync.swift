@@ -18,7 +18,9 @@ struct ReadSync {
 
     /// Parses the body (`receiverType`, `receiver`, optional `unreadCount`), queues a read
     /// push to each of `uid`'s alert tokens except those registered with `excludingAuthTokenHash`,
-    /// and answers `{conversationId, devices}`.
+    /// and answers `{conversationId, devices}`, with `unreadCount` (the service's total) when the
+    /// service counts the user's badge and the reader gave no count: the reading device sets its
+    /// badge from it.
     func handle(_ call: Call, appId: String, uid: String, excludingAuthTokenHash: Data?) throws -> Any {
         let body = try call.body()
         let receiverType = try body.string("receiverType", maxLength: 16)
@@ -45,7 +47,9 @@ struct ReadSync {
             appId: appId, uid: uid, kind: .read, conversationId: conversationId, unreadCount: unreadCount, at: now, createdAt: now)
         try service.store.record(changes: [change], pushJobs: jobs)
         service.logger.info("read app=\(appId) uid=\(uid) devices=\(jobs.count)")
-        return ["conversationId": conversationId, "devices": jobs.count]
+        var answer: [String: Any] = ["conversationId": conversationId, "devices": jobs.count]
+        if givenCount == nil, let badge { answer["unreadCount"] = badge }
+        return answer
     }
 
     /// The badge the service counts (issue 30): the read takes the conversation's messages
