@@ -322,10 +322,11 @@ extension CometChatPushNotifications {
                 let request = PreferencesWire.read(type, id, unreadCount: unreadCount)
                 let answer = await sendClientRequest(request.0, request.1, json: request.2)
                 if case .success(let data) = answer {
-                    conversationId = PreferencesWire.readConversationId(data)
+                    let read = PreferencesWire.readAnswer(data)
+                    conversationId = read.conversationId
                     // A service that counts the badge answers the user's total: without a count
                     // of the app's own, this device's badge follows it.
-                    if config.enableBadgeCount, unreadCount == nil, let total = PreferencesWire.readUnreadCount(data) { applyBadge(total) }
+                    if config.enableBadgeCount, unreadCount == nil, let total = read.unreadCount { applyBadge(total) }
                 }
                 result = answer.map { _ in () }
             } else {

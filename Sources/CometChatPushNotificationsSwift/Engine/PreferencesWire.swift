@@ -87,20 +87,13 @@ enum PreferencesWire {
             mutes: mutes, groups: groups, quietHours: quiet, timeZone: PayloadReader.string(data["timezone"]))
     }
 
-    /// The `conversationId` of the read call's answer.
-    static func readConversationId(_ body: Data) -> String? {
+    /// The read call's answer: its `conversationId`, and the user's total (`unreadCount`) when
+    /// the service counts the badge (issue 30).
+    static func readAnswer(_ body: Data) -> (conversationId: String?, unreadCount: Int?) {
         guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
             let data = object["data"] as? [String: Any]
-        else { return nil }
-        return PayloadReader.string(data["conversationId"])
-    }
-
-    /// The user's total in a read's answer (a service that counts the badge, issue 30), or `nil`.
-    static func readUnreadCount(_ body: Data) -> Int? {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
-            let data = object["data"] as? [String: Any], let count = data["unreadCount"] as? Int, count >= 0
-        else { return nil }
-        return count
+        else { return (nil, nil) }
+        return (PayloadReader.string(data["conversationId"]), PayloadReader.count(data["unreadCount"]))
     }
 }
 

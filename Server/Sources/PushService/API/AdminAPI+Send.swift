@@ -43,14 +43,16 @@ extension AdminAPI {
         if case .chat(let chat) = request.event, let action = chat.action {
             return try sendMessageAction(call, action, of: chat, request: request, body: body, idempotencyKey: idempotencyKey)
         }
+        // The app's badge default, privacy mode and delivery policy, read once for the whole send.
+        let app = try service.store.app(id: call.appId)
         // The badge the service counts (issue 30): `auto` recipients get their total after this
         // send. A send that is then refused or replayed takes its count back.
-        let badges = try ServiceBadge(service: service, appId: call.appId).resolve(request)
+        let badges = try ServiceBadge(service: service, appId: call.appId, appDefault: app?.badge ?? .caller).resolve(request)
         request.recipients = badges.recipients
         let outcome: SendAcceptance
         let accepted: String
         do {
-            (outcome, accepted) = try accept(request, call: call, body: body, idempotencyKey: idempotencyKey)
+            (outcome, accepted) = try accept(request, app: app, call: call, body: body, idempotencyKey: idempotencyKey)
         } catch {
             badges.counted.takeBack(service)
             throw error
@@ -61,10 +63,10 @@ extension AdminAPI {
 
     /// Builds a send's jobs and stores them with its idempotency key; the outcome and the log
     /// line of an accepted send.
-    private func accept(_ request: SendRequest, call: Call, body: JSONObject, idempotencyKey: String) throws -> (SendAcceptance, String) {
+    private func accept(
+        _ request: SendRequest, app: AppRecord?, call: Call, body: JSONObject, idempotencyKey: String
+    ) throws -> (SendAcceptance, String) {
         let requestId = service.newId()
-        // The app's privacy mode and delivery policy, read once for the whole send.
-        let app = try service.store.app(id: call.appId)
         let factory = JobFactory(
             service: service, requestId: requestId, ttlSeconds: request.ttlSeconds,
             privateMode: PrivateMode(app: app, ids: service.pushIds),

@@ -14,11 +14,9 @@ import PushStore
 struct ServiceBadge {
     let service: ServiceContext
     let appId: String
-
-    /// The app's badge default (`caller` when the app is gone).
-    func appDefault() throws -> AppBadge {
-        try service.store.app(id: appId)?.badge ?? .caller
-    }
+    /// The app's badge default (`caller` when the app is gone), from the app record the send
+    /// read once.
+    let appDefault: AppBadge
 
     /// The message a chat send counts unread: a new message (not a reaction, an action, an
     /// edit or a deletion), with its conversation id.
@@ -37,7 +35,7 @@ struct ServiceBadge {
     /// ``Counted`` says what this send added, for ``Counted/takeBack(_:)`` when the send is not
     /// accepted after all.
     func resolve(_ request: SendRequest) throws -> (recipients: [SendRequest.Recipient], counted: Counted) {
-        let appAuto = try request.recipients.contains { !$0.autoBadge } && appDefault() == .auto
+        let appAuto = appDefault == .auto && request.recipients.contains { !$0.autoBadge }
         func isAuto(_ recipient: SendRequest.Recipient) -> Bool { recipient.autoBadge || (appAuto && recipient.badge == nil) }
         let counted = request.recipients.filter { $0.autoBadge || appAuto }
         guard !counted.isEmpty else { return (request.recipients, Counted(appId: appId)) }
