@@ -227,9 +227,11 @@ struct MessageChangesEndToEndTests {
     @Test("An edit and a deletion while the iPad's app is force-quit are applied by the catch-up when it is launched")
     func forceQuitCatchUp() async throws {
         let house = try await Household.make()
+        // One after the other: the service's workers may send two pending messages in either
+        // order (so may APNs), and the assertions below read the order of Notification Center.
         let tea = try await house.sendChat(from: house.bob, text: "Tea at four?", badge: 1)
-        let coffee = try await house.sendChat(from: house.bob, text: "Coffee after?", badge: 2)
         try await house.deliver(tea)
+        let coffee = try await house.sendChat(from: house.bob, text: "Coffee after?", badge: 2)
         try await house.deliver(coffee)
         try await house.waitDelivered(tea)
         try await house.waitDelivered(coffee)
