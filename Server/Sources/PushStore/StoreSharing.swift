@@ -24,6 +24,7 @@ public enum StoreTable: String, Sendable, CaseIterable {
             return [
                 "id", "name", "webhook_url", "webhook_secret", "created_at", "default_apns_provider_id", "default_fcm_provider_id",
                 "privacy", "private_placeholder", "private_call_placeholder", "delivery_policy", "badge",
+                "localization",
             ]
         // (`users.tokens_at_most` is not copied: a bound the destination's registrations count again.)
         case .users: return ["app_id", "uid", "name", "avatar", "created_at", "changes_purged_through"]
@@ -33,6 +34,7 @@ public enum StoreTable: String, Sendable, CaseIterable {
             return [
                 "app_id", "token", "uid", "platform", "provider_id", "timezone", "auth_token_hash", "auth_token_hint",
                 "created_at", "updated_at", "seq", "environment", "delivered_at", "encryption_p256dh", "encryption_auth",
+                "languages",
             ]
         case .idempotency: return ["app_id", "key", "request_hash", "response", "created_at"]
         case .pushJobs:

@@ -418,7 +418,7 @@ import Testing
         try SQLiteFile.execute(path: path, Self.schema10Rows)
 
         let store = try SQLiteStore(path: path)
-        #expect(store.schemaVersion == 16)
+        #expect(store.schemaVersion == 17)
         try Self.expectMigratedDefaults(store)
     }
 
@@ -432,7 +432,7 @@ import Testing
                 .replacingOccurrences(of: "'h', 'h'", with: "'\\x68', 'h'"))
         let store = try schema.open(poolSize: 1)
         defer { store.close() }
-        #expect(store.schemaVersion == 16)
+        #expect(store.schemaVersion == 17)
         try Self.expectMigratedDefaults(store)
     }
 
@@ -489,7 +489,7 @@ import Testing
                 SQLiteStore.Registration.upsert,
                 [
                     .text("a1"), .text("b9"), .text("bob"), .text("apns_ios_device"), .text("p"), .null, .blob(Data([1])), .text("h"),
-                    .int(0), .int(0), .int(1_000_000), .null, .null, .null,
+                    .int(0), .int(0), .int(1_000_000), .null, .null, .null, .null,
                 ]
             ),
             (SQLiteStore.Registration.count, [.text("a1"), .text("bob")]),
@@ -504,7 +504,7 @@ import Testing
                 seq += 1
                 return [
                     .text("a1"), .text("o\(seq)"), .text("other"), .text("apns_ios_device"), .text("p"), .null, .blob(Data([2])),
-                    .text("h"), .int(0), .int(0), .int(seq), .null, .null, .null, .null,
+                    .text("h"), .int(0), .int(0), .int(seq), .null, .null, .null, .null, .null,
                 ]
             }
             try store.importRows(table: .pushTokens, rows: rows)

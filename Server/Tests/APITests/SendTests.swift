@@ -74,6 +74,9 @@ import Testing
             ("call-ended", call("ended"), "apns_ios_voip", "voip"),
             ("call-group-initiated", call("initiated", group: true), "apns_ios_voip", "voip"),
             ("call-initiated-alert", call("initiated"), "apns_ios_device", "alert"),
+            // To a device that registered German (`languages`), and in an app with `locKeys: true`.
+            ("call-initiated-alert-de", call("initiated"), "apns_ios_device", "alert"),
+            ("chat-group-loc-keys", chat([:], group: true), "apns_ios_device", "alert"),
             (
                 "campaign",
                 [
@@ -88,14 +91,24 @@ import Testing
         ]
     }
 
-    static let caseCount = 17
+    static let caseCount = 19
 
     @Test(arguments: 0..<caseCount)
     func payloadMatchesContractFixture(_ index: Int) async throws {
         #expect(Self.cases.count == Self.caseCount)
         let (name, body, platform, pushType) = Self.cases[index]
         // Given Bob has one token of this kind
-        try await harness.register("b0b0b0b0", platform: platform, session: bob)
+        if name == "call-initiated-alert-de" {
+            let registered = try await harness.client(
+                "POST", "/notifications/push/v1/tokens", session: bob,
+                ["fcmToken": "b0b0b0b0", "platform": platform, "providerId": "apns-1", "languages": ["de-AT", "en"]])
+            #expect(registered.status == 200)
+        } else {
+            try await harness.register("b0b0b0b0", platform: platform, session: bob)
+        }
+        if name == "chat-group-loc-keys" {
+            #expect(try await harness.admin("PUT", "/apps/app1", ["locKeys": true]).status == 200)
+        }
         if name == "chat-mention" {
             let set = try await harness.admin("PUT", "/apps/app1", ["deliveryPolicy": ["timeSensitive": true]])
             #expect(set.status == 200)

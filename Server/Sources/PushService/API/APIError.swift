@@ -120,6 +120,8 @@ public struct APIError: Error, Sendable {
     static let notFound = APIError(.notFound, "No such endpoint.")
     /// What the store did not find (`StoreError.notFound`).
     static let doesNotExist = APIError(.notFound, "It does not exist.")
+    /// An app without texts for a language (issue 30).
+    static func noTemplates(_ language: String) -> APIError { APIError(.notFound, "The app has no texts for \(language).") }
     static func pushNotFound(_ pushId: String) -> APIError { APIError(.notFound, "No push \(pushId) was sent to this user.") }
     static func sendRequestNotFound(_ requestId: String) -> APIError {
         APIError(.notFound, "No send request \(requestId) in this app.")

@@ -22,6 +22,7 @@ extension AdminAPI {
         try applyPrivacy(body, to: &record)
         try applyDeliveryPolicy(body, to: &record)
         try applyBadge(body, to: &record)
+        try applyLocalization(body, to: &record)
         do {
             try service.store.createApp(record)
         } catch StoreError.conflict {
@@ -55,6 +56,7 @@ extension AdminAPI {
         if record.privacy != privacy { service.logger.info("app privacy set app=\(record.id) privacy=\(record.privacy.rawValue)") }
         try applyDeliveryPolicy(body, to: &record)
         try applyBadge(body, to: &record)
+        try applyLocalization(body, to: &record)
         // The default providers (null clears one): each must name a provider of the app of its kind.
         var defaults: [(ProviderRecord.Kind, String?)] = []
         for (kind, field) in [(ProviderRecord.Kind.apns, "defaultApnsProviderId"), (.fcm, "defaultFcmProviderId")] {

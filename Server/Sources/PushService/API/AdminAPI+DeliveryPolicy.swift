@@ -82,7 +82,7 @@ extension AdminAPI {
     }
 
     /// A key of the request as an error names it: at most 64 characters.
-    private static func shown(_ key: String) -> String {
+    static func shown(_ key: String) -> String {
         key.count <= 64 ? key : String(key.prefix(64)) + "…"
     }
 

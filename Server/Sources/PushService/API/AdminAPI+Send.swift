@@ -70,7 +70,7 @@ extension AdminAPI {
         let factory = JobFactory(
             service: service, requestId: requestId, ttlSeconds: request.ttlSeconds,
             privateMode: PrivateMode(app: app, ids: service.pushIds),
-            deliveryPolicy: app?.deliveryPolicy ?? .standard)
+            deliveryPolicy: app?.deliveryPolicy ?? .standard, localization: app?.localization ?? .standard)
         var jobs: [PushJob] = []
         var perRecipient: [[String: Any]] = []
         let now = service.now

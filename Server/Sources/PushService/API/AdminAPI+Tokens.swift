@@ -43,6 +43,7 @@ enum TokenJSON {
         ]
         if let timezone = token.timezone { value["timezone"] = timezone }
         if let environment = token.environment { value["environment"] = environment.rawValue }
+        if !token.languages.isEmpty { value["languages"] = token.languages }
         return value
     }
 

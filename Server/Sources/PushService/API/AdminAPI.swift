@@ -49,7 +49,7 @@ struct AdminAPI {
                 ]
             },
         ] + revokeRoutes + providerRoutes + tokenRoutes + sendRoutes + deliveryLogRoutes + healthRoutes
-            + PreferencesAPI(service: service).adminRoutes + badgeRoutes
+            + PreferencesAPI(service: service).adminRoutes + badgeRoutes + templateRoutes
     }
 
     static func seconds(_ date: Date) -> Int64 {
@@ -82,6 +82,9 @@ struct AdminAPI {
         value["deliveryPolicy"] = policy.set
         value["effectiveDeliveryPolicy"] = policy.effective
         value["badge"] = app.badge.rawValue
+        // Languages (issue 30): the app's own texts and whether alerts carry `loc-key`.
+        value["templates"] = app.localization.templates.mapValues { $0 as [String: Any] }
+        value["locKeys"] = app.localization.locKeys
         return value
     }
 

@@ -68,6 +68,7 @@ struct ClientAPI {
             environment = value
         }
         let keys = try Self.encryptionKeys(body)
+        let languages = try Self.languages(body)
         let provider = try resolveProvider(
             appId: session.appId, requested: body.optionalString("providerId", maxLength: 128), platform: platform)
         // The auth secret sealed before it is stored; no registration, no line of the log, no
@@ -80,12 +81,37 @@ struct ClientAPI {
             PushTokenRecord(
                 appId: session.appId, uid: session.uid, token: token, platform: platform, providerId: provider.id, timezone: timezone,
                 authTokenHash: session.authTokenHash, authTokenHint: session.authTokenHint, createdAt: now, updatedAt: now,
-                environment: environment, encryption: encryption),
+                environment: environment, encryption: encryption, languages: languages),
             maxPerUser: service.configuration.maxTokensPerUser)
         service.logger.info(
             "token registered app=\(session.appId) uid=\(session.uid) platform=\(platform.rawValue) token=\(token.prefix(8))… "
-                + "encrypted=\(encryption != nil)")
+                + "encrypted=\(encryption != nil) languages=\(languages.count)")
         return TokenJSON.client(record)
+    }
+
+    /// The optional `languages` of a registration (issue 30): the device's preferred languages,
+    /// most preferred first, that its pushes are written in (``PushTemplates``). At most
+    /// ``PushTemplates/maxTokenLanguages`` BCP-47 tags; anything else is a 400 naming `languages`.
+    /// Kept as given, duplicates (in any case) dropped.
+    static func languages(_ body: JSONObject) throws(APIError) -> [String] {
+        guard let raw = body["languages"] else { return [] }
+        let limit = PushTemplates.maxTokenLanguages
+        guard let items = raw as? [Any], items.count <= limit else {
+            throw .badRequest(
+                "The languages field must be an array of at most \(limit) language tags, such as [\"de-CH\", \"de\", \"en\"].",
+                field: "languages", problem: "not an array of at most \(limit) items")
+        }
+        var tags: [String] = []
+        for (index, item) in items.enumerated() {
+            guard let tag = item as? String, PushTemplates.isLanguageTag(tag) else {
+                throw .badRequest(
+                    "Item \(index) of languages is not a language tag (letters, digits and -, such as de-CH; at most "
+                        + "\(PushTemplates.maxTagLength) characters).",
+                    field: "languages", problem: "not a language tag")
+            }
+            if !tags.contains(where: { $0.lowercased() == tag.lowercased() }) { tags.append(tag) }
+        }
+        return tags
     }
 
     /// The longest `p256dh` or `auth` text read: a 65-byte key is 87 base64url characters (88

@@ -232,7 +232,10 @@ enum OpenAPIDocument {
                 "security": [{ "appId": [], "authToken": [] }],
                 "parameters": [{ "$ref": "#/components/parameters/campaignPushId" }],
                 "responses": {
-                  "200": { "description": "The receipt.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CampaignAnswer" } } } },
+                  "200": {
+                    "description": "The receipt.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CampaignAnswer" } } }
+                  },
                   "400": { "$ref": "#/components/responses/BadRequest" },
                   "401": { "$ref": "#/components/responses/ClientUnauthorized" },
                   "404": { "$ref": "#/components/responses/NotFound" },
@@ -251,7 +254,10 @@ enum OpenAPIDocument {
                 "security": [{ "appId": [], "authToken": [] }],
                 "parameters": [{ "$ref": "#/components/parameters/campaignPushId" }],
                 "responses": {
-                  "200": { "description": "The receipt.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CampaignAnswer" } } } },
+                  "200": {
+                    "description": "The receipt.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CampaignAnswer" } } }
+                  },
                   "400": { "$ref": "#/components/responses/BadRequest" },
                   "401": { "$ref": "#/components/responses/ClientUnauthorized" },
                   "404": { "$ref": "#/components/responses/NotFound" },
@@ -398,6 +404,90 @@ enum OpenAPIDocument {
                       }
                     }
                   },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
+            "/apps/{appId}/templates": {
+              "parameters": [{ "name": "appId", "in": "path", "required": true, "description": "The app.", "schema": { "$ref": "#/components/schemas/Id" } }],
+              "get": {
+                "tags": ["admin"],
+                "operationId": "getAppTemplates",
+                "summary": "The app's notification texts beside the built-in ones",
+                "description": "Issue 30, languages: the app's texts by language, the service's built-in texts, each template's placeholders and `loc-key`.",
+                "security": [{ "apiKey": [] }],
+                "responses": {
+                  "200": { "description": "The texts.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/TemplatesAnswer" } } } },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
+            "/apps/{appId}/templates/{language}": {
+              "parameters": [
+                { "name": "appId", "in": "path", "required": true, "description": "The app.", "schema": { "$ref": "#/components/schemas/Id" } },
+                {
+                  "name": "language",
+                  "in": "path",
+                  "required": true,
+                  "description": "A language tag (stored lowercased).",
+                  "schema": { "$ref": "#/components/schemas/LanguageTag" }
+                }
+              ],
+              "put": {
+                "tags": ["admin"],
+                "operationId": "setAppLanguageTemplates",
+                "summary": "Set the app's texts of one language (an empty object removes them)",
+                "security": [{ "apiKey": [] }],
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/LanguageTemplates" } } } },
+                "responses": {
+                  "200": {
+                    "description": "The texts after the change.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/TemplatesAnswer" } } }
+                  },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              },
+              "delete": {
+                "tags": ["admin"],
+                "operationId": "removeAppLanguageTemplates",
+                "summary": "Remove the app's texts of one language (the built-in ones apply again)",
+                "security": [{ "apiKey": [] }],
+                "responses": {
+                  "200": {
+                    "description": "The texts after the change.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/TemplatesAnswer" } } }
+                  },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
+            "/apps/{appId}/template-preview": {
+              "parameters": [{ "name": "appId", "in": "path", "required": true, "description": "The app.", "schema": { "$ref": "#/components/schemas/Id" } }],
+              "post": {
+                "tags": ["admin"],
+                "operationId": "previewAppTemplates",
+                "summary": "What a device of some languages would show, from the saved texts or a draft",
+                "description": "Renders every template with sample values for the language `languages` resolves to, saying where each text came from (`app`, `built-in`, `built-in en`). A draft in `templates` is checked as a save would check it, and not saved.",
+                "security": [{ "apiKey": [] }],
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/TemplatePreview" } } } },
+                "responses": {
+                  "200": {
+                    "description": "The rendered texts.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/TemplatePreviewAnswer" } } }
+                  },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
                   "401": { "$ref": "#/components/responses/AdminUnauthorized" },
                   "404": { "$ref": "#/components/responses/NotFound" },
                   "413": { "$ref": "#/components/responses/TooLarge" },
@@ -887,7 +977,10 @@ enum OpenAPIDocument {
                   { "name": "pushToken", "in": "path", "required": true, "description": "The token text.", "schema": { "type": "string", "minLength": 1 } }
                 ],
                 "responses": {
-                  "200": { "description": "Deleted.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/DeletedCountAnswer" } } } },
+                  "200": {
+                    "description": "Deleted.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/DeletedCountAnswer" } } }
+                  },
                   "401": { "$ref": "#/components/responses/AdminUnauthorized" },
                   "404": { "$ref": "#/components/responses/NotFound" },
                   "413": { "$ref": "#/components/responses/TooLarge" },
@@ -1710,13 +1803,18 @@ enum OpenAPIDocument {
                   "pushToken": { "$ref": "#/components/schemas/PushTokenText", "description": "Accepted when `fcmToken` is absent." },
                   "platform": { "$ref": "#/components/schemas/Platform" },
                   "providerId": { "$ref": "#/components/schemas/Id" },
-                  "timezone": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 64, "description": "IANA time zone id, e.g. Europe/Berlin." },
+                  "timezone": {
+                    "allOf": [{ "$ref": "#/components/schemas/Text" }],
+                    "maxLength": 64,
+                    "description": "IANA time zone id, e.g. Europe/Berlin."
+                  },
                   "environment": {
                     "type": "string",
                     "enum": ["sandbox", "production"],
                     "description": "The APNs environment of an APNs or VoIP token (the SDK reads it from the app's provisioning profile); refused for FCM tokens."
                   },
-                  "encryption": { "$ref": "#/components/schemas/EncryptionKeys" }
+                  "encryption": { "$ref": "#/components/schemas/EncryptionKeys" },
+                  "languages": { "$ref": "#/components/schemas/TokenLanguages" }
                 }
               },
               "EncryptionKeys": {
@@ -1724,7 +1822,12 @@ enum OpenAPIDocument {
                 "required": ["p256dh", "auth"],
                 "description": "The device's Web Push keys (RFC 8291) for private pushes (issue 28), for any kind of token. Checked at registration: a value that is not base64url, a `p256dh` that is not a 65-byte uncompressed point on P-256, or an `auth` that is not 16 bytes is a 400 naming `encryption.p256dh` or `encryption.auth` (`encryption` when it is not an object), and nothing is stored. The auth secret is stored sealed and never shown; a registration without `encryption` clears the keys stored for the token.",
                 "properties": {
-                  "p256dh": { "type": "string", "minLength": 1, "maxLength": 128, "description": "The device's P-256 public key, 65 bytes uncompressed (0x04 ‖ x ‖ y), base64url." },
+                  "p256dh": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 128,
+                    "description": "The device's P-256 public key, 65 bytes uncompressed (0x04 ‖ x ‖ y), base64url."
+                  },
                   "auth": { "type": "string", "minLength": 1, "maxLength": 128, "description": "The 16-byte auth secret, base64url." }
                 }
               },
@@ -1746,7 +1849,8 @@ enum OpenAPIDocument {
                   "timezone": { "type": "string" },
                   "environment": { "type": "string", "enum": ["sandbox", "production"] },
                   "createdAt": { "$ref": "#/components/schemas/EpochSeconds" },
-                  "updatedAt": { "$ref": "#/components/schemas/EpochSeconds" }
+                  "updatedAt": { "$ref": "#/components/schemas/EpochSeconds" },
+                  "languages": { "type": "array", "items": { "type": "string" }, "description": "The languages the device registered (absent when none)." }
                 }
               },
               "ClientTokenAnswer": { "type": "object", "required": ["data"], "properties": { "data": { "$ref": "#/components/schemas/ClientToken" } } },
@@ -1774,7 +1878,9 @@ enum OpenAPIDocument {
               "DeletedCountAnswer": {
                 "type": "object",
                 "required": ["data"],
-                "properties": { "data": { "type": "object", "required": ["deleted"], "properties": { "deleted": { "$ref": "#/components/schemas/Count" } } } }
+                "properties": {
+                  "data": { "type": "object", "required": ["deleted"], "properties": { "deleted": { "$ref": "#/components/schemas/Count" } } }
+                }
               },
               "RevokedAnswer": {
                 "type": "object",
@@ -1898,7 +2004,12 @@ enum OpenAPIDocument {
                   "privatePlaceholder": { "$ref": "#/components/schemas/Placeholder" },
                   "privateCallPlaceholder": { "$ref": "#/components/schemas/Placeholder" },
                   "deliveryPolicy": { "$ref": "#/components/schemas/DeliveryPolicy" },
-                  "badge": { "$ref": "#/components/schemas/AppBadge" }
+                  "badge": { "$ref": "#/components/schemas/AppBadge" },
+                  "templates": {
+                    "oneOf": [{ "$ref": "#/components/schemas/AppTemplates" }, { "type": "null" }],
+                    "description": "Replaces the app's texts; null removes them all."
+                  },
+                  "locKeys": { "$ref": "#/components/schemas/LocKeys" }
                 }
               },
               "AppBadge": {
@@ -2016,14 +2127,32 @@ enum OpenAPIDocument {
                     "oneOf": [{ "$ref": "#/components/schemas/DeliveryPolicy" }, { "type": "null" }],
                     "description": "Replaces the app's urgency policy (kinds it does not name get their defaults); null restores the defaults; absent leaves it as it is."
                   },
-                  "badge": { "$ref": "#/components/schemas/AppBadge" }
+                  "badge": { "$ref": "#/components/schemas/AppBadge" },
+                  "templates": {
+                    "oneOf": [{ "$ref": "#/components/schemas/AppTemplates" }, { "type": "null" }],
+                    "description": "Replaces the app's texts; null removes them all."
+                  },
+                  "locKeys": { "$ref": "#/components/schemas/LocKeys" }
                 }
               },
               "App": {
                 "type": "object",
                 "required": [
-                  "appId", "name", "createdAt", "webhookUrl", "hasWebhookSecret", "defaultApnsProviderId", "defaultFcmProviderId", "privacy",
-                  "privatePlaceholder", "privateCallPlaceholder", "deliveryPolicy", "effectiveDeliveryPolicy", "badge"
+                  "appId",
+                  "name",
+                  "createdAt",
+                  "webhookUrl",
+                  "hasWebhookSecret",
+                  "defaultApnsProviderId",
+                  "defaultFcmProviderId",
+                  "privacy",
+                  "privatePlaceholder",
+                  "privateCallPlaceholder",
+                  "deliveryPolicy",
+                  "effectiveDeliveryPolicy",
+                  "badge",
+                  "templates",
+                  "locKeys"
                 ],
                 "properties": {
                   "appId": { "type": "string" },
@@ -2037,11 +2166,23 @@ enum OpenAPIDocument {
                   },
                   "defaultFcmProviderId": { "type": ["string", "null"], "description": "The same for FCM tokens." },
                   "privacy": { "$ref": "#/components/schemas/AppPrivacy" },
-                  "privatePlaceholder": { "type": "string", "description": "The alert a private chat push shows in clear (its `loc-key`): New message unless set." },
-                  "privateCallPlaceholder": { "type": "string", "description": "The caller a private call shows when it cannot be decrypted: Incoming call unless set." },
+                  "privatePlaceholder": {
+                    "type": "string",
+                    "description": "The alert a private chat push shows in clear (its `loc-key`): New message unless set."
+                  },
+                  "privateCallPlaceholder": {
+                    "type": "string",
+                    "description": "The caller a private call shows when it cannot be decrypted: Incoming call unless set."
+                  },
                   "deliveryPolicy": { "$ref": "#/components/schemas/DeliveryPolicyAsSet" },
                   "effectiveDeliveryPolicy": { "$ref": "#/components/schemas/DeliveryPolicyInEffect" },
-                  "badge": { "$ref": "#/components/schemas/AppBadge" }
+                  "badge": { "$ref": "#/components/schemas/AppBadge" },
+                  "templates": {
+                    "type": "object",
+                    "additionalProperties": { "type": "object", "additionalProperties": { "type": "string" } },
+                    "description": "The app's texts by language (lowercased), as set."
+                  },
+                  "locKeys": { "type": "boolean" }
                 }
               },
               "AppAnswer": { "type": "object", "required": ["data"], "properties": { "data": { "$ref": "#/components/schemas/App" } } },
@@ -2239,10 +2380,7 @@ enum OpenAPIDocument {
                 "allOf": [
                   { "$ref": "#/components/schemas/ReceiverIdRule" },
                   {
-                    "anyOf": [
-                      { "required": ["text"] },
-                      { "required": ["action"], "properties": { "action": { "const": "deleted" } } }
-                    ],
+                    "anyOf": [{ "required": ["text"] }, { "required": ["action"], "properties": { "action": { "const": "deleted" } } }],
                     "description": "`text` is required, except for a deletion."
                   }
                 ],
@@ -2408,7 +2546,8 @@ enum OpenAPIDocument {
                   },
                   "skipped": { "type": "boolean", "description": "A preference rule skipped the push: it is never sent." },
                   "trimmed": {
-                    "type": "array", "items": { "type": "string", "enum": ["message", "custom", "body"] },
+                    "type": "array",
+                    "items": { "type": "string", "enum": ["message", "custom", "body"] },
                     "description": "A private app's push only: the optional fields removed, in order, so that the sealed push fits APNs' limit (Server/README.md, Private push); `payload` is then the part sent in clear."
                   }
                 }
@@ -2738,6 +2877,137 @@ enum OpenAPIDocument {
                           }
                         }
                       }
+                    }
+                  }
+                }
+              },
+              "LanguageTag": {
+                "type": "string",
+                "minLength": 2,
+                "maxLength": 35,
+                "pattern": "^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$",
+                "description": "A BCP-47 language tag such as `de`, `de-CH` or `zh-Hans-CN`: a 2 to 8 letter language, then subtags of 1 to 8 letters or digits joined by `-`; at most 35 characters."
+              },
+              "TokenLanguages": {
+                "type": "array",
+                "maxItems": 10,
+                "items": { "$ref": "#/components/schemas/LanguageTag" },
+                "description": "The device's preferred languages, most preferred first (issue 30; the SDK sends them to a self-hosted service only). The token's pushes are written in the first one the app or the service has texts for (`de-CH` is tried as `de-ch`, then `de`), else English. At most 10 tags; anything else is a 400 naming `languages`, and nothing is stored. Duplicates are dropped; a registration without `languages` clears the list."
+              },
+              "TemplateText": {
+                "oneOf": [
+                  { "type": "string", "minLength": 1, "maxLength": 256, "pattern": "^[^\\u0000-\\u0009\\u000b-\\u001f\\u007f]+$" },
+                  { "type": "null" }
+                ],
+                "description": "A template: 1 to 256 UTF-8 bytes, no control characters but newlines, placeholders in braces. `callAudio` and `callVideo` take `{sender}`; `groupMessage` takes `{sender}`, `{text}`, `{group}`; `reaction` takes `{sender}`, `{reaction}`, `{text}`. An unknown placeholder, a brace that opens or closes none, an empty or longer text is a 400 naming the template, e.g. `templates.de.reaction`. null leaves the template out."
+              },
+              "LanguageTemplates": {
+                "type": "object",
+                "additionalProperties": false,
+                "properties": {
+                  "callAudio": { "$ref": "#/components/schemas/TemplateText" },
+                  "callVideo": { "$ref": "#/components/schemas/TemplateText" },
+                  "groupMessage": { "$ref": "#/components/schemas/TemplateText" },
+                  "reaction": { "$ref": "#/components/schemas/TemplateText" }
+                },
+                "description": "One language's texts, by template: `callAudio` and `callVideo` (the body of every call push; English AUDIO CALL / VIDEO CALL), `groupMessage` (a group message's body; English `{sender}: {text}`), `reaction` (English `{sender} reacted {reaction} to: {text}`). A template the app does not set, or one that renders blank, comes from the service's built-in text of the language, else English's."
+              },
+              "AppTemplates": {
+                "type": "object",
+                "maxProperties": 50,
+                "propertyNames": { "$ref": "#/components/schemas/LanguageTag" },
+                "additionalProperties": { "$ref": "#/components/schemas/LanguageTemplates" },
+                "description": "The app's notification texts by language (issue 30), over the built-in English, German, Spanish, French, Portuguese and Arabic ones or beside them (another language). Keys are language tags (stored lowercased); at most 50 languages."
+              },
+              "LocKeys": {
+                "type": "boolean",
+                "description": "Whether alerts also carry `loc-key` and `loc-args` for the app to localize on the device from its `Localizable.strings`: `PN_AUDIO_CALL` / `PN_VIDEO_CALL` (args: the caller), `PN_GROUP_MESSAGE` (sender, text, group), `PN_REACTION` (sender, reaction, text). The rendered `body` stays. Off by default."
+              },
+              "TemplatesAnswer": {
+                "type": "object",
+                "required": ["data"],
+                "properties": {
+                  "data": {
+                    "type": "object",
+                    "required": ["appId", "locKeys", "templates", "builtIn", "names", "fallbackLanguage"],
+                    "properties": {
+                      "appId": { "type": "string" },
+                      "locKeys": { "type": "boolean" },
+                      "templates": {
+                        "type": "object",
+                        "additionalProperties": { "type": "object", "additionalProperties": { "type": "string" } },
+                        "description": "The app's texts by language."
+                      },
+                      "builtIn": {
+                        "type": "object",
+                        "additionalProperties": { "type": "object", "additionalProperties": { "type": "string" } },
+                        "description": "The service's texts by language."
+                      },
+                      "names": {
+                        "type": "object",
+                        "additionalProperties": {
+                          "type": "object",
+                          "required": ["placeholders", "locKey"],
+                          "properties": { "placeholders": { "type": "array", "items": { "type": "string" } }, "locKey": { "type": "string" } }
+                        },
+                        "description": "Each template's placeholders (in `loc-args` order) and `loc-key`."
+                      },
+                      "fallbackLanguage": { "type": "string", "description": "The language of a token none of whose languages has texts (en)." }
+                    }
+                  }
+                }
+              },
+              "TemplatePreview": {
+                "type": "object",
+                "properties": {
+                  "languages": {
+                    "type": "array",
+                    "minItems": 1,
+                    "maxItems": 10,
+                    "items": { "$ref": "#/components/schemas/LanguageTag" },
+                    "description": "A device's languages, most preferred first; none: English."
+                  },
+                  "templates": {
+                    "$ref": "#/components/schemas/AppTemplates",
+                    "description": "A draft of some languages' texts, checked as a save would check it and not saved; other languages keep the app's saved texts."
+                  },
+                  "locKeys": { "type": "boolean" },
+                  "sample": {
+                    "type": "object",
+                    "properties": {
+                      "sender": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 200 },
+                      "group": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 200 },
+                      "text": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 200 },
+                      "reaction": { "allOf": [{ "$ref": "#/components/schemas/Text" }], "maxLength": 200 }
+                    },
+                    "description": "The values to fill in (the service's samples otherwise)."
+                  }
+                }
+              },
+              "TemplatePreviewAnswer": {
+                "type": "object",
+                "required": ["data"],
+                "properties": {
+                  "data": {
+                    "type": "object",
+                    "required": ["language", "rightToLeft", "texts", "sample"],
+                    "properties": {
+                      "language": { "type": "string", "description": "The language the device would get." },
+                      "rightToLeft": { "type": "boolean" },
+                      "texts": {
+                        "type": "object",
+                        "additionalProperties": {
+                          "type": "object",
+                          "required": ["text", "source"],
+                          "properties": {
+                            "text": { "type": "string" },
+                            "source": { "type": "string", "enum": ["app", "built-in", "built-in en"] },
+                            "loc-key": { "type": "string" },
+                            "loc-args": { "type": "array", "items": { "type": "string" } }
+                          }
+                        }
+                      },
+                      "sample": { "type": "object", "additionalProperties": { "type": "string" } }
                     }
                   }
                 }

@@ -27,8 +27,11 @@ extension AdminAPI {
             _ = try service.store.removeUnreadMessage(
                 appId: call.appId, conversationId: conversation, messageId: chat.id, uids: request.recipients.map(\.uid))
         }
-        let privateMode = try service.privateMode(appId: call.appId)
-        let actions = MessageActions(service: service, appId: call.appId, requestId: requestId, privateMode: privateMode)
+        let app = try service.store.app(id: call.appId)
+        let privateMode = PrivateMode(app: app, ids: service.pushIds)
+        let actions = MessageActions(
+            service: service, appId: call.appId, requestId: requestId, privateMode: privateMode,
+            localization: app?.localization ?? .standard)
         // A private app's jobs carry collapse ids keyed per recipient: the message's jobs are
         // found by each recipient's id.
         let collapseIds =

@@ -36,9 +36,10 @@ struct CallDeclinePush {
             sender: declinerParty, receiver: receiverType == "group" ? receiver : caller, receiverType: receiverType,
             sentAt: Int64(service.now.timeIntervalSince1970 * 1000))
         let tokens = try service.store.tokens(appId: record.appId, uid: record.callerUid)
+        let app = try service.store.app(id: record.appId)
         let factory = JobFactory(
             service: service, requestId: "decline-" + service.newId(), ttlSeconds: 60,
-            privateMode: try service.privateMode(appId: record.appId))
+            privateMode: PrivateMode(app: app, ids: service.pushIds), localization: app?.localization ?? .standard)
         return factory.jobs(for: .call(event), uid: record.callerUid, badge: nil, tokens: tokens)
     }
 

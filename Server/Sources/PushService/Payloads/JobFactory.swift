@@ -18,6 +18,9 @@ struct JobFactory {
     var privateMode: PrivateMode? = nil
     /// The app's urgency policy: each alert's `interruption-level` and `relevance-score` (``Urgency``).
     var deliveryPolicy: DeliveryPolicy = .standard
+    /// The app's texts per language and `loc-key` choice: each token's payload is written in
+    /// its registered languages (``PushTemplates``).
+    var localization: AppLocalization = .standard
 
     /// Which tokens get the event: VoIP tokens only for calls (and then only them when the
     /// user has any); device and FCM tokens for everything else.
@@ -38,26 +41,35 @@ struct JobFactory {
         treatment: PreferenceRules.Treatment = .normal
     ) -> [PushJob] {
         let now = service.now
-        // The payload depends only on the event, the badge and VoIP-or-not: encode it once
-        // per recipient, not once per token (JSON encoding dominates a large send).
-        // The payload and headers are built once per VoIP-or-not, not once per token.
-        var built: [Bool: Built] = [:]
+        // The payload depends only on the event, the badge, VoIP-or-not and the token's
+        // language: encode it once per recipient and such pair, not once per token (JSON
+        // encoding dominates a large send).
+        var built: [Variant: Built] = [:]
+        var renderers: [[String]: PushTemplates.Renderer] = [:]
         let keyed = privateMode?.recipient(uid)
         // Decided once per recipient (a mention is one for this recipient only); alerts only.
         let urgency = Urgency.decide(event: event, recipient: uid, policy: deliveryPolicy, treatment: treatment)
-        func build(voip: Bool) -> Built {
-            if let done = built[voip] { return done }
+        func build(voip: Bool, languages: [String]) -> Built {
+            let renderer: PushTemplates.Renderer
+            if let known = renderers[languages] {
+                renderer = known
+            } else {
+                renderer = PushTemplates.Renderer(preferred: languages, localization: localization)
+                renderers[languages] = renderer
+            }
+            let variant = Variant(voip: voip, language: renderer.language)
+            if let done = built[variant] { return done }
             var payload: [String: Any]
             let kind: PushKind
             var collapseId: String?
             switch event {
             case .chat(let chat):
-                payload = PayloadBuilder.chat(chat, badge: badge, quiet: treatment == .quiet, urgency: urgency)
+                payload = PayloadBuilder.chat(chat, badge: badge, quiet: treatment == .quiet, urgency: urgency, renderer: renderer)
                 kind = .chat
                 collapseId = CollapseId.chat(id: chat.id, category: chat.category, keyed: keyed)
             case .call(let call):
                 payload = PayloadBuilder.call(
-                    call, voip: voip, badge: badge, quiet: treatment == .quietCall, urgency: voip ? nil : urgency)
+                    call, voip: voip, badge: badge, quiet: treatment == .quietCall, urgency: voip ? nil : urgency, renderer: renderer)
                 kind = .call
                 collapseId = voip ? nil : CollapseId.call(sessionId: call.sessionId, keyed: keyed)
             case .campaign(let campaign):
@@ -76,7 +88,7 @@ struct JobFactory {
             } else {
                 done = Built(payload: JSON.encode(payload), kind: kind, headers: headers, sealed: nil)
             }
-            built[voip] = done
+            built[variant] = done
             return done
         }
         var targets = Self.targets(for: event, tokens: tokens).map { ($0, skipped: false) }
@@ -88,7 +100,7 @@ struct JobFactory {
         case .normal, .quiet: break
         }
         return targets.map { token, skipped in
-            let built = build(voip: token.platform == .apnsVoIP)
+            let built = build(voip: token.platform == .apnsVoIP, languages: token.languages)
             let id = service.newId()
             var job = PushJob(
                 id: id, appId: token.appId, requestId: requestId, uid: uid, token: token.token, platform: token.platform,
@@ -105,6 +117,12 @@ struct JobFactory {
             }
             return job
         }
+    }
+
+    /// What a recipient's payloads differ by: VoIP or not, and the language of the text.
+    private struct Variant: Hashable {
+        var voip: Bool
+        var language: String
     }
 
     /// One payload as built for a recipient: the encoded payload (the clear part for a private

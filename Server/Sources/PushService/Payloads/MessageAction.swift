@@ -62,6 +62,9 @@ struct MessageActions {
     /// Set for a private app (`ServiceContext.privateMode(appId:)`): ids keyed per recipient,
     /// payloads sealed (issue 28).
     var privateMode: PrivateMode? = nil
+    /// The app's texts per language: an edit's text is written in each device's language
+    /// (``PushTemplates``), as its message was.
+    var localization: AppLocalization = .standard
 
     /// The `reason` of a recipient the message was never pushed to (or whose jobs were purged).
     static let unknownReason = "message-unknown"
@@ -76,7 +79,15 @@ struct MessageActions {
         let now = service.now
         let conversation = PayloadBuilder.conversationId(
             sender: event.sender.id, receiver: event.receiver.id, receiverType: event.receiverType)
-        let (title, body) = PayloadBuilder.alert(of: event)
+        // An edit's title and body, and its background push, per language: written once for
+        // each language the devices read, not once per device.
+        var rendered: [[String]: (title: String, body: String)] = [:]
+        func alert(_ languages: [String]) -> (title: String, body: String) {
+            if let known = rendered[languages] { return known }
+            let alert = PayloadBuilder.alert(of: event, renderer: PushTemplates.Renderer(preferred: languages, localization: localization))
+            rendered[languages] = alert
+            return alert
+        }
         // The message's jobs in this conversation (a job of another conversation with the same
         // message id is not this message), with their payloads parsed.
         var byRecipient: [String: [(job: MessageJob, payload: [String: Any])]] = [:]
@@ -87,7 +98,16 @@ struct MessageActions {
             byRecipient[item.job.uid, default: []].append((item, payload))
         }
         let standardId = CollapseId.chat(id: event.id, category: event.category)
-        let standardEncoded = JSON.encode(Self.payload(action, of: event, conversationId: conversation, notificationId: standardId))
+        var standardEncoded: [[String]: Data] = [:]
+        func encoded(_ languages: [String]) -> Data {
+            if let known = standardEncoded[languages] { return known }
+            let text = alert(languages)
+            let data = JSON.encode(
+                Self.payload(
+                    action, of: event, conversationId: conversation, notificationId: standardId, title: text.title, body: text.body))
+            standardEncoded[languages] = data
+            return data
+        }
         func headers(_ keyed: RecipientIds?) -> PushHeaders {
             PushHeaders(
                 pushType: .background, priority: 5, expiration: Int64(now.timeIntervalSince1970) + ReadSync.ttlSeconds,
@@ -105,6 +125,8 @@ struct MessageActions {
                 continue
             }
             let keyed = privateMode?.recipient(recipient.uid)
+            let recipientTokens = tokens[recipient.uid] ?? []
+            let languages = Dictionary(recipientTokens.map { ($0.token, $0.languages) }, uniquingKeysWith: { first, _ in first })
             let notificationId = keyed.map { CollapseId.chat(id: event.id, category: event.category, keyed: $0) } ?? standardId
             var reached = Set<String>()
             for (item, payload) in messageJobs {
@@ -119,22 +141,30 @@ struct MessageActions {
                     skip.append(item.job.id)
                 case .edited:
                     var rewritten = item.job
-                    rewritten.payload = JSON.encode(Self.rewritten(payload, title: title, body: body))
+                    let text = alert(languages[item.job.token] ?? [])
+                    rewritten.payload = JSON.encode(Self.rewritten(payload, title: text.title, body: text.body))
                     if let refusal = PayloadSize.check([rewritten], event: .chat(event), badge: nil) { throw refusal }
                     rewrite[item.job.id] = rewritten.payload
                 }
             }
-            let targets = (tokens[recipient.uid] ?? []).filter { $0.platform != .apnsVoIP && reached.contains($0.token) }
-            var encoded = standardEncoded
-            var sealed: (clear: Data, plaintext: Data, trimmed: [String])?
-            if keyed != nil {
-                let payload = Self.payload(action, of: event, conversationId: conversation, notificationId: notificationId)
-                sealed = PrivatePayload.build(payload, shape: .background, voip: false)
-                encoded = sealed?.clear ?? encoded
+            let targets = recipientTokens.filter { $0.platform != .apnsVoIP && reached.contains($0.token) }
+            // A private recipient's pushes, sealed per language of their devices.
+            var sealedByLanguages: [[String]: (clear: Data, plaintext: Data, trimmed: [String])] = [:]
+            func sealedParts(_ languages: [String]) -> (clear: Data, plaintext: Data, trimmed: [String])? {
+                guard keyed != nil else { return nil }
+                if let known = sealedByLanguages[languages] { return known }
+                let text = alert(languages)
+                let payload = Self.payload(
+                    action, of: event, conversationId: conversation, notificationId: notificationId, title: text.title, body: text.body)
+                let parts = PrivatePayload.build(payload, shape: .background, voip: false)
+                sealedByLanguages[languages] = (parts.clear, parts.plaintext, parts.trimmed)
+                return sealedByLanguages[languages]
             }
             let recipientHeaders = headers(keyed)
             let recipientJobs = targets.map { token in
                 let id = service.newId()
+                let sealed = sealedParts(token.languages)
+                let encoded = sealed?.clear ?? encoded(token.languages)
                 var job = PushJob(
                     id: id, appId: token.appId, requestId: requestId, uid: recipient.uid, token: token.token, platform: token.platform,
                     kind: .chat, providerId: token.providerId, payload: PayloadBuilder.stamp(encoded, pushId: id),
@@ -147,6 +177,8 @@ struct MessageActions {
             if let refusal = PayloadSize.check(recipientJobs, event: .chat(event), badge: nil) { throw refusal }
             jobs += recipientJobs
             entries.append(["uid": recipient.uid, "jobs": recipientJobs.count])
+            // The changes feed is the user's, not a device's: in their first device's language.
+            let (title, body) = alert(targets.first?.languages ?? recipientTokens.first?.languages ?? [])
             changes.append(
                 PushChange(
                     appId: appId, uid: recipient.uid,
@@ -161,13 +193,15 @@ struct MessageActions {
 
     /// The background push of an edit or a deletion (`Contract/payloads/chat-edited.json`,
     /// `chat-deleted.json`; `pushId` is stamped per job).
-    static func payload(_ action: ChatEvent.Action, of event: ChatEvent, conversationId: String, notificationId: String) -> [String: Any] {
+    /// `title` and `body` are the edit's, in the device's language.
+    static func payload(
+        _ action: ChatEvent.Action, of event: ChatEvent, conversationId: String, notificationId: String, title: String, body: String
+    ) -> [String: Any] {
         var payload: [String: Any] = [
             "type": "chat", "action": action.rawValue, "tag": event.id, "conversationId": conversationId,
             "notificationId": notificationId, "aps": ["content-available": 1],
         ]
         if action == .edited {
-            let (title, body) = PayloadBuilder.alert(of: event)
             payload["title"] = title
             payload["body"] = body
             payload["editedAt"] = String(event.sentAt)

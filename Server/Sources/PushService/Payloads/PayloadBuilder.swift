@@ -21,24 +21,41 @@ enum PayloadBuilder {
     }
 
     /// The title and body a chat push shows: the group's name (or the sender's) and the text
-    /// (`Sender: text` in a group; a reaction and an action say what happened).
-    static func alert(of event: ChatEvent) -> (title: String, body: String) {
+    /// (`Sender: text` in a group; a reaction and an action say what happened), the body in
+    /// `renderer`'s language (``PushTemplates``).
+    static func alert(of event: ChatEvent, renderer: PushTemplates.Renderer = .standard) -> (title: String, body: String) {
+        let (title, body, _) = alertParts(of: event, renderer: renderer)
+        return (title, body)
+    }
+
+    /// ``alert(of:renderer:)`` and, when the app localizes on the device, the body's `loc-key`
+    /// and `loc-args` (a group message and a reaction; a direct message's body is its text).
+    static func alertParts(
+        of event: ChatEvent, renderer: PushTemplates.Renderer
+    ) -> (
+        title: String, body: String, keys: [String: Any]?
+    ) {
         let isGroup = event.receiverType == "group"
         let title = event.title ?? (isGroup ? event.receiver.name : event.sender.name)
         switch event.category {
         case .message:
-            return (title, isGroup ? "\(event.sender.name): \(event.text)" : event.text)
+            guard isGroup else { return (title, event.text, nil) }
+            let values = ["sender": event.sender.name, "text": event.text, "group": event.receiver.name]
+            return (title, renderer.text(.groupMessage, values), renderer.localizationKeys(.groupMessage, values))
         case .reaction:
-            return (title, "\(event.sender.name) reacted \(event.reaction ?? "") to: \(event.text)")
+            let values = ["sender": event.sender.name, "reaction": event.reaction ?? "", "text": event.text]
+            return (title, renderer.text(.reaction, values), renderer.localizationKeys(.reaction, values))
         case .action:
-            return (title, event.text)
+            return (title, event.text, nil)
         }
     }
 
     /// A chat push; `urgency` sets its `interruption-level` and `relevance-score`; `quiet`
-    /// (quiet hours) makes it passive and silent.
-    static func chat(_ event: ChatEvent, badge: Int?, quiet: Bool = false, urgency: Urgency? = nil) -> [String: Any] {
-        let (title, body) = alert(of: event)
+    /// (quiet hours) makes it passive and silent; `renderer` writes its text.
+    static func chat(
+        _ event: ChatEvent, badge: Int?, quiet: Bool = false, urgency: Urgency? = nil, renderer: PushTemplates.Renderer = .standard
+    ) -> [String: Any] {
+        let (title, body, keys) = alertParts(of: event, renderer: renderer)
         let conversation = conversationId(sender: event.sender.id, receiver: event.receiver.id, receiverType: event.receiverType)
         var payload = parties(event.sender, event.receiver, event.receiverType)
         payload["type"] = "chat"
@@ -52,7 +69,7 @@ enum PayloadBuilder {
         if let message = event.message { payload["message"] = message }
         if let badge { payload["unreadMessageCount"] = String(badge) }
         var aps: [String: Any] = [
-            "alert": ["title": title, "body": body], "sound": "default", "category": messageCategory,
+            "alert": alertObject(title: title, body: body, keys: keys), "sound": "default", "category": messageCategory,
             "thread-id": conversation, "mutable-content": 1,
         ]
         if let badge { aps["badge"] = badge }
@@ -60,6 +77,13 @@ enum PayloadBuilder {
         if quiet { Self.quiet(&aps) }
         payload["aps"] = aps
         return payload
+    }
+
+    /// `aps.alert`: title and body, and the `loc-key`/`loc-args` when there are any.
+    static func alertObject(title: String, body: String, keys: [String: Any]?) -> [String: Any] {
+        var alert: [String: Any] = ["title": title, "body": body]
+        for (key, value) in keys ?? [:] { alert[key] = value }
+        return alert
     }
 
     /// Quiet hours: `interruption-level: passive` (to Notification Center without lighting the
@@ -73,10 +97,16 @@ enum PayloadBuilder {
     /// alert tokens (users without a VoIP token) get an alert; `quiet` (quiet hours that
     /// include calls) makes that alert passive and silent; `urgency` sets that alert's
     /// `interruption-level` and `relevance-score` (a VoIP push has none).
-    static func call(_ event: CallEvent, voip: Bool, badge: Int?, quiet: Bool = false, urgency: Urgency? = nil) -> [String: Any] {
+    /// `renderer` writes the body ("AUDIO CALL" in English) in the token's language.
+    static func call(
+        _ event: CallEvent, voip: Bool, badge: Int?, quiet: Bool = false, urgency: Urgency? = nil,
+        renderer: PushTemplates.Renderer = .standard
+    ) -> [String: Any] {
         let isGroup = event.receiverType == "group"
         let title = isGroup ? event.receiver.name : event.sender.name
-        let body = event.callType == "video" ? "VIDEO CALL" : "AUDIO CALL"
+        let name: PushTemplates.Name = event.callType == "video" ? .callVideo : .callAudio
+        let values = ["sender": event.sender.name]
+        let body = renderer.text(name, values)
         var payload = parties(event.sender, event.receiver, event.receiverType)
         payload["type"] = "call"
         payload["title"] = title
@@ -91,7 +121,8 @@ enum PayloadBuilder {
             payload["aps"] = [String: Any]()
         } else {
             var aps: [String: Any] = [
-                "alert": ["title": title, "body": body], "sound": "default", "thread-id": payload["conversationId"] ?? "",
+                "alert": alertObject(title: title, body: body, keys: renderer.localizationKeys(name, values)), "sound": "default",
+                "thread-id": payload["conversationId"] ?? "",
                 "mutable-content": 1,
             ]
             if let badge { aps["badge"] = badge }

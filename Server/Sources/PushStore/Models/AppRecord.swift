@@ -32,14 +32,17 @@ public struct AppRecord: Sendable, Hashable {
     public var deliveryPolicy: DeliveryPolicy
     /// Where a recipient's badge comes from when the send gives no number (issue 30).
     public var badge: AppBadge
+    /// The app's notification texts per language and its `loc-key` choice (issue 30).
+    public var localization: AppLocalization
 
     /// Creates a record.
     public init(
         id: String, name: String, webhookURL: String? = nil, sealedWebhookSecret: Data? = nil, createdAt: Date,
         defaultAPNsProviderId: String? = nil, defaultFCMProviderId: String? = nil, privacy: AppPrivacy = .standard,
         privatePlaceholder: String? = nil, privateCallPlaceholder: String? = nil, deliveryPolicy: DeliveryPolicy = .standard,
-        badge: AppBadge = .caller
+        badge: AppBadge = .caller, localization: AppLocalization = .standard
     ) {
+        self.localization = localization
         self.deliveryPolicy = deliveryPolicy
         self.badge = badge
         self.privacy = privacy

@@ -31,13 +31,17 @@ public struct PushTokenRecord: Sendable, Hashable {
     public var environment: TokenEnvironment?
     /// The device's Web Push keys for private pushes, when it sent them at registration.
     public var encryption: StoredEncryptionKeys?
+    /// The device's preferred languages (BCP-47 tags, most preferred first) when it sent them at
+    /// registration (issue 30); empty when it did not.
+    public var languages: [String]
 
     /// Creates a record.
     public init(
         appId: String, uid: String, token: String, platform: TokenPlatform, providerId: String,
         timezone: String?, authTokenHash: Data, authTokenHint: String, createdAt: Date, updatedAt: Date,
-        environment: TokenEnvironment? = nil, encryption: StoredEncryptionKeys? = nil
+        environment: TokenEnvironment? = nil, encryption: StoredEncryptionKeys? = nil, languages: [String] = []
     ) {
+        self.languages = languages
         self.encryption = encryption
         self.environment = environment
         self.appId = appId
@@ -50,5 +54,17 @@ public struct PushTokenRecord: Sendable, Hashable {
         self.authTokenHint = authTokenHint
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+    }
+}
+
+extension PushTokenRecord {
+    /// The stored text of ``languages`` (the `push_tokens.languages` column): the tags joined
+    /// by commas (a tag never has one); nil when there are none.
+    public var storedLanguages: String? { languages.isEmpty ? nil : languages.joined(separator: ",") }
+
+    /// ``languages`` from its stored text.
+    public static func languages(storedText: String?) -> [String] {
+        guard let storedText, !storedText.isEmpty else { return [] }
+        return storedText.split(separator: ",").map(String.init)
     }
 }

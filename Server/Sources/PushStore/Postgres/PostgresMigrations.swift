@@ -233,6 +233,11 @@ enum PostgresMigrations {
             message_id TEXT COLLATE "C" NOT NULL, created_at BIGINT NOT NULL, PRIMARY KEY (app_id, uid, conversation_id, message_id),
             FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
         """,
+        // 17: languages (issue 30): SQLite's 17.
+        """
+        ALTER TABLE push_tokens ADD COLUMN languages TEXT COLLATE "C";
+        ALTER TABLE apps ADD COLUMN localization TEXT COLLATE "C";
+        """,
     ]
 
     /// The queue's lanes: due calls (claimed first), other due jobs, leased jobs (claimable

@@ -14,14 +14,14 @@ extension PostgresStore {
             try $0.query(
                 """
                 INSERT INTO apps (id, name, webhook_url, webhook_secret, created_at, default_apns_provider_id, default_fcm_provider_id,
-                    privacy, private_placeholder, private_call_placeholder, delivery_policy, badge)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                    privacy, private_placeholder, private_call_placeholder, delivery_policy, badge, localization)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
                 """,
                 [
                     .text(app.id), .text(app.name), .text(app.webhookURL), .bytea(app.sealedWebhookSecret), .date(app.createdAt),
                     .text(app.defaultAPNsProviderId), .text(app.defaultFCMProviderId), .text(app.privacy.rawValue),
                     .text(app.privatePlaceholder), .text(app.privateCallPlaceholder), .text(app.deliveryPolicy.storedText),
-                    .text(app.badge.rawValue),
+                    .text(app.badge.rawValue), .text(app.localization.storedText),
                 ])
         }
     }
@@ -31,13 +31,13 @@ extension PostgresStore {
             try $0.query(
                 """
                 UPDATE apps SET name = $1, webhook_url = $2, webhook_secret = $3, privacy = $4, private_placeholder = $5,
-                    private_call_placeholder = $6, delivery_policy = $7, badge = $9
+                    private_call_placeholder = $6, delivery_policy = $7, badge = $9, localization = $10
                 WHERE id = $8
                 """,
                 [
                     .text(app.name), .text(app.webhookURL), .bytea(app.sealedWebhookSecret), .text(app.privacy.rawValue),
                     .text(app.privatePlaceholder), .text(app.privateCallPlaceholder), .text(app.deliveryPolicy.storedText),
-                    .text(app.id), .text(app.badge.rawValue),
+                    .text(app.id), .text(app.badge.rawValue), .text(app.localization.storedText),
                 ]
             ).affected
         }
@@ -247,21 +247,22 @@ extension PostgresStore {
                 let stored = try connection.query(
                     """
                     INSERT INTO push_tokens (app_id, token, uid, platform, provider_id, timezone, auth_token_hash,
-                        auth_token_hint, created_at, updated_at, seq, environment, encryption_p256dh, encryption_auth)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, nextval('push_tokens_seq'), $11, $12, $13)
+                        auth_token_hint, created_at, updated_at, seq, environment, encryption_p256dh, encryption_auth, languages)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, nextval('push_tokens_seq'), $11, $12, $13, $14)
                     ON CONFLICT (app_id, token) DO UPDATE SET uid = excluded.uid, platform = excluded.platform,
                         provider_id = excluded.provider_id, timezone = excluded.timezone,
                         auth_token_hash = excluded.auth_token_hash, auth_token_hint = excluded.auth_token_hint,
                         updated_at = excluded.updated_at, seq = excluded.seq,
                         environment = COALESCE(excluded.environment, push_tokens.environment),
-                        encryption_p256dh = excluded.encryption_p256dh, encryption_auth = excluded.encryption_auth
+                        encryption_p256dh = excluded.encryption_p256dh, encryption_auth = excluded.encryption_auth,
+                        languages = excluded.languages
                     RETURNING \(Self.tokenColumnList)
                     """,
                     [
                         .text(token.appId), .text(token.token), .text(token.uid), .text(token.platform.rawValue), .text(token.providerId),
                         .text(token.timezone), .bytea(token.authTokenHash), .text(token.authTokenHint), .date(token.createdAt),
                         .date(token.updatedAt), .text(token.environment?.rawValue), .bytea(token.encryption?.p256dh),
-                        .bytea(token.encryption?.sealedAuth),
+                        .bytea(token.encryption?.sealedAuth), .text(token.storedLanguages),
                     ]
                 ).first(Self.tokenRow)
                 // How many tokens the user has now, at most (as in SQLite): the bound kept on the
@@ -344,7 +345,7 @@ extension PostgresStore {
 
     static let tokenColumnList = """
         app_id, uid, token, platform, provider_id, timezone, auth_token_hash, auth_token_hint, created_at, updated_at, environment,
-            encryption_p256dh, encryption_auth
+            encryption_p256dh, encryption_auth, languages
         """
 
     static func tokenRow(_ row: PGRow) -> PushTokenRecord {

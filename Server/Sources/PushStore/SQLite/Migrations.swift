@@ -195,5 +195,12 @@ enum Migrations {
             created_at INTEGER NOT NULL, PRIMARY KEY (app_id, uid, conversation_id, message_id),
             FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
         """,
+        // 17: languages (issue 30). Each push token's preferred languages (comma-joined BCP-47
+        // tags; NULL: the device sent none); each app's templates and `loc-key` choice as JSON
+        // text (NULL: the built-in texts).
+        """
+        ALTER TABLE push_tokens ADD COLUMN languages TEXT;
+        ALTER TABLE apps ADD COLUMN localization TEXT;
+        """,
     ]
 }

@@ -23,6 +23,7 @@ extension SQLiteStore {
                         .optionalText(token.timezone), .blob(token.authTokenHash), .text(token.authTokenHint),
                         .date(token.createdAt), .date(token.updatedAt), .int(seq), .optionalText(token.environment?.rawValue),
                         token.encryption.map { .blob($0.p256dh) } ?? .null, token.encryption.map { .blob($0.sealedAuth) } ?? .null,
+                        .optionalText(token.storedLanguages),
                     ])
                 // How many tokens the user has now, at most: the bound kept on the user, one more
                 // when the token is new to them; counted (through the user's index) only when not
@@ -54,18 +55,20 @@ extension SQLiteStore {
         public static let owner = "SELECT uid FROM push_tokens WHERE app_id = ? AND token = ?"
         /// The user's bound of their token count (NULL: not known).
         public static let bound = "SELECT tokens_at_most FROM users WHERE app_id = ? AND uid = ?"
-        /// The token, inserted or updated (and moved to the user). Its encryption keys are
-        /// replaced: a registration without them clears them (the device no longer has them).
+        /// The token, inserted or updated (and moved to the user). Its encryption keys and
+        /// languages are replaced: a registration without them clears them (the device no
+        /// longer has them).
         public static let upsert = """
             INSERT INTO push_tokens (app_id, token, uid, platform, provider_id, timezone, auth_token_hash,
-                auth_token_hint, created_at, updated_at, seq, environment, encryption_p256dh, encryption_auth)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                auth_token_hint, created_at, updated_at, seq, environment, encryption_p256dh, encryption_auth, languages)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (app_id, token) DO UPDATE SET uid = excluded.uid, platform = excluded.platform,
                 provider_id = excluded.provider_id, timezone = excluded.timezone,
                 auth_token_hash = excluded.auth_token_hash, auth_token_hint = excluded.auth_token_hint,
                 updated_at = excluded.updated_at, seq = excluded.seq,
                 environment = COALESCE(excluded.environment, push_tokens.environment),
-                encryption_p256dh = excluded.encryption_p256dh, encryption_auth = excluded.encryption_auth
+                encryption_p256dh = excluded.encryption_p256dh, encryption_auth = excluded.encryption_auth,
+                languages = excluded.languages
             """
         /// The user's tokens, counted through `push_tokens_user`.
         public static let count = "SELECT COUNT(*) FROM push_tokens WHERE app_id = ? AND uid = ?"
@@ -130,7 +133,7 @@ extension SQLiteStore {
     /// The columns of a ``PushTokenRecord``, in ``tokenRow(_:)``'s order.
     public static let tokenColumns = """
         SELECT app_id, uid, token, platform, provider_id, timezone, auth_token_hash, auth_token_hint, created_at, updated_at,
-            environment, encryption_p256dh, encryption_auth
+            environment, encryption_p256dh, encryption_auth, languages
         FROM push_tokens
         """
 
@@ -140,7 +143,8 @@ extension SQLiteStore {
             appId: row.text(0), uid: row.text(1), token: row.text(2), platform: TokenPlatform(rawValue: row.text(3)) ?? .apnsDevice,
             providerId: row.text(4), timezone: row.optionalText(5), authTokenHash: row.blob(6), authTokenHint: row.text(7),
             createdAt: row.date(8), updatedAt: row.date(9), environment: row.optionalText(10).flatMap(TokenEnvironment.init(rawValue:)),
-            encryption: storedKeys(p256dh: row.optionalBlob(11), sealedAuth: row.optionalBlob(12)))
+            encryption: storedKeys(p256dh: row.optionalBlob(11), sealedAuth: row.optionalBlob(12)),
+            languages: PushTokenRecord.languages(storedText: row.optionalText(13)))
     }
 
     /// A token's keys from its two columns: both set, or none.
