@@ -31,6 +31,7 @@ public final class SimulatedNotificationCenter: PNNotificationCenter, @unchecked
         /// The device that presents local requests (foreground or not); `nil` on a center of its own.
         var presenter: (@Sendable (PNLocalNotificationRequest, PNNotification) -> Void)?
         var nextIdentifier = 1
+        var localizedStrings: [String: String] = [:]
     }
 
     let state = PNLocked(State())
@@ -136,15 +137,59 @@ public final class SimulatedNotificationCenter: PNNotificationCenter, @unchecked
             threadIdentifier: aps?["thread-id"] as? String ?? "")
     }
 
-    /// Shows a remote notification: iOS shows the payload's `aps.alert` (a `loc-key` the app
-    /// does not localize shows as it is, as a private push's placeholder does).
+    /// Shows a remote notification: iOS shows the payload's `aps.alert` (``alertBody(_:)``).
     func show(_ notification: PNNotification) {
         let alert = (notification.userInfo["aps"] as? [String: Any])?["alert"]
         let object = alert as? [String: Any]
         show(
             SimulatedShownNotification(
-                notification: notification, title: object?["title"] as? String,
-                body: object?["body"] as? String ?? object?["loc-key"] as? String ?? alert as? String, isLocal: false))
+                notification: notification, title: object?["title"] as? String, body: alertBody(alert), isLocal: false))
+    }
+
+    /// The app's `Localizable.strings` in the device's language (empty unless a test gives the
+    /// app some): what an alert's `loc-key` shows.
+    public var localizedStrings: [String: String] {
+        get { state.withLock { $0.localizedStrings } }
+        set { state.withLock { $0.localizedStrings = newValue } }
+    }
+
+    /// The body iOS shows for an `aps.alert`: a string as it is; in a dictionary, a `loc-key`
+    /// wins over `body`: its string in ``localizedStrings`` with `loc-args` put in (`%@`,
+    /// `%1$@`…), or the key itself when the app has no such string (a private push's
+    /// placeholder); else `body`.
+    public func alertBody(_ alert: Any?) -> String? {
+        guard let object = alert as? [String: Any] else { return alert as? String }
+        guard let key = object["loc-key"] as? String else { return object["body"] as? String }
+        guard let format = localizedStrings[key] else { return key }
+        return Self.format(format, (object["loc-args"] as? [Any])?.map { "\($0)" } ?? [])
+    }
+
+    /// A strings-file format with its arguments: `%@` takes the next one, `%n$@` the n-th, `%%`
+    /// is a percent sign; a missing argument shows as nothing.
+    static func format(_ format: String, _ arguments: [String]) -> String {
+        var out = ""
+        var next = 0
+        var rest = Substring(format)
+        while let percent = rest.firstIndex(of: "%") {
+            out += rest[..<percent]
+            rest = rest[rest.index(after: percent)...]
+            if rest.first == "%" {
+                out += "%"
+                rest = rest.dropFirst()
+            } else if rest.first == "@" {
+                out += next < arguments.count ? arguments[next] : ""
+                next += 1
+                rest = rest.dropFirst()
+            } else if let dollar = rest.firstIndex(of: "$"), let position = Int(rest[..<dollar]),
+                rest[rest.index(after: dollar)...].first == "@"
+            {
+                out += position >= 1 && position <= arguments.count ? arguments[position - 1] : ""
+                rest = rest[rest.index(dollar, offsetBy: 2)...]
+            } else {
+                out += "%"
+            }
+        }
+        return out + rest
     }
 
     /// Shows a local request: what it shows is its title and body.

@@ -53,8 +53,8 @@ public final class SimulatedNotificationServiceExtension: @unchecked Sendable {
         let mutable = (aps?["mutable-content"] as? Int) == 1
         let alertObject = alert as? [String: Any]
         let title = alertObject?["title"] as? String
-        // A `loc-key` the app does not localize shows as it is (a private push's placeholder).
-        let body = (alertObject?["body"] as? String) ?? (alertObject?["loc-key"] as? String) ?? (alert as? String)
+        // As iOS shows it: a `loc-key` from the app's strings, or as it is (a private push's placeholder).
+        let body = device.notificationCenter.alertBody(alert)
         guard mutable, alert != nil else { return SimulatedExtensionRun(ran: false, title: title, body: body) }
 
         let clock = device.clock
