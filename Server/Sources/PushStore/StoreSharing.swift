@@ -62,7 +62,7 @@ public enum StoreTable: String, Sendable, CaseIterable {
                 "created_at",
             ]
         case .revokedPushTokens: return ["app_id", "uid", "token", "platform", "provider_id", "environment", "revoked_at"]
-        case .unreadMessages: return ["app_id", "uid", "conversation_id", "message_id", "created_at"]
+        case .unreadMessages: return ["app_id", "uid", "conversation_id", "message_id", "created_at", "read_at"]
         }
     }
 }

@@ -55,23 +55,33 @@ public struct UnreadCounts: Sendable, Hashable {
 public protocol UnreadStore: Sendable {
     /// Counts `messages` unread, then returns the totals of `totalsOf` (with every recipient of
     /// `messages`). A message already counted for its recipient is not counted again (a retried
-    /// send), and a recipient who is not a user of the app is not counted (total 0).
+    /// send), nor one they already read or that was deleted (its row stays, marked, for the
+    /// retention period: a send retried after the read counts nothing), and a recipient who is
+    /// not a user of the app is not counted (total 0).
     /// `added` lists the recipients whose row this call inserted (not those already counted),
     /// so that a send refused afterwards can take back exactly what it counted
-    /// (``removeUnreadMessage(appId:conversationId:messageId:uids:)``).
+    /// (``forgetUnreadMessage(appId:conversationId:messageId:uids:)``).
     func addUnreadCounting(
         appId: String, messages: [UnreadMessage], totalsOf uids: [String], now: Date
     ) throws -> (
         totals: [String: Int], added: [String]
     )
 
-    /// Removes `uid`'s unread messages of a conversation (a read), or all of them when
-    /// `conversationId` is nil (a reset); returns how many went and the total after.
-    func removeUnread(appId: String, uid: String, conversationId: String?) throws -> (removed: Int, total: Int)
+    /// Marks `uid`'s unread messages of a conversation read at `now` (a read), or all of them
+    /// when `conversationId` is nil (a reset); returns how many were unread and the total after.
+    func removeUnread(appId: String, uid: String, conversationId: String?, now: Date) throws -> (removed: Int, total: Int)
 
-    /// Removes one message (a deletion) from the counts of `uids`; returns the totals after of
-    /// those it was counted for (the others are left out).
-    func removeUnreadMessage(appId: String, conversationId: String, messageId: String, uids: [String]) throws -> [String: Int]
+    /// Marks one message (a deletion) no longer unread for `uids`, also for those it is not yet
+    /// counted for (a send of it that comes later counts nothing); returns the totals after of
+    /// those it was counted unread for (the others are left out).
+    func removeUnreadMessage(
+        appId: String, conversationId: String, messageId: String, uids: [String], now: Date
+    ) throws -> [String: Int]
+
+    /// Forgets the rows of one message for `uids` altogether: what a refused send takes back
+    /// (``addUnreadCounting(appId:messages:totalsOf:now:)``'s `added`), so that the same send,
+    /// accepted later, counts.
+    func forgetUnreadMessage(appId: String, conversationId: String, messageId: String, uids: [String]) throws
 
     /// `uid`'s unread messages per conversation.
     func unreadCounts(appId: String, uid: String) throws -> UnreadCounts

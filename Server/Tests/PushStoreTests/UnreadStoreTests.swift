@@ -55,12 +55,12 @@ import Testing
             try store.unreadCounts(appId: "a1", uid: "u1")
                 == UnreadCounts(conversations: [.init(conversationId: "c1", unread: 2), .init(conversationId: "c2", unread: 1)]))
         // A deletion: only where it was counted.
-        #expect(try store.removeUnreadMessage(appId: "a1", conversationId: "c1", messageId: "m2", uids: ["u1", "nobody"]) == ["u1": 2])
-        #expect(try store.removeUnreadMessage(appId: "a1", conversationId: "c1", messageId: "m2", uids: ["u1"]).isEmpty)
+        #expect(try store.removeUnreadMessage(appId: "a1", conversationId: "c1", messageId: "m2", uids: ["u1", "nobody"], now: Date()) == ["u1": 2])
+        #expect(try store.removeUnreadMessage(appId: "a1", conversationId: "c1", messageId: "m2", uids: ["u1"], now: Date()).isEmpty)
         // A read of one conversation, then a reset.
-        #expect(try store.removeUnread(appId: "a1", uid: "u1", conversationId: "c2") == (1, 1))
-        #expect(try store.removeUnread(appId: "a1", uid: "u1", conversationId: "c2") == (0, 1))
-        #expect(try store.removeUnread(appId: "a1", uid: "u1", conversationId: nil) == (1, 0))
+        #expect(try store.removeUnread(appId: "a1", uid: "u1", conversationId: "c2", now: Date()) == (1, 1))
+        #expect(try store.removeUnread(appId: "a1", uid: "u1", conversationId: "c2", now: Date()) == (0, 1))
+        #expect(try store.removeUnread(appId: "a1", uid: "u1", conversationId: nil, now: Date()) == (1, 0))
         #expect(try store.unreadCounts(appId: "a1", uid: "u1").conversations.isEmpty)
         #expect(try store.unreadCounts(appId: "a2", uid: "u1").total == 1)
         // The app's default is kept by an update; deleting the user deletes their counts.

@@ -24,7 +24,8 @@ extension AdminAPI {
                 if let conversationId {
                     try Validate.identifier(conversationId, field: "conversationId", maxLength: Self.maxConversationIdLength)
                 }
-                let (removed, total) = try service.store.removeUnread(appId: call.appId, uid: user.uid, conversationId: conversationId)
+                let (removed, total) = try service.store.removeUnread(
+                    appId: call.appId, uid: user.uid, conversationId: conversationId, now: service.now)
                 service.logger.info("badge reset app=\(call.appId) uid=\(user.uid) removed=\(removed) total=\(total)")
                 return badgeJSON(uid: user.uid, try service.store.unreadCounts(appId: call.appId, uid: user.uid))
             },

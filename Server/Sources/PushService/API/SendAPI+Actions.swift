@@ -25,7 +25,8 @@ extension AdminAPI {
             let conversation = PayloadBuilder.conversationId(
                 sender: chat.sender.id, receiver: chat.receiver.id, receiverType: chat.receiverType)
             _ = try service.store.removeUnreadMessage(
-                appId: call.appId, conversationId: conversation, messageId: chat.id, uids: request.recipients.map(\.uid))
+                appId: call.appId, conversationId: conversation, messageId: chat.id, uids: request.recipients.map(\.uid),
+                now: service.now)
         }
         let app = try service.store.app(id: call.appId)
         let privateMode = PrivateMode(app: app, ids: service.pushIds)

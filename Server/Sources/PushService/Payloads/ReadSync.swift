@@ -56,7 +56,7 @@ struct ReadSync {
     /// away from `uid`'s count; the total after it, when the service counts for the user (the
     /// app's default is `auto`, or the user has or had messages counted), else nil.
     func countedBadge(appId: String, uid: String, conversationId: String) throws -> Int? {
-        let (removed, total) = try service.store.removeUnread(appId: appId, uid: uid, conversationId: conversationId)
+        let (removed, total) = try service.store.removeUnread(appId: appId, uid: uid, conversationId: conversationId, now: service.now)
         if removed > 0 || total > 0 { return total }
         return try service.store.app(id: appId)?.badge == .auto ? total : nil
     }

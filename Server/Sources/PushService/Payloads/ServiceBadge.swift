@@ -75,7 +75,7 @@ struct ServiceBadge {
         func takeBack(_ service: ServiceContext) {
             guard let conversationId, let messageId, !uids.isEmpty else { return }
             do {
-                _ = try service.store.removeUnreadMessage(appId: appId, conversationId: conversationId, messageId: messageId, uids: uids)
+                try service.store.forgetUnreadMessage(appId: appId, conversationId: conversationId, messageId: messageId, uids: uids)
             } catch {
                 service.logger.error("badge: a refused send's message could not be uncounted app=\(appId) error=\(error)")
             }

@@ -21,6 +21,8 @@ public struct RetentionCounts: Sendable, Equatable, CustomStringConvertible {
     public var changes = 0
     /// Push tokens kept after a revocation (for the log and trace of later sends).
     public var revokedPushTokens = 0
+    /// Messages of the service's badge read (or deleted) before the cutoff.
+    public var readMessages = 0
 
     /// No rows.
     public init() {}
@@ -39,7 +41,9 @@ public struct RetentionCounts: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Every row deleted.
-    public var total: Int { pushJobs + webhookJobs + pushEvents + idempotencyKeys + calls + changes + revokedPushTokens }
+    public var total: Int {
+        pushJobs + webhookJobs + pushEvents + idempotencyKeys + calls + changes + revokedPushTokens + readMessages
+    }
 
     /// Each kind with its count, in a fixed order; the names are the `kind` labels of the
     /// `push_retention_deleted_total` metric.
@@ -47,7 +51,7 @@ public struct RetentionCounts: Sendable, Equatable, CustomStringConvertible {
         [
             ("push_jobs", pushJobs), ("webhook_jobs", webhookJobs), ("push_events", pushEvents),
             ("idempotency_keys", idempotencyKeys), ("calls", calls), ("changes", changes),
-            ("revoked_push_tokens", revokedPushTokens),
+            ("revoked_push_tokens", revokedPushTokens), ("read_messages", readMessages),
         ]
     }
 
@@ -65,5 +69,6 @@ public struct RetentionCounts: Sendable, Equatable, CustomStringConvertible {
         lhs.calls += rhs.calls
         lhs.changes += rhs.changes
         lhs.revokedPushTokens += rhs.revokedPushTokens
+        lhs.readMessages += rhs.readMessages
     }
 }

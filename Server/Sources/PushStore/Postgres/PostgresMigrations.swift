@@ -233,10 +233,12 @@ enum PostgresMigrations {
             message_id TEXT COLLATE "C" NOT NULL, created_at BIGINT NOT NULL, PRIMARY KEY (app_id, uid, conversation_id, message_id),
             FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
         """,
-        // 17: languages (issue 30): SQLite's 17.
+        // 17: languages and the badge's read marks (issue 30): SQLite's 17.
         """
         ALTER TABLE push_tokens ADD COLUMN languages TEXT COLLATE "C";
         ALTER TABLE apps ADD COLUMN localization TEXT COLLATE "C";
+        ALTER TABLE unread_messages ADD COLUMN read_at BIGINT;
+        CREATE INDEX unread_messages_read ON unread_messages(read_at) WHERE read_at IS NOT NULL;
         """,
     ]
 

@@ -44,6 +44,7 @@ extension PostgresStore {
         counts.calls = try purge("calls", where: "created_at < $1")
         counts.changes = try purgeChanges(before: cutoff, batchSize: batchSize)
         counts.revokedPushTokens = try purge("revoked_push_tokens", where: "revoked_at < $1")
+        counts.readMessages = try purge("unread_messages", where: "read_at < $1")
         return counts
     }
 }

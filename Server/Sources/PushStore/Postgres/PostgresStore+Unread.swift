@@ -37,38 +37,69 @@ extension PostgresStore {
         }
     }
 
-    public func removeUnread(appId: String, uid: String, conversationId: String?) throws -> (removed: Int, total: Int) {
+    public func removeUnread(appId: String, uid: String, conversationId: String?, now: Date) throws -> (removed: Int, total: Int) {
         try withConnection { connection in
             try connection.transaction {
                 try Self.lockUnread(connection, appId: appId, uids: [uid])
                 let removed =
                     if let conversationId {
                         try connection.query(
-                            "DELETE FROM unread_messages WHERE app_id = $1 AND uid = $2 AND conversation_id = $3",
-                            [.text(appId), .text(uid), .text(conversationId)]
+                            """
+                            UPDATE unread_messages SET read_at = $4
+                            WHERE app_id = $1 AND uid = $2 AND conversation_id = $3 AND read_at IS NULL
+                            """,
+                            [.text(appId), .text(uid), .text(conversationId), .date(now)]
                         ).affected
                     } else {
-                        try connection.query("DELETE FROM unread_messages WHERE app_id = $1 AND uid = $2", [.text(appId), .text(uid)])
-                            .affected
+                        try connection.query(
+                            "UPDATE unread_messages SET read_at = $3 WHERE app_id = $1 AND uid = $2 AND read_at IS NULL",
+                            [.text(appId), .text(uid), .date(now)]
+                        ).affected
                     }
                 return (removed, try Self.unreadTotal(connection, appId: appId, uid: uid))
             }
         }
     }
 
-    public func removeUnreadMessage(appId: String, conversationId: String, messageId: String, uids: [String]) throws -> [String: Int] {
+    public func removeUnreadMessage(
+        appId: String, conversationId: String, messageId: String, uids: [String], now: Date
+    ) throws -> [String: Int] {
         try withConnection { connection in
             try connection.transaction {
                 try Self.lockUnread(connection, appId: appId, uids: Set(uids))
                 var totals: [String: Int] = [:]
                 for uid in Set(uids) {
+                    let key: [PGValue] = [.text(appId), .text(uid), .text(conversationId), .text(messageId)]
                     let removed = try connection.query(
-                        "DELETE FROM unread_messages WHERE app_id = $1 AND uid = $2 AND conversation_id = $3 AND message_id = $4",
-                        [.text(appId), .text(uid), .text(conversationId), .text(messageId)]
+                        """
+                        UPDATE unread_messages SET read_at = $5
+                        WHERE app_id = $1 AND uid = $2 AND conversation_id = $3 AND message_id = $4 AND read_at IS NULL
+                        """,
+                        key + [.date(now)]
                     ).affected
                     if removed > 0 { totals[uid] = try Self.unreadTotal(connection, appId: appId, uid: uid) }
+                    try connection.query(
+                        """
+                        INSERT INTO unread_messages (app_id, uid, conversation_id, message_id, created_at, read_at)
+                        SELECT $1, $2, $3, $4, $5, $5 WHERE EXISTS (SELECT 1 FROM users WHERE app_id = $1 AND uid = $2)
+                        ON CONFLICT (app_id, uid, conversation_id, message_id) DO NOTHING
+                        """,
+                        key + [.date(now)])
                 }
                 return totals
+            }
+        }
+    }
+
+    public func forgetUnreadMessage(appId: String, conversationId: String, messageId: String, uids: [String]) throws {
+        try withConnection { connection in
+            try connection.transaction {
+                try Self.lockUnread(connection, appId: appId, uids: Set(uids))
+                for uid in Set(uids) {
+                    try connection.query(
+                        "DELETE FROM unread_messages WHERE app_id = $1 AND uid = $2 AND conversation_id = $3 AND message_id = $4",
+                        [.text(appId), .text(uid), .text(conversationId), .text(messageId)])
+                }
             }
         }
     }
@@ -78,7 +109,7 @@ extension PostgresStore {
             UnreadCounts(
                 conversations: try connection.query(
                     """
-                    SELECT conversation_id, COUNT(*) FROM unread_messages WHERE app_id = $1 AND uid = $2
+                    SELECT conversation_id, COUNT(*) FROM unread_messages WHERE app_id = $1 AND uid = $2 AND read_at IS NULL
                     GROUP BY conversation_id ORDER BY conversation_id
                     """,
                     [.text(appId), .text(uid)]
@@ -102,7 +133,8 @@ extension PostgresStore {
     /// A user's total: a count over the primary key's prefix.
     private static func unreadTotal(_ connection: PGConnection, appId: String, uid: String) throws -> Int {
         Int(
-            try connection.query("SELECT COUNT(*) FROM unread_messages WHERE app_id = $1 AND uid = $2", [.text(appId), .text(uid)])
+            try connection.query(
+                "SELECT COUNT(*) FROM unread_messages WHERE app_id = $1 AND uid = $2 AND read_at IS NULL", [.text(appId), .text(uid)])
                 .first { $0.int(0) } ?? 0)
     }
 }

@@ -197,10 +197,15 @@ enum Migrations {
         """,
         // 17: languages (issue 30). Each push token's preferred languages (comma-joined BCP-47
         // tags; NULL: the device sent none); each app's templates and `loc-key` choice as JSON
-        // text (NULL: the built-in texts).
+        // text (NULL: the built-in texts). And the badge's read marks: a read or a deletion
+        // marks a counted message's row `read_at` instead of deleting it (a send retried after
+        // it must not count the message again); the retention purge deletes marked rows, found
+        // through `unread_messages_read`.
         """
         ALTER TABLE push_tokens ADD COLUMN languages TEXT;
         ALTER TABLE apps ADD COLUMN localization TEXT;
+        ALTER TABLE unread_messages ADD COLUMN read_at INTEGER;
+        CREATE INDEX unread_messages_read ON unread_messages(read_at) WHERE read_at IS NOT NULL;
         """,
     ]
 }

@@ -36,6 +36,7 @@ extension SQLiteStore {
         counts.calls = try purge("calls", index: "calls_created", where: "created_at < ?1")
         counts.changes = try purgeChanges(before: cutoff, batchSize: batchSize)
         counts.revokedPushTokens = try purge("revoked_push_tokens", index: "revoked_push_tokens_at", where: "revoked_at < ?1")
+        counts.readMessages = try purge("unread_messages", index: "unread_messages_read", where: "read_at < ?1")
         return counts
     }
 }

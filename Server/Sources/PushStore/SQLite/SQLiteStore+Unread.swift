@@ -38,33 +38,65 @@ extension SQLiteStore {
         }
     }
 
-    public func removeUnread(appId: String, uid: String, conversationId: String?) throws -> (removed: Int, total: Int) {
+    public func removeUnread(appId: String, uid: String, conversationId: String?, now: Date) throws -> (removed: Int, total: Int) {
         try withConnection { connection in
             try connection.transaction {
+                // Marked read, not deleted: a send of one of them retried later counts nothing.
                 let removed =
                     if let conversationId {
                         try connection.run(
-                            "DELETE FROM unread_messages WHERE app_id = ? AND uid = ? AND conversation_id = ?",
-                            [.text(appId), .text(uid), .text(conversationId)])
+                            """
+                            UPDATE unread_messages SET read_at = ?
+                            WHERE app_id = ? AND uid = ? AND conversation_id = ? AND read_at IS NULL
+                            """,
+                            [.date(now), .text(appId), .text(uid), .text(conversationId)])
                     } else {
-                        try connection.run("DELETE FROM unread_messages WHERE app_id = ? AND uid = ?", [.text(appId), .text(uid)])
+                        try connection.run(
+                            "UPDATE unread_messages SET read_at = ? WHERE app_id = ? AND uid = ? AND read_at IS NULL",
+                            [.date(now), .text(appId), .text(uid)])
                     }
                 return (removed, try Self.unreadTotal(connection, appId: appId, uid: uid))
             }
         }
     }
 
-    public func removeUnreadMessage(appId: String, conversationId: String, messageId: String, uids: [String]) throws -> [String: Int] {
+    public func removeUnreadMessage(
+        appId: String, conversationId: String, messageId: String, uids: [String], now: Date
+    ) throws -> [String: Int] {
         try withConnection { connection in
             try connection.transaction {
                 var totals: [String: Int] = [:]
                 for uid in Set(uids) {
+                    let key: [SQLValue] = [.text(appId), .text(uid), .text(conversationId), .text(messageId)]
                     let removed = try connection.run(
-                        "DELETE FROM unread_messages WHERE app_id = ? AND uid = ? AND conversation_id = ? AND message_id = ?",
-                        [.text(appId), .text(uid), .text(conversationId), .text(messageId)])
+                        """
+                        UPDATE unread_messages SET read_at = ?
+                        WHERE app_id = ? AND uid = ? AND conversation_id = ? AND message_id = ? AND read_at IS NULL
+                        """,
+                        [.date(now)] + key)
                     if removed > 0 { totals[uid] = try Self.unreadTotal(connection, appId: appId, uid: uid) }
+                    // Not counted yet (the deletion came first): marked, so its send counts nothing.
+                    try connection.run(
+                        """
+                        INSERT INTO unread_messages (app_id, uid, conversation_id, message_id, created_at, read_at)
+                        SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM users WHERE app_id = ? AND uid = ?)
+                        ON CONFLICT (app_id, uid, conversation_id, message_id) DO NOTHING
+                        """,
+                        key + [.date(now), .date(now), .text(appId), .text(uid)])
                 }
                 return totals
+            }
+        }
+    }
+
+    public func forgetUnreadMessage(appId: String, conversationId: String, messageId: String, uids: [String]) throws {
+        try withConnection { connection in
+            try connection.transaction {
+                for uid in Set(uids) {
+                    try connection.run(
+                        "DELETE FROM unread_messages WHERE app_id = ? AND uid = ? AND conversation_id = ? AND message_id = ?",
+                        [.text(appId), .text(uid), .text(conversationId), .text(messageId)])
+                }
             }
         }
     }
@@ -74,7 +106,7 @@ extension SQLiteStore {
             UnreadCounts(
                 conversations: try connection.query(
                     """
-                    SELECT conversation_id, COUNT(*) FROM unread_messages WHERE app_id = ? AND uid = ?
+                    SELECT conversation_id, COUNT(*) FROM unread_messages WHERE app_id = ? AND uid = ? AND read_at IS NULL
                     GROUP BY conversation_id ORDER BY conversation_id
                     """,
                     [.text(appId), .text(uid)]
@@ -82,10 +114,12 @@ extension SQLiteStore {
         }
     }
 
-    /// A user's total: a count over the primary key's prefix.
+    /// A user's total: a count over the primary key's prefix (read rows left out).
     private static func unreadTotal(_ connection: SQLiteConnection, appId: String, uid: String) throws -> Int {
         Int(
-            try connection.query("SELECT COUNT(*) FROM unread_messages WHERE app_id = ? AND uid = ?", [.text(appId), .text(uid)]) {
+            try connection.query(
+                "SELECT COUNT(*) FROM unread_messages WHERE app_id = ? AND uid = ? AND read_at IS NULL", [.text(appId), .text(uid)]
+            ) {
                 $0.int(0)
             }.first ?? 0)
     }
