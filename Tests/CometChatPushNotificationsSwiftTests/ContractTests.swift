@@ -47,10 +47,28 @@ struct ContractTests {
             #expect(
                 !WireContract.violations(method: r.method, path: r.path, headers: noAuth, body: r.body).isEmpty, "\(name) without authToken"
             )
-            // Without its first key that is not optional (`environment` and `encryption` are).
+            // Without its first key that is not optional (`environment`, `encryption` and `languages` are).
             if var object = r.body.flatMap({ try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }),
-                let key = object.keys.sorted().first(where: { !["environment", "encryption"].contains($0) })
+                let key = object.keys.sorted().first(where: { !["environment", "encryption", "languages"].contains($0) })
             {
+                if let languages = object["languages"] as? [String] {
+                    // 11 tags, tags that are not tags, a tag over 35 characters, a number, not an array.
+                    let long = "ab-" + Array(repeating: "abcdefgh", count: 4).joined(separator: "-")
+                    let variants: [(String, Any)] = [
+                        ("11 tags", (1...11).map { "en-x\($0)" }),
+                        ("a tag with an underscore", languages + ["de_CH"]), ("a tag and a newline", languages + ["en\n"]),
+                        ("a 38-character tag", languages + [long]),
+                        ("a number", languages + [42] as [Any]), ("a string", "de-CH"),
+                    ]
+                    for (what, value) in variants {
+                        var broken = object
+                        broken["languages"] = value
+                        let body = try JSONSerialization.data(withJSONObject: broken)
+                        #expect(
+                            !WireContract.violations(method: r.method, path: r.path, headers: r.headers, body: body).isEmpty,
+                            "\(name) with \(what) in languages")
+                    }
+                }
                 if var keys = object["encryption"] as? [String: Any] {
                     // A 15-byte auth secret is refused.
                     keys["auth"] = "AAAAAAAAAAAAAAAAAAAA"
