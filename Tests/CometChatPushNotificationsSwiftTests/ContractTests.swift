@@ -243,6 +243,32 @@ struct ContractTests {
         #expect(page.cursor == "{cursor}" && !page.hasMore && !page.truncated)
     }
 
+    @Test("A self-hosted registration sends the languages fixture's body: the device's preferred languages, in order")
+    func sdkLanguagesMatchTheFixture() async throws {
+        let fixture = try #require(try contractFixtures("client").first { $0.name == "register-apns-token-languages.json" }?.json)
+        let expected = try #require(fixture["request"] as? [String: Any])
+        let recorder = RecordingTransport()
+        let device = SimulatedDevice(transport: recorder)
+        recorder.forward(to: device.service)
+        device.preferredLanguages = ["de-CH", "de", "en"]
+        device.logInToChatSDK(uid: "alice", authToken: "alice-token")
+        let host = "https://push.example.com"
+        await device.launchAndSettle(PNConfiguration(appId: "app1", region: "us", providerId: "apns-provider", clientHost: host))
+        let values = [
+            "appId": "app1", "authToken": "alice-token", "providerId": "apns-provider", "timezone": "Europe/Berlin",
+            "token": SimulatedDevice.token(1).hex,
+        ]
+        let path = try #require(expected["path"] as? String)
+        let sent = try #require(
+            recorder.requests.first { $0.method == expected["method"] as? String && $0.url.absoluteString == host + path })
+        #expect(sent.headers == Self.fill(expected["headers"] ?? [:], values) as? [String: String])
+        var body = try #require(sent.body.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] })
+        #expect(body["encryption"] != nil, "a self-hosted registration also carries its private push key")
+        body["encryption"] = nil  // which the fixture leaves out
+        #expect(try Self.canonical(body) == Self.canonical(Self.fill(try #require(expected["body"]), values)))
+        #expect(device.service.contractViolations.isEmpty)
+    }
+
     /// `value` as JSON text with sorted keys, for comparing JSON values whatever their bridging.
     static func canonical(_ value: Any) throws -> String {
         String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]), as: UTF8.self)

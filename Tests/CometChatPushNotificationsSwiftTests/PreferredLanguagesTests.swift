@@ -3,6 +3,11 @@ import Testing
 @testable import CometChatPushNotificationsSwift
 import CometChatPushNotificationsTesting
 
+/// A configuration for a self-hosted service (`languages` is sent only with a `clientHost`).
+private func selfHostedConfig(clientHost: String? = "https://push.example.com") -> PNConfiguration {
+    PNConfiguration(appId: "app1", region: "us", providerId: "apns-provider", clientHost: clientHost)
+}
+
 @Suite("Preferred languages: the normaliser")
 struct PreferredLanguagesNormaliserTests {
     @Test("iOS's tags are kept as they are, in order")
@@ -65,6 +70,17 @@ struct PreferredLanguagesNormaliserTests {
         #expect(tags > 500, "both answers are tried often (\(tags) tags)")
         #expect(!PreferredLanguages.isTag("en\n") && !PreferredLanguages.isTag("en-US\r\n"))
     }
+
+    @Test("A registration record saved before `languages` existed still decodes, without languages")
+    func oldRecordDecodes() throws {
+        let saved = #"{"token":"ab","userKey":"uid:alice","providerId":"apns-provider","registeredAt":0,"encryptionKey":"k"}"#
+        let record = try JSONDecoder().decode(RegistrationRecord.self, from: Data(saved.utf8))
+        #expect(record.token == "ab" && record.encryptionKey == "k" && record.languages == nil)
+        var withLanguages = record
+        withLanguages.languages = ["de-CH", "de"]
+        let again = try JSONDecoder().decode(RegistrationRecord.self, from: JSONEncoder().encode(withLanguages))
+        #expect(again == withLanguages)
+    }
 }
 
 /// A small deterministic generator for the generated strings.
@@ -74,5 +90,98 @@ private struct LinearCongruential {
     mutating func next() -> UInt64 {
         state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         return state >> 33
+    }
+}
+
+@Suite("Preferred languages: token registration")
+struct PreferredLanguagesRegistrationTests {
+    let device = SimulatedDevice()
+    var token1: String { SimulatedDevice.token(1).hex }
+
+    /// The `languages` of every registration the service received, in order (`nil`: none sent).
+    var sentLanguages: [[String]?] { device.service.requests(.registerToken).map(\.languages) }
+
+    @Test("A self-hosted service gets the device's languages, normalised and in order, with every kind of token")
+    func sentToASelfHostedService() async throws {
+        device.preferredLanguages = ["de_CH", "de", "DE", "en", "x", "en-US"]
+        device.logInToChatSDK(uid: "alice", authToken: "alice-token")
+        let app = await device.launchAndSettle(selfHostedConfig())
+        app.sdk.registerFCMToken("fcm-1")
+        #expect(await device.settle())
+        let german = ["de-CH", "de", "en", "en-US"]
+        #expect(device.service.requests(.registerToken).map { $0.json["platform"] } == ["apns_ios_device", "fcm_ios"])
+        #expect(sentLanguages == [german, german])
+        #expect(device.service.languages(token: token1) == german)
+        #expect(device.service.languages(token: "fcm-1") == german)
+        #expect(device.service.contractViolations.isEmpty)
+    }
+
+    @Test("CometChat's hosted API (no clientHost) never gets languages")
+    func notSentWithoutClientHost() async throws {
+        device.preferredLanguages = ["de-CH", "de", "en"]
+        device.logInToChatSDK(uid: "alice", authToken: "alice-token")
+        let app = await device.launchAndSettle(selfHostedConfig(clientHost: nil))
+        app.sdk.registerFCMToken("fcm-1")
+        #expect(await device.settle())
+        #expect(device.service.requests(.registerToken).count == 2)
+        #expect(sentLanguages == [nil, nil])
+        #expect(device.service.contractViolations.isEmpty)
+    }
+
+    @Test("No tag left: the field is left out")
+    func nothingLeftIsLeftOut() async throws {
+        device.preferredLanguages = ["", "x", "en.UTF-8"]
+        device.logInToChatSDK(uid: "alice", authToken: "alice-token")
+        await device.launchAndSettle(selfHostedConfig())
+        #expect(device.service.requests(.registerToken).count == 1)
+        #expect(sentLanguages == [nil])
+        #expect(device.service.contractViolations.isEmpty)
+    }
+
+    @Test("A change of languages between launches registers again; an unchanged list does not")
+    func changeBetweenLaunchesRegistersAgain() async throws {
+        device.logInToChatSDK(uid: "alice", authToken: "alice-token")
+        await device.launchAndSettle(selfHostedConfig())
+        #expect(sentLanguages == [["en-US", "en"]])
+
+        // Relaunch, same languages: the token iOS hands again and the session adopted at
+        // initialize send nothing.
+        await device.launchAndSettle(selfHostedConfig())
+        #expect(sentLanguages == [["en-US", "en"]], "nothing changed: not registered again")
+
+        // The user switches the phone to German (iOS relaunches the app).
+        device.preferredLanguages = ["de-CH", "de", "en"]
+        await device.launchAndSettle(selfHostedConfig())
+        #expect(sentLanguages == [["en-US", "en"], ["de-CH", "de", "en"]], "registered again, once")
+        #expect(device.service.languages(token: token1) == ["de-CH", "de", "en"])
+
+        await device.launchAndSettle(selfHostedConfig())
+        #expect(sentLanguages.count == 2, "the German list, unchanged: not registered again")
+
+        // Nothing usable left: registered once more without the field, which clears the list.
+        device.preferredLanguages = []
+        await device.launchAndSettle(selfHostedConfig())
+        #expect(sentLanguages == [["en-US", "en"], ["de-CH", "de", "en"], nil])
+        #expect(device.service.languages(token: token1) == nil)
+        #expect(device.service.contractViolations.isEmpty)
+    }
+
+    @Test("A registration still retrying with the old languages is replaced by one with the new languages")
+    func inFlightRegistrationIsReplaced() async throws {
+        let device = SimulatedDevice(clock: SimulatedClock(autoAdvanceLimit: 0))
+        device.service.fail(.registerToken, with: [.network])
+        device.logInToChatSDK(uid: "alice", authToken: "alice-token")
+        let app = await device.launchAndSettle(selfHostedConfig())
+        #expect(device.service.requests(.registerToken).map(\.languages) == [["en-US", "en"]])
+        #expect(device.clock.suspendedSleepers >= 1, "the retry waits")
+
+        // The languages change while the retry waits, and the same token comes again.
+        device.preferredLanguages = ["de-CH", "de"]
+        app.sdk.registerDeviceToken(SimulatedDevice.token(1))
+        #expect(await device.settle())
+        device.clock.advance(by: 600)
+        #expect(await device.settle())
+        #expect(device.service.requests(.registerToken).last?.languages == ["de-CH", "de"])
+        #expect(device.service.languages(token: token1) == ["de-CH", "de"])
     }
 }
