@@ -96,6 +96,16 @@ public final class SimulatedDevice: @unchecked Sendable {
     /// The APNs environment the app's profile names, if any.
     public let apnsEnvironment: String?
 
+    /// The languages of the device's settings, most preferred first, as `Locale.preferredLanguages`
+    /// gives them (default `["en-US", "en"]`). The app reads them whenever the SDK asks, so a
+    /// change shows at the next registration; on a phone iOS relaunches the app when they change,
+    /// which a test plays with ``launch(_:)``. A German device: `["de-CH", "de", "en"]`.
+    public var preferredLanguages: [String] {
+        get { languages.current }
+        set { languages.withLock { $0 = newValue } }
+    }
+    private let languages = PNLocked<[String]>(["en-US", "en"])
+
     /// A 32-byte APNs token made of `seed`.
     public static func token(_ seed: UInt8) -> Data { Data((0..<32).map { seed &+ UInt8($0) }) }
 
@@ -171,6 +181,7 @@ public final class SimulatedDevice: @unchecked Sendable {
     ) -> PNPlatform {
         let defaults = self.defaults
         let keychain = self.keychain
+        let languages = self.languages
         let network = SimulatedProcessTransport(base: transport ?? service, process: process) { [weak self] in
             self?.recordViolation($0)
         }
@@ -192,7 +203,8 @@ public final class SimulatedDevice: @unchecked Sendable {
             timeZoneIdentifier: { "Europe/Berlin" },
             productPorts: productPorts.current,
             notificationCenter: notificationCenter,
-            apnsEnvironment: { [apnsEnvironment] in apnsEnvironment })
+            apnsEnvironment: { [apnsEnvironment] in apnsEnvironment },
+            preferredLanguages: { languages.current })
     }
 
     /// Launches the app: a new process with a new SDK instance on the device's storage.

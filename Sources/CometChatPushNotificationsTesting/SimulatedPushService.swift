@@ -27,6 +27,9 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
         public var at: Date
         /// A token registration's private push keys (`encryption`), if it had them.
         public var encryption: SimulatedPrivatePush.Keys?
+        /// A token registration's preferred languages (`languages`, issue 30), in the order sent,
+        /// if it had them.
+        public var languages: [String]? = nil
     }
 
     /// A token the service holds.
@@ -37,6 +40,10 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
         public var platform: String
         /// The provider id.
         public var providerId: String
+        /// The preferred languages kept for the token (issue 30): those of its latest
+        /// registration, `nil` when that registration had none (which clears them, as the
+        /// service does).
+        public var languages: [String]? = nil
     }
 
     /// A scripted answer.
@@ -180,6 +187,13 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
     /// The tokens registered under an auth token.
     public func registrations(authToken: String) -> [Registration] { state.withLock { $0.registrations[authToken] ?? [] } }
 
+    /// The preferred languages the service keeps for `token` (issue 30): those its latest
+    /// registration sent, in order; `nil` when the token is not registered or its registration
+    /// had none.
+    public func languages(token: String) -> [String]? {
+        state.withLock { $0.registrations.values.joined().first { $0.token == token }?.languages }
+    }
+
     /// Every auth token that has tokens.
     public var authTokensWithRegistrations: [String] { state.withLock { $0.registrations.filter { !$0.value.isEmpty }.map(\.key) } }
 
@@ -267,7 +281,8 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
                 (keys["p256dh"] as? String).flatMap { p256dh in
                     (keys["auth"] as? String).map { SimulatedPrivatePush.Keys(p256dh: p256dh, auth: $0) }
                 }
-            })
+            },
+            languages: object["languages"] as? [String])
         let authToken = request.headers["authToken"] ?? ""
 
         let outcome = state.withLock { state -> Result<PNHTTPResponse, Failure> in
@@ -285,7 +300,8 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
             switch match.route {
             case .registerToken:
                 let registration = Registration(
-                    token: json["fcmToken"] ?? "", platform: json["platform"] ?? "", providerId: json["providerId"] ?? "")
+                    token: json["fcmToken"] ?? "", platform: json["platform"] ?? "", providerId: json["providerId"] ?? "",
+                    languages: received.languages)
                 for key in state.registrations.keys { state.registrations[key]?.removeAll { $0.token == registration.token } }
                 state.registrations[authToken, default: []].append(registration)
                 return .success(

@@ -234,7 +234,18 @@ public enum WireContract {
                     problems.append("body.encryption must be an object")
                 }
             }
-            requireKeys(["fcmToken", "platform", "providerId", "timezone", "environment", "encryption"], in: json)
+            if let languages = json["languages"] {
+                // The device's preferred languages (issue 30): at most 10 BCP-47-like tags.
+                if let tags = languages as? [Any], tags.allSatisfy({ $0 is String }) {
+                    if tags.count > 10 { problems.append("body.languages has \(tags.count) tags, at most 10") }
+                    for case let tag as String in tags where !isLanguageTag(tag) {
+                        problems.append("body.languages \"\(tag)\" is not a language tag of at most 35 characters")
+                    }
+                } else {
+                    problems.append("body.languages must be an array of strings")
+                }
+            }
+            requireKeys(["fcmToken", "platform", "providerId", "timezone", "environment", "encryption", "languages"], in: json)
             if let token = json["fcmToken"] as? String, token.count > 4096 { problems.append("the token is over 4,096 characters") }
         case .userDelivered, .groupDelivered:
             guard let json else { return problems + ["a delivered receipt needs a body"] }
@@ -276,6 +287,13 @@ public enum WireContract {
         guard let number = value as? NSNumber else { return false }
         let type = UInt8(bitPattern: number.objCType.pointee)
         return type == UInt8(ascii: "c") || type == UInt8(ascii: "B")
+    }
+
+    /// A tag as the contract allows in `languages`: `^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$`, at
+    /// most 35 characters. The pattern ends in `\z`: ICU's `$` also matches before a final
+    /// newline.
+    private static func isLanguageTag(_ tag: String) -> Bool {
+        tag.count <= 35 && tag.range(of: #"^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*\z"#, options: .regularExpression) != nil
     }
 
     private static func isClockTime(_ text: String) -> Bool {

@@ -47,10 +47,28 @@ struct ContractTests {
             #expect(
                 !WireContract.violations(method: r.method, path: r.path, headers: noAuth, body: r.body).isEmpty, "\(name) without authToken"
             )
-            // Without its first key that is not optional (`environment` and `encryption` are).
+            // Without its first key that is not optional (`environment`, `encryption` and `languages` are).
             if var object = r.body.flatMap({ try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }),
-                let key = object.keys.sorted().first(where: { !["environment", "encryption"].contains($0) })
+                let key = object.keys.sorted().first(where: { !["environment", "encryption", "languages"].contains($0) })
             {
+                if let languages = object["languages"] as? [String] {
+                    // 11 tags, tags that are not tags, a tag over 35 characters, a number, not an array.
+                    let long = "ab-" + Array(repeating: "abcdefgh", count: 4).joined(separator: "-")
+                    let variants: [(String, Any)] = [
+                        ("11 tags", (1...11).map { "en-x\($0)" }),
+                        ("a tag with an underscore", languages + ["de_CH"]), ("a tag and a newline", languages + ["en\n"]),
+                        ("a 38-character tag", languages + [long]),
+                        ("a number", languages + [42] as [Any]), ("a string", "de-CH"),
+                    ]
+                    for (what, value) in variants {
+                        var broken = object
+                        broken["languages"] = value
+                        let body = try JSONSerialization.data(withJSONObject: broken)
+                        #expect(
+                            !WireContract.violations(method: r.method, path: r.path, headers: r.headers, body: body).isEmpty,
+                            "\(name) with \(what) in languages")
+                    }
+                }
                 if var keys = object["encryption"] as? [String: Any] {
                     // A 15-byte auth secret is refused.
                     keys["auth"] = "AAAAAAAAAAAAAAAAAAAA"
@@ -223,6 +241,32 @@ struct ContractTests {
         #expect(page.changes[0].body == "See you at 6" && page.changes[0].notificationId == messageCollapseId)
         #expect(page.changes[1].messageId == "1043" && page.changes[2].unreadCount == 0)
         #expect(page.cursor == "{cursor}" && !page.hasMore && !page.truncated)
+    }
+
+    @Test("A self-hosted registration sends the languages fixture's body: the device's preferred languages, in order")
+    func sdkLanguagesMatchTheFixture() async throws {
+        let fixture = try #require(try contractFixtures("client").first { $0.name == "register-apns-token-languages.json" }?.json)
+        let expected = try #require(fixture["request"] as? [String: Any])
+        let recorder = RecordingTransport()
+        let device = SimulatedDevice(transport: recorder)
+        recorder.forward(to: device.service)
+        device.preferredLanguages = ["de-CH", "de", "en"]
+        device.logInToChatSDK(uid: "alice", authToken: "alice-token")
+        let host = "https://push.example.com"
+        await device.launchAndSettle(PNConfiguration(appId: "app1", region: "us", providerId: "apns-provider", clientHost: host))
+        let values = [
+            "appId": "app1", "authToken": "alice-token", "providerId": "apns-provider", "timezone": "Europe/Berlin",
+            "token": SimulatedDevice.token(1).hex,
+        ]
+        let path = try #require(expected["path"] as? String)
+        let sent = try #require(
+            recorder.requests.first { $0.method == expected["method"] as? String && $0.url.absoluteString == host + path })
+        #expect(sent.headers == Self.fill(expected["headers"] ?? [:], values) as? [String: String])
+        var body = try #require(sent.body.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] })
+        #expect(body["encryption"] != nil, "a self-hosted registration also carries its private push key")
+        body["encryption"] = nil  // which the fixture leaves out
+        #expect(try Self.canonical(body) == Self.canonical(Self.fill(try #require(expected["body"]), values)))
+        #expect(device.service.contractViolations.isEmpty)
     }
 
     /// `value` as JSON text with sorted keys, for comparing JSON values whatever their bridging.

@@ -30,7 +30,8 @@ struct TokenLifecycleState: Sendable {
 /// - Tokens are cached persistently whatever arrives first (before `initialize`, before login).
 /// - They are registered under `providerId` when someone is logged in: at login, at
 ///   `initialize` when someone already is, and on rotation. The same token for the same user is
-///   not sent again unless forced or older than a day.
+///   not sent again unless forced, older than a day, or what it carries changed (with a
+///   self-hosted service: the private push key, the device's preferred languages).
 /// - `autoRegisterTokens: false` stops registration at `initialize` and login and unregistration
 ///   at logout; a token delivered or rotated while a user is logged in is still registered.
 /// - Network failures and 5xx are retried with capped exponential back-off and jitter while the
@@ -49,6 +50,7 @@ actor TokenLifecycle {
     private let secureStore: @Sendable (_ accessGroup: String?) -> PNSecureStore
     private let sharedStore: @Sendable (_ appGroupID: String) -> PNKeyValueStore
     private let pushCrypto: PNPushCrypto
+    private let preferredLanguages: @Sendable () -> [String]
     private let events: TokenLifecycleEvents
     /// The private push keys sent with every registration, with a self-hosted service only
     /// (a `clientHost` is set).
@@ -75,6 +77,7 @@ actor TokenLifecycle {
         var token: String
         var userKey: String
         var encryptionKey: String?
+        var languages: [String]?
         var waiters: [@Sendable (PNResult<String>) -> Void]
     }
     private var running: [CometChatPushTokenPlatform: Running] = [:]
@@ -95,6 +98,7 @@ actor TokenLifecycle {
         secureStore = platform.secureStore
         sharedStore = platform.sharedStore
         pushCrypto = platform.pushCrypto
+        preferredLanguages = platform.preferredLanguages
         self.events = events
         vault = SessionVault(secure: platform.secureStore(nil), onFailure: events.keychainRefused)
     }
@@ -313,15 +317,18 @@ actor TokenLifecycle {
                 .failure(PNError(code: .networkError, message: "The keychain is locked until the first unlock: \(error.description)")))
             return
         }
+        // Read at every registration, so that a change of the device's languages (iOS relaunches
+        // the app for it) registers again at the next launch, and an unchanged list does not.
+        let languages = registrationLanguages(config)
         if !force, let existing = tokenStore.records[platform], existing.token == token, existing.userKey == key,
-            existing.providerId == providerId, existing.encryptionKey == encryption?.fingerprint,
+            existing.providerId == providerId, existing.encryptionKey == encryption?.fingerprint, existing.languages == languages,
             clock.now().timeIntervalSince(existing.registeredAt) < Self.refreshInterval
         {
             completion?(.success(token))
             return
         }
         if !force, var current = running[platform], current.token == token, current.userKey == key,
-            current.encryptionKey == encryption?.fingerprint
+            current.encryptionKey == encryption?.fingerprint, current.languages == languages
         {
             // The same registration is already under way: wait for it instead of sending it twice.
             if let completion { current.waiters.append(completion) }
@@ -338,10 +345,20 @@ actor TokenLifecycle {
             defer { tracker.end() }
             await self.registrationLoop(
                 platform, token: token, providerId: providerId, session: session, userKey: key, encryption: encryption,
-                generation: myGeneration, api: api)
+                languages: languages, generation: myGeneration, api: api)
         }
         running[platform] = Running(
-            task: task, token: token, userKey: key, encryptionKey: encryption?.fingerprint, waiters: completion.map { [$0] } ?? [])
+            task: task, token: token, userKey: key, encryptionKey: encryption?.fingerprint, languages: languages,
+            waiters: completion.map { [$0] } ?? [])
+    }
+
+    /// The registration's `languages` field (issue 30): the device's preferred languages,
+    /// normalised (``PreferredLanguages/normalised(_:)``), with a self-hosted service only (a
+    /// `clientHost` is set, as for `encryption`); `nil` when there are none to send.
+    private func registrationLanguages(_ config: PNConfiguration) -> [String]? {
+        guard config.clientHost != nil else { return nil }
+        let languages = PreferredLanguages.normalised(preferredLanguages())
+        return languages.isEmpty ? nil : languages
     }
 
     /// What a registration sends for private push.
@@ -376,7 +393,8 @@ actor TokenLifecycle {
 
     private func registrationLoop(
         _ platform: CometChatPushTokenPlatform, token: String, providerId: String, session: PNSession, userKey: String,
-        encryption: (field: [String: String], fingerprint: String)?, generation myGeneration: Int, api: ClientAPI
+        encryption: (field: [String: String], fingerprint: String)?, languages: [String]?, generation myGeneration: Int,
+        api: ClientAPI
     ) async {
         var reportedFailure = false
         var isRetry = false
@@ -393,6 +411,8 @@ actor TokenLifecycle {
             if platform != .fcm, let environment = apnsEnvironment() { body["environment"] = environment }
             // Private push: the key the service encrypts this token's pushes for.
             if let encryption { body["encryption"] = encryption.field }
+            // The languages the service writes this token's notification text in.
+            if let languages { body["languages"] = languages }
             let result = await api.call("POST", "/notifications/push/v1/tokens", json: body, authToken: session.authToken)
             guard !Task.isCancelled, generation == myGeneration, self.session == session else { return .finished(()) }
             switch result {
@@ -400,7 +420,7 @@ actor TokenLifecycle {
                 var records = tokenStore.records
                 records[platform] = RegistrationRecord(
                     token: token, userKey: userKey, providerId: providerId, registeredAt: clock.now(),
-                    encryptionKey: encryption?.fingerprint)
+                    encryptionKey: encryption?.fingerprint, languages: languages)
                 tokenStore.records = records
                 record(platform, .success(token))
                 logger.log(.info, "Registered the \(platform.rawName) token \(Fingerprint.of(token)).")

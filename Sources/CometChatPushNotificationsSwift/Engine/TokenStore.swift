@@ -9,6 +9,9 @@ struct RegistrationRecord: Codable, Equatable, Sendable {
     var registeredAt: Date
     /// The fingerprint of the private push key sent with it (issue 28), if one was.
     var encryptionKey: String? = nil
+    /// The preferred languages sent with it (issue 30), if any were: a self-hosted service only.
+    /// Records saved before the field existed decode as `nil`.
+    var languages: [String]? = nil
 }
 
 /// The last outcome of a registration for one platform, for diagnostics.

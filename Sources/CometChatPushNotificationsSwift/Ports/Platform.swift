@@ -38,6 +38,11 @@ public struct PNPlatform: Sendable {
     /// Cryptography for private push (``PNPlatform/systemPushCrypto`` unless a test injects
     /// another).
     public var pushCrypto: PNPushCrypto
+    /// The user's preferred languages, most preferred first, as iOS gives them (`en-US`, `de-CH`,
+    /// `zh-Hans-CN`). A registration with a self-hosted service (a
+    /// ``PNConfiguration/clientHost``) sends them, so that the service writes this device's
+    /// notification text in the user's language; CometChat's hosted API never gets them.
+    public var preferredLanguages: @Sendable () -> [String]
 
     /// Creates a platform from its ports.
     public init(
@@ -55,7 +60,8 @@ public struct PNPlatform: Sendable {
         productPorts: PNProductPorts = PNProductPorts(),
         notificationCenter: PNNotificationCenter = PNNoNotificationCenter(),
         apnsEnvironment: @escaping @Sendable () -> String? = { nil },
-        pushCrypto: PNPushCrypto = PNPlatform.systemPushCrypto
+        pushCrypto: PNPushCrypto = PNPlatform.systemPushCrypto,
+        preferredLanguages: @escaping @Sendable () -> [String] = { Locale.preferredLanguages }
     ) {
         self.store = store
         self.sharedStore = sharedStore
@@ -72,5 +78,6 @@ public struct PNPlatform: Sendable {
         self.notificationCenter = notificationCenter
         self.apnsEnvironment = apnsEnvironment
         self.pushCrypto = pushCrypto
+        self.preferredLanguages = preferredLanguages
     }
 }
