@@ -198,6 +198,30 @@ import Testing
         #expect(try await harness.admin("GET", "/apps/app1").data["badge"] as? String == "caller")
     }
 
+    /// A read (and a reset, and a deletion) marks the counted messages instead of forgetting
+    /// them: the same send retried later without an idempotency key, or a message whose
+    /// deletion arrived first, counts nothing.
+    @Test func aSendRetriedAfterTheReadOrAfterItsDeletionCountsNothing() async throws {
+        let (harness, phone, _) = try await Self.autoApp()
+        _ = try await harness.send(Self.message("m1", from: "alice"))
+        let read = try await harness.client(
+            "POST", "/notifications/push/v1/read", session: phone, ["receiverType": "user", "receiver": "alice"])
+        #expect(read.data["unreadCount"] as? Int == 0)
+        let retried = try await harness.send(Self.message("m1", from: "alice"))
+        #expect(Self.badges(try await harness.jobs(of: retried)) == [0, 0])
+        // A reset by the admin API marks them the same way.
+        _ = try await harness.send(Self.message("m2", from: "carol"))
+        #expect(try await harness.admin("DELETE", "/users/bob/badge", appId: "app1").data["total"] as? Int == 0)
+        #expect(Self.badges(try await harness.jobs(of: try await harness.send(Self.message("m2", from: "carol")))) == [0, 0])
+        // The deletion of m3 arrives before m3 itself: m3 never counts.
+        let deletion = ["action": "deleted", "sentAt": 1_732_900_070_000] as [String: Any]
+        _ = try await harness.send(Self.message("m3", from: "carol", extra: deletion))
+        #expect(Self.badges(try await harness.jobs(of: try await harness.send(Self.message("m3", from: "carol")))) == [0, 0])
+        // A new message still counts.
+        #expect(Self.badges(try await harness.jobs(of: try await harness.send(Self.message("m4", from: "alice")))) == [1, 1])
+        #expect(Self.conversations(try await harness.admin("GET", "/users/bob/badge", appId: "app1")) == ["alice_user_bob: 1"])
+    }
+
     @Test func anExplicitNumberWinsInAnAutoAppAndTheMessageStillCounts() async throws {
         let (harness, _, _) = try await Self.autoApp()
         let sent = try await harness.send(Self.message("m1", from: "alice", recipientItem: ["badge": 42]))

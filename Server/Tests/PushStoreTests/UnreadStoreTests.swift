@@ -55,7 +55,10 @@ import Testing
             try store.unreadCounts(appId: "a1", uid: "u1")
                 == UnreadCounts(conversations: [.init(conversationId: "c1", unread: 2), .init(conversationId: "c2", unread: 1)]))
         // A deletion: only where it was counted.
-        #expect(try store.removeUnreadMessage(appId: "a1", conversationId: "c1", messageId: "m2", uids: ["u1", "nobody"], now: Date()) == ["u1": 2])
+        #expect(
+            try store.removeUnreadMessage(appId: "a1", conversationId: "c1", messageId: "m2", uids: ["u1", "nobody"], now: Date()) == [
+                "u1": 2
+            ])
         #expect(try store.removeUnreadMessage(appId: "a1", conversationId: "c1", messageId: "m2", uids: ["u1"], now: Date()).isEmpty)
         // A read of one conversation, then a reset.
         #expect(try store.removeUnread(appId: "a1", uid: "u1", conversationId: "c2", now: Date()) == (1, 1))
@@ -69,6 +72,12 @@ import Testing
         try store.updateApp(app)
         #expect(try store.app(id: "a2")?.badge == .auto)
         #expect(try store.deleteUser(appId: "a2", uid: "u1"))
+        // a1's three rows stay, marked read: a send of one of them retried now counts nothing.
+        #expect(try store.rowCount(table: .unreadMessages) == 3)
+        #expect(try store.addUnread(appId: "a1", messages: [Self.message("m1", in: "c1")], totalsOf: [], now: Fixture.t0) == ["u1": 0])
+        // The retention purge deletes the marks older than its cutoff, and nothing else.
+        #expect(try store.purgeFinished(before: Date().addingTimeInterval(-3600), batchSize: 2).readMessages == 0)
+        #expect(try store.purgeFinished(before: Date().addingTimeInterval(60), batchSize: 2).readMessages == 3)
         #expect(try store.rowCount(table: .unreadMessages) == 0)
     }
 

@@ -134,7 +134,8 @@ extension PostgresStore {
     private static func unreadTotal(_ connection: PGConnection, appId: String, uid: String) throws -> Int {
         Int(
             try connection.query(
-                "SELECT COUNT(*) FROM unread_messages WHERE app_id = $1 AND uid = $2 AND read_at IS NULL", [.text(appId), .text(uid)])
-                .first { $0.int(0) } ?? 0)
+                "SELECT COUNT(*) FROM unread_messages WHERE app_id = $1 AND uid = $2 AND read_at IS NULL", [.text(appId), .text(uid)]
+            )
+            .first { $0.int(0) } ?? 0)
     }
 }
