@@ -116,11 +116,11 @@ struct PreferredLanguagesRegistrationTests {
         #expect(device.service.contractViolations.isEmpty)
     }
 
-    @Test("CometChat's hosted API (no clientHost) never gets languages")
-    func notSentWithoutClientHost() async throws {
+    @Test("CometChat's hosted API (no clientHost, or a blank one) never gets languages", arguments: [nil, "  "] as [String?])
+    func notSentWithoutClientHost(_ clientHost: String?) async throws {
         device.preferredLanguages = ["de-CH", "de", "en"]
         device.logInToChatSDK(uid: "alice", authToken: "alice-token")
-        let app = await device.launchAndSettle(selfHostedConfig(clientHost: nil))
+        let app = await device.launchAndSettle(selfHostedConfig(clientHost: clientHost))
         app.sdk.registerFCMToken("fcm-1")
         #expect(await device.settle())
         #expect(device.service.requests(.registerToken).count == 2)

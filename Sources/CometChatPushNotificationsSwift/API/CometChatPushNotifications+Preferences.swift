@@ -166,13 +166,10 @@ extension CometChatPushNotifications {
     /// self-hosted service: the extension echoes push ids only then.
     @_spi(PNProducts)
     public func sharedIsSelfHosted(appGroupID: String) -> Bool {
-        let host = TokenStore(store: platform.sharedStore(appGroupID)).savedConfiguration?.clientHost
-        return !(host?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true)
+        PNConfiguration.isSelfHosted(clientHost: TokenStore(store: platform.sharedStore(appGroupID)).savedConfiguration?.clientHost)
     }
 
-    static func selfHosted(_ config: PNConfiguration) -> Bool {
-        !(config.clientHost?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true)
-    }
+    static func selfHosted(_ config: PNConfiguration) -> Bool { config.isSelfHosted }
 
     /// The last preferences a preferences call answered, or `nil`.
     @_spi(PNProducts)

@@ -111,3 +111,15 @@ public final class PNConfiguration: NSObject, Sendable {
         return providerId
     }
 }
+
+extension PNConfiguration {
+    /// Whether the SDK talks to a self-hosted service (this project's): a `clientHost` that is
+    /// not blank. Only then does it send what only that service reads (private push keys,
+    /// languages, read sync and preferences).
+    var isSelfHosted: Bool { Self.isSelfHosted(clientHost: clientHost) }
+
+    /// ``isSelfHosted`` of a saved `clientHost`.
+    static func isSelfHosted(clientHost: String?) -> Bool {
+        !(clientHost?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true)
+    }
+}

@@ -115,7 +115,7 @@ actor TokenLifecycle {
         tokenStore.savedConfiguration = saved
         extensionVault = nil
         privateKeys =
-            config.clientHost == nil
+            !config.isSelfHosted
             ? nil : PrivatePushKeyStore(secure: secureStore(config.extensionGroupID), crypto: pushCrypto, clock: clock)
         if let group = config.extensionGroupID {
             extensionVault = SessionVault(secure: secureStore(group), onFailure: events.keychainRefused)
@@ -356,7 +356,7 @@ actor TokenLifecycle {
     /// normalised (``PreferredLanguages/normalised(_:)``), with a self-hosted service only (a
     /// `clientHost` is set, as for `encryption`); `nil` when there are none to send.
     private func registrationLanguages(_ config: PNConfiguration) -> [String]? {
-        guard config.clientHost != nil else { return nil }
+        guard config.isSelfHosted else { return nil }
         let languages = PreferredLanguages.normalised(preferredLanguages())
         return languages.isEmpty ? nil : languages
     }
