@@ -209,8 +209,13 @@ final class Household: @unchecked Sendable {
 
     /// A fresh app with the mock's APNs provider, the users, and both devices registered
     /// through the SDK (each with its own auth token, as two logins are), on the script's
-    /// service or on `environment`'s; `privacy` is the app's setting (`standard` or `private`).
-    static func make(_ environment: SimulatedE2E.Environment? = nil, privacy: String = "standard") async throws -> Household {
+    /// service or on `environment`'s; `privacy` is the app's setting (`standard` or `private`);
+    /// `languages` each device's preferred languages by name (`phone`, `iPad`; else English);
+    /// `phoneCalls: false` leaves the phone without a VoIP token (calls then ring as alerts).
+    static func make(
+        _ environment: SimulatedE2E.Environment? = nil, privacy: String = "standard", languages: [String: [String]] = [:],
+        phoneCalls: Bool = true
+    ) async throws -> Household {
         let environment = try environment ?? SimulatedE2E.environment.get()
         let suffix = UUID().uuidString.prefix(8).lowercased()
         let appId = "sim-\(suffix)"
@@ -235,8 +240,10 @@ final class Household: @unchecked Sendable {
         let config = PNConfiguration(
             appId: appId, region: "us", providerId: providerId, extensionGroupID: appGroup, clientHost: environment.baseURL,
             callKit: CallKitBranding(name: "Acme"))
-        let phone = await launch("phone", uid: uids[0], authToken: aliceTokens[0], config: config, calls: true)
-        let tablet = await launch("iPad", uid: uids[0], authToken: aliceTokens[1], config: config, calls: false)
+        let phone = await launch(
+            "phone", uid: uids[0], authToken: aliceTokens[0], config: config, calls: phoneCalls, languages: languages["phone"])
+        let tablet = await launch(
+            "iPad", uid: uids[0], authToken: aliceTokens[1], config: config, calls: false, languages: languages["iPad"])
         let household = Household(environment: environment, admin: admin, config: config, uids: uids, phone: phone, tablet: tablet)
         // The service holds what the SDK registered: both APNs tokens and the phone's VoIP token.
         let listed = try #require(
@@ -248,7 +255,9 @@ final class Household: @unchecked Sendable {
         return household
     }
 
-    private static func launch(_ name: String, uid: String, authToken: String, config: PNConfiguration, calls: Bool) async -> UserDevice {
+    private static func launch(
+        _ name: String, uid: String, authToken: String, config: PNConfiguration, calls: Bool, languages: [String]? = nil
+    ) async -> UserDevice {
         let apns = Data((0..<32).map { _ in UInt8.random(in: 0...255) })
         let voip = Data((0..<32).map { _ in UInt8.random(in: 0...255) })
         // A clock that never advances on its own: a ringing call stays ringing until the test ends it.
@@ -257,6 +266,7 @@ final class Household: @unchecked Sendable {
             backgroundModes: calls ? ["remote-notification", "voip"] : ["remote-notification"],
             clock: SimulatedClock(start: Date(), autoAdvanceLimit: 0), transport: PNPlatform.live.transport)
         if calls { device.calls.pushKit.issueToken(voip) }
+        if let languages { device.preferredLanguages = languages }
         let delegate: RecordingDelegate = calls ? RecordingCallsDelegate() : RecordingChatDelegate()
         let app = device.launch { sdk in
             sdk.delegate = delegate
@@ -724,6 +734,54 @@ struct SimulatedEndToEndTests {
         #expect(house.phone.device.badge == 1)
         let counts = try await house.admin.object("GET", "/users/\(house.alice)/badge")
         #expect(counts["total"] as? Int == 1)
+        house.expectRulesHeld()
+    }
+
+    @Test(
+        "Languages (issue 30): a German and an English device get the same call, group message and reaction in their languages; loc-keys show the app's own strings"
+    )
+    func languages() async throws {
+        let house = try await Household.make(languages: ["phone": ["de-CH", "de", "en"], "iPad": ["en-GB", "en"]], phoneCalls: false)
+        // The service kept each token's languages as the SDK registered them.
+        let listed = try #require(
+            try await house.admin.object("GET", "/notifications/push/v1/tokens?uid=\(house.alice)")["pushTokens"] as? [[String: Any]])
+        let languages = Dictionary(
+            listed.map { ($0["pushToken"] as? String ?? "", $0["languages"] as? [String] ?? []) }, uniquingKeysWith: { first, _ in first })
+        #expect(languages[house.phone.apnsToken] == ["de-CH", "de", "en"])
+        #expect(languages[house.tablet.apnsToken] == ["en-GB", "en"])
+        func shown(_ device: UserDevice) -> [String?] { device.device.notificationCenter.shown.map(\.body) }
+
+        // A call to a user without a VoIP token rings as an alert on each device, in its language.
+        let call = try await house.sendCall(from: house.bob, sessionId: "call-\(UUID().uuidString.prefix(8))")
+        let alerts = try await house.deliver(call)
+        #expect(alerts.count == 2 && alerts.allSatisfy { $0.pushType == "alert" })
+        #expect(shown(house.phone) == ["Audioanruf"])
+        #expect(shown(house.tablet) == ["AUDIO CALL"])
+
+        // A group message and a reaction: the prefix and the line in each language, the text as sent.
+        let group = "hikers-\(UUID().uuidString.prefix(6).lowercased())"
+        try await house.deliver(try await house.sendChat(from: house.carol, text: "Gipfel um 10?", badge: 1, group: group))
+        #expect(shown(house.phone).last == "Caro: Gipfel um 10?")
+        #expect(shown(house.tablet).last == "Caro: Gipfel um 10?")
+        let reaction: [String: Any] = [
+            "type": "chat", "recipients": [["uid": house.alice]],
+            "message": [
+                "id": "r-\(UUID().uuidString.prefix(6))", "category": "reaction", "reaction": "👍", "text": "Gipfel um 10?",
+                "sender": ["uid": house.bob, "name": "Bob"], "receiverType": "user", "receiver": ["uid": house.alice, "name": "Alice"],
+            ] as [String: Any],
+        ]
+        try await house.deliver(try await house.send(reaction, messageId: "reaction"))
+        #expect(shown(house.phone).last == "Bob hat mit 👍 reagiert: Gipfel um 10?")
+        #expect(shown(house.tablet).last == "Bob reacted 👍 to: Gipfel um 10?")
+
+        // The app localizes on the device: with locKeys iOS shows the app's own string (the iPad's
+        // app has it), or the key itself where the app lacks it (the phone's: the README's warning).
+        let set = try await house.admin.object("PUT", "/apps/\(house.admin.appId)", ["locKeys": true])
+        #expect(set["locKeys"] as? Bool == true)
+        house.tablet.device.notificationCenter.localizedStrings = ["PN_AUDIO_CALL": "%1$@ is calling"]
+        try await house.deliver(try await house.sendCall(from: house.bob, sessionId: "call-\(UUID().uuidString.prefix(8))"))
+        #expect(shown(house.tablet).last == "Bob is calling")
+        #expect(shown(house.phone).last == "PN_AUDIO_CALL")
         house.expectRulesHeld()
     }
 
