@@ -64,6 +64,20 @@ import Testing
         #expect(italian.render(.callVideo, Self.values) == ("VIDEO CALL", "built-in en"))
     }
 
+    @Test func anAppsRegionalTextsFallBackToTheLanguagesBeforeEnglish() {
+        // The app wrote Swiss German for one text and German for another: a Swiss device gets
+        // the Swiss text, the app's German text, then the built-in German ones.
+        let app = AppLocalization(templates: ["de-ch": ["reaction": "{sender} fand {text} {reaction}"], "de": ["callVideo": "Video!"]])
+        let swiss = renderer(["de-CH"], app)
+        #expect(swiss.language == "de-ch")
+        #expect(swiss.render(.reaction, Self.values) == ("Ana fand See you at 5? 👍", "app"))
+        #expect(swiss.render(.callVideo, Self.values) == ("Video!", "app de"))
+        #expect(swiss.render(.callAudio, Self.values) == ("Audioanruf", "built-in de"))
+        #expect(
+            renderer(["pt-BR"], AppLocalization(templates: ["pt-br": ["reaction": "{text}"]])).render(.callAudio, Self.values)
+                == ("Chamada de voz", "built-in pt"))
+    }
+
     @Test func anOverrideThatRendersBlankFallsBackNeverToAnEmptyAlert() {
         // A reaction with no emoji and an override that shows only the emoji.
         let app = AppLocalization(templates: ["de": ["reaction": "{reaction}"], "it": ["reaction": "{reaction}"]])

@@ -172,7 +172,9 @@ extension AdminAPI {
                         "The templates field's key \(Self.shown(key)) is not a language tag.", field: "templates.\(Self.shown(key))",
                         problem: "not a language tag")
                 }
-                localization.templates[key.lowercased()] = try Self.templateTexts(draft.values[key] as Any, field: "templates.\(key)")
+                // As a save: a language without texts is no language of the app's.
+                let texts = try Self.templateTexts(draft.values[key] as Any, field: "templates.\(key)")
+                localization.templates[key.lowercased()] = texts.isEmpty ? nil : texts
             }
         }
         if let locKeys = try body.bool("locKeys") { localization.locKeys = locKeys }

@@ -49,7 +49,7 @@ struct AdminAPI {
                 ]
             },
         ] + revokeRoutes + providerRoutes + tokenRoutes + sendRoutes + deliveryLogRoutes + healthRoutes
-            + PreferencesAPI(service: service).adminRoutes + badgeRoutes + templateRoutes
+            + PreferencesAPI(service: service).adminRoutes + badgeRoutes + templateRoutes + historyRoutes
     }
 
     static func seconds(_ date: Date) -> Int64 {

@@ -479,7 +479,7 @@ enum OpenAPIDocument {
                 "tags": ["admin"],
                 "operationId": "previewAppTemplates",
                 "summary": "What a device of some languages would show, from the saved texts or a draft",
-                "description": "Renders every template with sample values for the language `languages` resolves to, saying where each text came from (`app`, `built-in`, `built-in en`). A draft in `templates` is checked as a save would check it, and not saved.",
+                "description": "Renders every template with sample values for the language `languages` resolves to, saying where each text came from (`app`, `built-in`; `app de` or `built-in de` for a shorter form of the language, such as `de` for `de-CH`; `built-in en`). A draft in `templates` is checked as a save would check it, and not saved.",
                 "security": [{ "apiKey": [] }],
                 "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/TemplatePreview" } } } },
                 "responses": {
@@ -1585,6 +1585,34 @@ enum OpenAPIDocument {
                 }
               }
             },
+            "/notifications/push/v1/stats": {
+              "get": {
+                "tags": ["admin"],
+                "operationId": "getPushStats",
+                "summary": "The app's pushes per minute, by what became of them",
+                "description": "Every minute of the last `minutes` (zeros included, oldest first): the pushes accepted in it and how many of them were delivered, failed, expired, were skipped or are still in flight; for the dashboard's charts.",
+                "security": [{ "apiKey": [], "appId": [] }],
+                "parameters": [
+                  {
+                    "name": "minutes",
+                    "in": "query",
+                    "required": false,
+                    "description": "The window (1 to 1,440; 60).",
+                    "schema": { "type": "integer", "minimum": 1, "maximum": 1440 }
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "The counts.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PushStatsAnswer" } } }
+                  },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
             "/users/{uid}/read": {
               "post": {
                 "tags": ["admin"],
@@ -1643,6 +1671,42 @@ enum OpenAPIDocument {
                   "200": {
                     "description": "The counts after the reset.",
                     "content": { "application/json": { "schema": { "$ref": "#/components/schemas/BadgeAnswer" } } }
+                  },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
+            "/users/{uid}/pushes": {
+              "get": {
+                "tags": ["admin"],
+                "operationId": "getUserPushes",
+                "summary": "The user's recent pushes, newest first, each with its trace",
+                "description": "Issue 31, \"what happened to Alice's push?\": every push the service made for the user (kept for `--retention-days`), newest first, each with its device's trace. Found through the index `push_jobs_user` (app, uid, created_at).",
+                "security": [{ "apiKey": [], "appId": [] }],
+                "parameters": [
+                  { "$ref": "#/components/parameters/uidPath" },
+                  {
+                    "name": "limit",
+                    "in": "query",
+                    "required": false,
+                    "description": "At most this many (1 to 100; 20).",
+                    "schema": { "type": "integer", "minimum": 1, "maximum": 100 }
+                  },
+                  {
+                    "name": "before",
+                    "in": "query",
+                    "required": false,
+                    "description": "The `next` of the previous page.",
+                    "schema": { "type": "string", "pattern": "^[0-9]{1,15}\\.[A-Za-z0-9-]{1,128}$" }
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "The pushes.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/PushHistoryAnswer" } } }
                   },
                   "400": { "$ref": "#/components/responses/BadRequest" },
                   "401": { "$ref": "#/components/responses/AdminUnauthorized" },
@@ -3001,7 +3065,11 @@ enum OpenAPIDocument {
                           "required": ["text", "source"],
                           "properties": {
                             "text": { "type": "string" },
-                            "source": { "type": "string", "enum": ["app", "built-in", "built-in en"] },
+                            "source": {
+                              "type": "string",
+                              "pattern": "^(app|built-in)( [a-z0-9-]+)?$",
+                              "description": "`app` or `built-in` for the language, `app de` / `built-in de` for a shorter form of it, `built-in en` for English."
+                            },
                             "loc-key": { "type": "string" },
                             "loc-args": { "type": "array", "items": { "type": "string" } }
                           }
@@ -3010,6 +3078,80 @@ enum OpenAPIDocument {
                       "sample": { "type": "object", "additionalProperties": { "type": "string" } }
                     }
                   }
+                }
+              },
+              "PushHistoryAnswer": {
+                "type": "object",
+                "required": ["data"],
+                "properties": {
+                  "data": {
+                    "type": "object",
+                    "required": ["uid", "pushes", "next"],
+                    "properties": {
+                      "uid": { "type": "string" },
+                      "pushes": {
+                        "type": "array",
+                        "items": {
+                          "type": "object",
+                          "required": ["requestId", "pushId", "kind", "state", "createdAt", "rule", "device"],
+                          "properties": {
+                            "requestId": { "type": "string" },
+                            "pushId": { "type": "string" },
+                            "kind": { "type": "string" },
+                            "state": { "type": "string", "enum": ["pending", "leased", "delivered", "failed", "expired", "skipped"] },
+                            "createdAt": { "$ref": "#/components/schemas/EpochMilliseconds" },
+                            "rule": { "type": ["string", "null"] },
+                            "device": {
+                              "type": "object",
+                              "description": "The push's trace on its device, as in `GET /notifications/push/v1/send/{requestId}/trace` (`pushId`, `token` hint, `platform`, `steps`, `stoppedAt`?, `interruptionLevel`?, `levelReason`?); a skipped push's steps end at `preferences`, and `stoppedAt` names its rule."
+                            }
+                          }
+                        }
+                      },
+                      "next": { "type": ["string", "null"], "description": "`before` of the next page; null on the last." }
+                    }
+                  }
+                }
+              },
+              "PushStatsAnswer": {
+                "type": "object",
+                "required": ["data"],
+                "properties": {
+                  "data": {
+                    "type": "object",
+                    "required": ["since", "minutes", "totals"],
+                    "properties": {
+                      "since": { "$ref": "#/components/schemas/EpochMilliseconds" },
+                      "minutes": { "type": "array", "items": { "$ref": "#/components/schemas/PushStatsMinute" } },
+                      "totals": { "$ref": "#/components/schemas/PushStatsCounts" }
+                    }
+                  }
+                }
+              },
+              "PushStatsCounts": {
+                "type": "object",
+                "required": ["accepted", "delivered", "failed", "expired", "skipped", "inFlight"],
+                "properties": {
+                  "accepted": { "type": "integer", "minimum": 0 },
+                  "delivered": { "type": "integer", "minimum": 0 },
+                  "failed": { "type": "integer", "minimum": 0 },
+                  "expired": { "type": "integer", "minimum": 0 },
+                  "skipped": { "type": "integer", "minimum": 0 },
+                  "inFlight": { "type": "integer", "minimum": 0 }
+                },
+                "description": "Pushes accepted, and what became of them so far: delivered, failed, expired, skipped (by a preference or a change), in flight (pending or being sent)."
+              },
+              "PushStatsMinute": {
+                "type": "object",
+                "required": ["at", "accepted", "delivered", "failed", "expired", "skipped", "inFlight"],
+                "properties": {
+                  "at": { "$ref": "#/components/schemas/EpochMilliseconds" },
+                  "accepted": { "type": "integer", "minimum": 0 },
+                  "delivered": { "type": "integer", "minimum": 0 },
+                  "failed": { "type": "integer", "minimum": 0 },
+                  "expired": { "type": "integer", "minimum": 0 },
+                  "skipped": { "type": "integer", "minimum": 0 },
+                  "inFlight": { "type": "integer", "minimum": 0 }
                 }
               }
             }

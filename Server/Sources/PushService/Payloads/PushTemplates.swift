@@ -185,8 +185,10 @@ enum PushTemplates {
     struct Renderer: Sendable {
         /// The language the texts are in (lowercased).
         let language: String
-        /// The app's texts of that language, if it set any.
-        let overrides: [String: String]
+        /// Where a text is looked for, in order: for the language and then each shorter form
+        /// of it (`de-ch`, then `de`), the app's texts and then the built-in ones; with where
+        /// the text came from.
+        let sources: [(texts: [String: String], source: String)]
         /// Whether alerts carry `loc-key` and `loc-args`.
         let locKeys: Bool
 
@@ -194,25 +196,35 @@ enum PushTemplates {
         init(preferred: [String], localization: AppLocalization) {
             let language = PushTemplates.language(for: preferred, localization: localization)
             self.language = language
-            overrides = localization.templates[language] ?? [:]
+            var sources: [(texts: [String: String], source: String)] = []
+            var candidate = language
+            while true {
+                let shorter = candidate == language ? "" : " \(candidate)"
+                if let texts = localization.templates[candidate] { sources.append((texts, "app" + shorter)) }
+                if let texts = PushTemplates.builtIn[candidate] {
+                    sources.append((Dictionary(uniqueKeysWithValues: texts.map { ($0.key.rawValue, $0.value) }), "built-in" + shorter))
+                }
+                guard let dash = candidate.lastIndex(of: "-") else { break }
+                candidate = String(candidate[..<dash])
+            }
+            self.sources = sources
             locKeys = localization.locKeys
         }
 
         /// English with the built-in texts: what a push gets with no languages and no app texts.
         static let standard = Renderer(preferred: [], localization: .standard)
 
-        /// The text `name` with `values` filled in, and where its template came from (`app`,
-        /// `built-in`, or `built-in en` when the language has no built-in text). The app's text
-        /// is used unless it is missing, unreadable or renders blank; then the language's
-        /// built-in text; then English's. A value written the other way than the language (an
-        /// Arabic name in an English line, a Latin one in an Arabic line) is isolated with
-        /// U+2068…U+2069 so that it cannot reorder the line around it.
+        /// The text `name` with `values` filled in, and where its template came from: `app` or
+        /// `built-in` for the language, `app de` or `built-in de` for a shorter form of it (a
+        /// `de-ch` device), `built-in en` for English. The first of ``sources`` with a text that
+        /// is readable and does not render blank is used; then English's. A value written the
+        /// other way than the language (an Arabic name in an English line, a Latin one in an
+        /// Arabic line) is isolated with U+2068…U+2069 so that it cannot reorder the line.
         func render(_ name: Name, _ values: [String: String]) -> (text: String, source: String) {
-            if let text = overrides[name.rawValue], let rendered = fill(text, values), !isBlank(rendered) {
-                return (rendered, "app")
-            }
-            if let text = PushTemplates.builtIn[language]?[name], let rendered = fill(text, values), !isBlank(rendered) {
-                return (rendered, "built-in")
+            for (texts, source) in sources {
+                if let text = texts[name.rawValue], let rendered = fill(text, values), !isBlank(rendered) {
+                    return (rendered, source)
+                }
             }
             let english = PushTemplates.builtIn[PushTemplates.fallbackLanguage]?[name] ?? ""
             return (fill(english, values) ?? english, "built-in en")

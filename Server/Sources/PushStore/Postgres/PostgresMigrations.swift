@@ -240,6 +240,10 @@ enum PostgresMigrations {
         ALTER TABLE unread_messages ADD COLUMN read_at BIGINT;
         CREATE INDEX unread_messages_read ON unread_messages(read_at) WHERE read_at IS NOT NULL;
         """,
+        // 18: a user's pushes (issue 31): SQLite's 18.
+        """
+        CREATE INDEX push_jobs_user ON push_jobs(app_id, uid, created_at);
+        """,
     ]
 
     /// The queue's lanes: due calls (claimed first), other due jobs, leased jobs (claimable

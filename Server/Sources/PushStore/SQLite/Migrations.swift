@@ -207,5 +207,10 @@ enum Migrations {
         ALTER TABLE unread_messages ADD COLUMN read_at INTEGER;
         CREATE INDEX unread_messages_read ON unread_messages(read_at) WHERE read_at IS NOT NULL;
         """,
+        // 18: a user's pushes, newest first (issue 31, "what happened to Alice's push?"): the
+        // dashboard finds them by uid without reading the app's other jobs.
+        """
+        CREATE INDEX push_jobs_user ON push_jobs(app_id, uid, created_at);
+        """,
     ]
 }

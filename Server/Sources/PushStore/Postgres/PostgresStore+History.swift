@@ -1,0 +1,73 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import PushCore
+
+// A user's pushes and an app's recent activity (issue 31 part 3): SQLiteStore's statements in
+// PostgreSQL. The pushes come from `push_job_rows` (a leased job shows as leased).
+extension PostgresStore {
+    public func userPushes(
+        appId: String, uid: String, before: (createdAt: Date, id: String)?, limit: Int
+    ) throws -> [(requestId: String, entry: PushJobLogEntry)] {
+        let cursor = before ?? (.distantFuture, "")
+        return try withConnection { connection in
+            try connection.query(
+                """
+                SELECT id, uid, token, platform, kind, state, attempts, last_error, created_at, finished_at, rule,
+                    interruption_level, level_reason, request_id
+                FROM push_job_rows WHERE app_id = $1 AND uid = $2 AND created_at <= $3 AND (created_at < $3 OR id < $4)
+                ORDER BY created_at DESC, id DESC LIMIT $5
+                """,
+                [.text(appId), .text(uid), .date(cursor.createdAt), .text(cursor.id), .limit(max(0, limit))]
+            ).map { row in
+                (
+                    row.text(13),
+                    PushJobLogEntry(
+                        id: row.text(0), uid: row.text(1), token: row.text(2),
+                        platform: TokenPlatform(rawValue: row.text(3)) ?? .apnsDevice, kind: PushKind(rawValue: row.text(4)) ?? .chat,
+                        state: row.text(5), attempts: Int(row.int(6)), lastError: row.optionalText(7), createdAt: row.date(8),
+                        finishedAt: row.optionalDate(9), rule: row.optionalText(10),
+                        interruptionLevel: row.optionalText(11), levelReason: row.optionalText(12))
+                )
+            }
+        }
+    }
+
+    public func pushEvents(appId: String, pushIds: [String]) throws -> [PushEvent] {
+        guard !pushIds.isEmpty else { return [] }
+        return try withConnection { connection in
+            try connection.query(
+                """
+                SELECT push_id, request_id, step, at, detail FROM push_events WHERE app_id = $1 AND push_id = ANY($2::text[])
+                ORDER BY at, push_id, step
+                """,
+                [.text(appId), .textArray(Array(Set(pushIds)))]
+            ).map { row in
+                PushEvent(
+                    appId: appId, pushId: row.text(0), requestId: row.text(1), step: row.text(2), at: row.date(3),
+                    detail: row.optionalText(4))
+            }
+        }
+    }
+
+    public func pushActivity(appId: String, since: Date) throws -> [PushActivityMinute] {
+        try withConnection { connection in
+            try connection.query(
+                """
+                SELECT created_at / 60000, COUNT(*), COUNT(*) FILTER (WHERE state = 'delivered'),
+                    COUNT(*) FILTER (WHERE state = 'failed'), COUNT(*) FILTER (WHERE state = 'expired'),
+                    COUNT(*) FILTER (WHERE state = 'skipped')
+                FROM push_jobs WHERE created_at >= $1 AND app_id = $2
+                GROUP BY 1 ORDER BY 1
+                """,
+                [.date(since), .text(appId)]
+            ).map { row in
+                PushActivityMinute(
+                    minute: Date(timeIntervalSince1970: Double(row.int(0)) * 60), accepted: Int(row.int(1)),
+                    delivered: Int(row.int(2)), failed: Int(row.int(3)), expired: Int(row.int(4)), skipped: Int(row.int(5)))
+            }
+        }
+    }
+}
