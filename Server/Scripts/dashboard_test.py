@@ -234,7 +234,7 @@ def main():
 
         # The app's badge default (issue 30): auto from its select.
         Select(driver.find_element(By.ID, "badge-" + APP)).select_by_value("auto")
-        wait.until(EC.text_to_be_present_in_element((By.ID, "status"), "badge default is now auto"))
+        wait.until(EC.text_to_be_present_in_element((By.ID, "status"), "badge default is now auto"), "badge: no saved auto")
         status, body = http("GET", base + "/apps/" + APP, admin)
         checks.ok(status == 200 and body["data"]["badge"] == "auto", "apps: badge default saved as auto (%s)" % body["data"].get("badge"))
 
@@ -260,19 +260,20 @@ def main():
         reaction.send_keys(german)
         rendered = "Ana findet See you at 5? \U0001F44D"
         waiter().until(lambda d: d.find_element(By.ID, "preview-reaction").text == rendered
-                       and d.find_element(By.ID, "preview-reaction-source").text == "app")
+                       and d.find_element(By.ID, "preview-reaction-source").text == "app", "texts: no preview of the draft")
         checks.ok(text("#preview-callVideo") == "Videoanruf" and text("#preview-callVideo-source") == "built-in",
                   "texts: the preview renders the draft (source app, sample values) beside German's built-in texts")
         checks.ok(german not in saved_templates().get("de", {}).values(), "texts: typing saves nothing")
         # An unknown placeholder: the service's problem next to the reaction input; Save saves nothing.
         reaction.send_keys(Keys.CONTROL, "a")
         reaction.send_keys("{sender} {emoji}")
-        waiter().until(lambda d: "{emoji}" in d.find_element(By.ID, "texts-reaction-error").text)
+        waiter().until(lambda d: "{emoji}" in d.find_element(By.ID, "texts-reaction-error").text,
+                       "texts: no refusal next to the reaction input")
         checks.ok("unknown placeholder {emoji}" in text("#texts-reaction-error") and reaction.get_attribute("aria-invalid") == "true",
                   "texts: an unknown placeholder is refused next to the reaction input (%s)" % text("#texts-reaction-error"))
         checks.ok(text("#texts-callAudio-error") == "", "texts: the other inputs show no error")
         driver.find_element(By.ID, "texts-save").click()
-        wait.until(EC.text_to_be_present_in_element((By.ID, "status"), "refused"))
+        wait.until(EC.text_to_be_present_in_element((By.ID, "status"), "refused"), "texts: Save of a refused draft not refused")
         checks.ok("de" not in saved_templates() and "{emoji}" in text("#texts-reaction-error"),
                   "texts: a refused draft is not saved, its problem stays next to the input")
         shot("02b-texts-refused")
@@ -280,26 +281,26 @@ def main():
         reaction.send_keys(Keys.CONTROL, "a")
         reaction.send_keys(german)
         driver.find_element(By.ID, "texts-save").click()
-        wait.until(EC.text_to_be_present_in_element((By.ID, "status"), "Saved 1 text for de"))
+        wait.until(EC.text_to_be_present_in_element((By.ID, "status"), "Saved 1 text for de"), "texts: not saved")
         checks.ok(saved_templates().get("de") == {"reaction": german}, "texts: Save stores the German reaction (%s)" % saved_templates())
         waiter().until(lambda d: d.find_element(By.ID, "texts-reaction-error").text == ""
-                       and d.find_element(By.ID, "preview-reaction").text == rendered)
+                       and d.find_element(By.ID, "preview-reaction").text == rendered, "texts: no preview after saving")
         checks.ok(reaction.get_attribute("aria-invalid") is None, "texts: after a valid save no input is marked")
         # loc-key/loc-args on and off.
         for on in (True, False):
             driver.find_element(By.ID, "texts-lockeys").click()
             said = "also carry loc-key and loc-args" if on else "carry no loc-key"
-            wait.until(EC.text_to_be_present_in_element((By.ID, "status"), said))
+            wait.until(EC.text_to_be_present_in_element((By.ID, "status"), said), "locKeys: not saved as %s" % on)
             status, body = http("GET", base + "/apps/" + APP, admin)
             if on:
-                waiter().until(lambda d: "PN_REACTION" in d.find_element(By.ID, "preview-reaction-keys").text)
+                waiter().until(lambda d: "PN_REACTION" in d.find_element(By.ID, "preview-reaction-keys").text, "locKeys: no loc-key in the preview")
             else:
-                waiter().until(lambda d: d.find_element(By.ID, "preview-reaction-keys").text == "")
+                waiter().until(lambda d: d.find_element(By.ID, "preview-reaction-keys").text == "", "locKeys: loc-key still in the preview")
             checks.ok(body["data"]["locKeys"] is on, "texts: locKeys saved as %s, the preview shows loc-key accordingly" % on)
         # Arabic, added by its tag: the preview is right to left.
         add = driver.find_element(By.ID, "texts-add")
         add.send_keys("ar-EG" + Keys.ENTER)
-        waiter().until(lambda d: d.find_element(By.ID, "texts-preview").get_attribute("dir") == "rtl")
+        waiter().until(lambda d: d.find_element(By.ID, "texts-preview").get_attribute("dir") == "rtl", "texts: the Arabic preview is not rtl")
         checks.ok(value("#texts-language") == "ar-eg" and text("#preview-callAudio") == "مكالمة صوتية",
                   "texts: an added language (ar-EG) is picked; its preview is right to left, in Arabic")
         checks.ok(driver.find_element(By.ID, "texts-preview").get_attribute("lang") == "ar", "texts: the preview is marked as Arabic")
@@ -307,13 +308,13 @@ def main():
         # German again, and its texts removed.
         Select(driver.find_element(By.ID, "texts-language")).select_by_value("de")
         waiter().until(lambda d: d.find_element(By.ID, "preview-reaction").text == rendered
-                       and d.find_element(By.ID, "texts-preview").get_attribute("dir") == "ltr")
+                       and d.find_element(By.ID, "texts-preview").get_attribute("dir") == "ltr", "texts: German's saved text not previewed")
         checks.ok(value("#texts-reaction") == german, "texts: German shows its saved reaction")
         driver.find_element(By.ID, "texts-remove").click()
-        wait.until(EC.text_to_be_present_in_element((By.ID, "status"), "no own texts for de"))
+        wait.until(EC.text_to_be_present_in_element((By.ID, "status"), "no own texts for de"), "texts: German not removed")
         checks.ok("de" not in saved_templates() and value("#texts-reaction") == "",
                   "texts: Remove deletes the German texts and empties the inputs")
-        waiter().until(lambda d: d.find_element(By.ID, "preview-reaction-source").text == "built-in")
+        waiter().until(lambda d: d.find_element(By.ID, "preview-reaction-source").text == "built-in", "texts: no built-in preview after Remove")
         checks.ok(driver.find_element(By.ID, "texts-remove").get_attribute("disabled") is not None,
                   "texts: Remove is off for a language without texts")
         browser_log("apps (badge and texts)")
