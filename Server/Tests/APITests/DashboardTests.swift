@@ -46,6 +46,51 @@ import Testing
         }
         #expect(script.contains("sessionStorage") && !script.contains("localStorage") && !script.contains("document.cookie"))
         #expect(script.contains(#"credentials: "omit""#))
+        // The apps page's editors (issue 30) use the admin API's own routes.
+        for route in [#""/template-preview""#, #""/templates/""#, "badge: value", "locKeys: locKeys.checked"] {
+            #expect(script.contains(route), "the script lacks \(route)")
+        }
+    }
+
+    /// What the apps page's badge select and texts editor read and write (issue 30): the app's
+    /// `badge` and `locKeys`, the built-in texts and placeholders, the preview, and a refusal
+    /// whose `details` key ends with the template's name (the editor shows it next to that
+    /// input, for a preview's draft and for a save alike).
+    @Test func theAppsPageReadsTheBadgeDefaultAndTheTexts() async throws {
+        let harness = try await Harness.start()
+        try await harness.makeApp("app1")
+        let apps = try await harness.admin("GET", "/apps")
+        let app = apps.dataArray.first ?? [:]
+        #expect(app["badge"] as? String == "caller" && app["locKeys"] as? Bool == false)
+        #expect(try await harness.admin("PUT", "/apps/app1", ["badge": "auto"]).data["badge"] as? String == "auto")
+
+        let texts = try await harness.admin("GET", "/apps/app1/templates")
+        let names = texts.data["names"] as? [String: [String: Any]] ?? [:]
+        #expect(names.keys.sorted() == ["callAudio", "callVideo", "groupMessage", "reaction"])
+        #expect(names["reaction"]?["placeholders"] as? [String] == ["sender", "reaction", "text"])
+        let builtIn = texts.data["builtIn"] as? [String: [String: String]] ?? [:]
+        #expect(builtIn["de"]?["reaction"] == "{sender} hat mit {reaction} reagiert: {text}" && builtIn["ar"] != nil)
+        #expect(texts.data["fallbackLanguage"] as? String == "en")
+
+        let sample = ["sender": "Ana", "text": "See you at 5?", "group": "Hiking club", "reaction": "👍"]
+        let preview = try await harness.admin(
+            "POST", "/apps/app1/template-preview",
+            ["languages": ["de"], "templates": ["de": ["reaction": "{sender} findet {text} {reaction}"]], "sample": sample])
+        let reaction = (preview.data["texts"] as? [String: [String: Any]])?["reaction"] ?? [:]
+        #expect(reaction["text"] as? String == "Ana findet See you at 5? 👍" && reaction["source"] as? String == "app")
+        let arabic = try await harness.admin("POST", "/apps/app1/template-preview", ["languages": ["ar-EG"], "sample": sample])
+        #expect(arabic.data["rightToLeft"] as? Bool == true && arabic.data["language"] as? String == "ar")
+
+        func details(_ response: RawHTTP.Response) -> [String: String] {
+            ((response.json["error"] as? [String: Any])?["details"] as? [String: String]) ?? [:]
+        }
+        let refused = try await harness.admin(
+            "POST", "/apps/app1/template-preview", ["languages": ["de"], "templates": ["de": ["reaction": "{sender} {emoji}"]]])
+        #expect(refused.status == 400 && details(refused).keys.map { $0.split(separator: ".").last } == ["reaction"])
+        #expect(details(refused).values.first?.contains("unknown placeholder {emoji}") == true)
+        let save = try await harness.admin("PUT", "/apps/app1/templates/de", ["reaction": "{sender} {emoji}"])
+        #expect(save.status == 400 && details(save).keys.map { $0.split(separator: ".").last } == ["reaction"])
+        #expect((try await harness.admin("GET", "/apps/app1/templates").data["templates"] as? [String: Any])?.isEmpty == true)
     }
 
     @Test func navigationMarksTheCurrentPage() async throws {

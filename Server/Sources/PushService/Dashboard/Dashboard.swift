@@ -25,7 +25,9 @@ public enum Dashboard {
     /// Every page, in navigation order after the sign-in page.
     public static let pages: [Page] = [
         Page(slug: "", title: "Sign in", lede: ""),
-        Page(slug: "apps", title: "Apps", lede: "The apps this service pushes for."),
+        Page(
+            slug: "apps", title: "Apps",
+            lede: "The apps this service pushes for: their privacy, urgency, badge default and notification texts."),
         Page(
             slug: "providers", title: "Providers",
             lede: "APNs and FCM credentials of the app and their health. Keys are sealed and never shown."),

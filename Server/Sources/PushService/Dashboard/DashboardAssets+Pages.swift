@@ -50,13 +50,15 @@ extension DashboardAssets {
                   el("td", {}, a.defaultFcmProviderId ? el("code", { text: a.defaultFcmProviderId }) : el("span", { className: "muted", text: "none" })),
                   el("td", {}, privacyControl(a)),
                   el("td", {}, urgencyControl(a)),
+                  el("td", {}, badgeControl(a)),
                   el("td", {}, when(a.createdAt)),
                   el("td", { className: "links" },
                     el("a", { href: "/dashboard/tokens?app=" + encodeURIComponent(a.appId), text: "Tokens" }),
                     el("a", { href: "/dashboard/send?app=" + encodeURIComponent(a.appId), text: "Test push" })));
               });
               append(content, table(apps.length + (apps.length === 1 ? " app" : " apps"),
-                ["App", "Name", "Webhook", "Webhook secret", "Default APNs provider", "Default FCM provider", "Privacy", "Urgency", "Created", "Open"], rows));
+                ["App", "Name", "Webhook", "Webhook secret", "Default APNs provider", "Default FCM provider", "Privacy", "Urgency", "Badge", "Created", "Open"], rows));
+              if (apps.length) append(content, textsEditor(apps));
             }).catch(failed);
           };
 
@@ -104,6 +106,271 @@ extension DashboardAssets {
               }).catch(function (error) { box.checked = !box.checked; failed(error); });
             });
             return [el("label", { "for": "time-sensitive-" + a.appId }, box, " Time Sensitive"), levels];
+          }
+
+          // The badge default (issue 30): the number each send gives (caller) or the service's own
+          // count (auto). Saved when changed.
+          function badgeControl(a) {
+            var id = "badge-" + a.appId;
+            var select = el("select", { id: id, "aria-label": "Badge default of " + a.appId, "aria-describedby": id + "-hint" },
+              el("option", { value: "caller", text: "caller" }),
+              el("option", { value: "auto", text: "auto" }));
+            select.value = a.badge || "caller";
+            select.addEventListener("change", function () {
+              var value = select.value;
+              say("Saving the badge default of " + a.appId + "…");
+              api("PUT", "/apps/" + encodeURIComponent(a.appId), { body: { badge: value } }).then(function (saved) {
+                a.badge = saved.badge;
+                select.value = saved.badge;
+                say(a.appId + "'s badge default is now " + saved.badge + (saved.badge === "auto"
+                  ? ": the service counts the badge of every recipient a send gives no number."
+                  : ": the badge is the number each send gives."), "ok");
+              }).catch(function (error) { select.value = a.badge || "caller"; failed(error); });
+            });
+            return [select, el("div", { className: "hint", id: id + "-hint", text: "auto: the service counts each recipient's unread chat messages." })];
+          }
+
+          // Notification texts (issue 30, languages): the texts the service writes into pushes, per
+          // language, beside the built-in ones, with a preview of what a device in that language
+          // shows. The preview checks the draft as a save would and saves nothing.
+          var TEMPLATE_ORDER = ["callAudio", "callVideo", "groupMessage", "reaction"];
+          var TEMPLATE_LABELS = { callAudio: "Audio call", callVideo: "Video call", groupMessage: "Group message", reaction: "Reaction" };
+          var PREVIEW_SAMPLE = { sender: "Ana", text: "See you at 5?", group: "Hiking club", reaction: "\uD83D\uDC4D" };
+          var LANGUAGE_TAG = /^[a-z]{2,8}(-[a-z0-9]{1,8})*$/;
+          function languageName(tag) {
+            try { return new Intl.DisplayNames(["en"], { type: "language" }).of(tag) || ""; } catch (e) { return ""; }
+          }
+
+          // The editor's card on the apps page: which app, then its texts (textsForm).
+          function textsEditor(apps) {
+            var app = currentApp();
+            if (!apps.some(function (a) { return a.appId === app; })) app = apps[0].appId;
+            var appSelect = el("select", {}, apps.map(function (a) {
+              return el("option", { value: a.appId, text: a.appId + (a.name && a.name !== a.appId ? " — " + a.name : "") });
+            }));
+            appSelect.value = app;
+            var holder = el("div", { id: "texts-holder" });
+            function load() {
+              clear(holder);
+              var chosen = appSelect.value;
+              api("GET", "/apps/" + encodeURIComponent(chosen) + "/templates").then(function (data) {
+                if (appSelect.value === chosen) append(holder, textsForm(chosen, data));
+              }).catch(failed);
+            }
+            appSelect.addEventListener("change", function () { sessionStorage.setItem(APP, appSelect.value); load(); });
+            load();
+            return el("section", { className: "card", id: "texts", "aria-labelledby": "texts-title" },
+              el("h2", { id: "texts-title", text: "Notification texts" }),
+              el("p", { className: "hint", text: "The texts the service writes into pushes (a call's body, a group message's line, a reaction's line) in each device's language. An empty field uses the built-in text shown in it; message text and names are never translated." }),
+              el("div", { className: "inline-form" }, field("texts-app", "App", appSelect)),
+              holder);
+          }
+
+          // One app's texts: a language picker (built in, the app's own, and any added here), an
+          // input per template, Save / Remove, the loc-key choice, and the live preview.
+          function textsForm(app, data) {
+            var state = data;
+            var path = "/apps/" + encodeURIComponent(app);
+            var names = TEMPLATE_ORDER.filter(function (n) { return state.names[n]; })
+              .concat(Object.keys(state.names).filter(function (n) { return TEMPLATE_ORDER.indexOf(n) < 0; }).sort());
+            var added = [];
+            var language = el("select", {});
+            var inputs = {}, errors = {}, hints = {}, texts = {}, sources = {}, keys = {};
+            var timer = null, sequence = 0;
+
+            function tags() {
+              var all = {};
+              Object.keys(state.builtIn).concat(Object.keys(state.templates), added).forEach(function (t) { all[t] = true; });
+              return Object.keys(all).sort();
+            }
+            function fillLanguages(selected) {
+              clear(language);
+              tags().forEach(function (tag) {
+                var marks = [];
+                if (state.builtIn[tag]) marks.push("built in");
+                if (state.templates[tag]) marks.push("app texts");
+                var name = languageName(tag);
+                append(language, el("option", { value: tag,
+                  text: tag + (name && name.toLowerCase() !== tag ? " — " + name : "") + " (" + (marks.length ? marks.join(", ") : "new") + ")" }));
+              });
+              language.value = selected;
+            }
+
+            var rows = names.map(function (name) {
+              var id = "texts-" + name;
+              var input = el("input", { type: "text", id: id, autocomplete: "off", spellcheck: "false", "aria-describedby": id + "-hint " + id + "-error" });
+              input.addEventListener("input", schedule);
+              inputs[name] = input;
+              hints[name] = el("p", { className: "hint", id: id + "-hint" });
+              errors[name] = el("p", { className: "field-error", id: id + "-error", "aria-live": "polite" });
+              return el("div", { className: "field" }, el("label", { for: id, text: TEMPLATE_LABELS[name] || name }), input, hints[name], errors[name]);
+            });
+
+            var preview = el("div", { id: "texts-preview", className: "preview", dir: "ltr" }, names.map(function (name) {
+              texts[name] = el("span", { className: "preview-text", id: "preview-" + name });
+              sources[name] = el("span", { className: "badge", id: "preview-" + name + "-source" });
+              keys[name] = el("span", { className: "muted preview-keys", id: "preview-" + name + "-keys" });
+              return el("div", { className: "preview-row" },
+                el("span", { className: "preview-name", text: TEMPLATE_LABELS[name] || name }), texts[name], " ", sources[name], " ", keys[name]);
+            }));
+            var previewNote = el("p", { id: "texts-preview-note", className: "muted", "aria-live": "polite" });
+
+            // What the inputs say: only the texts that are not blank.
+            function draft() {
+              var result = {};
+              names.forEach(function (name) { if (inputs[name].value.trim()) result[name] = inputs[name].value; });
+              return result;
+            }
+            // Shows each problem of `details` next to its input ("templates.de.reaction",
+            // "body.reaction": the last part names the template); true when one was shown.
+            function showErrors(details) {
+              var shown = false;
+              names.forEach(function (name) {
+                var problem = null;
+                Object.keys(details || {}).forEach(function (field) { if (field.split(".").pop() === name) problem = details[field]; });
+                errors[name].textContent = problem ? "Refused: " + problem : "";
+                if (problem) { inputs[name].setAttribute("aria-invalid", "true"); shown = true; } else inputs[name].removeAttribute("aria-invalid");
+              });
+              return shown;
+            }
+            function schedule() {
+              clearTimeout(timer);
+              timer = setTimeout(runPreview, 300);
+            }
+            function runPreview() {
+              clearTimeout(timer);
+              var tag = language.value;
+              var mine = ++sequence;
+              var body = { languages: [tag], locKeys: locKeys.checked, sample: PREVIEW_SAMPLE };
+              var drafted = draft();
+              // A language the app has no texts for and the draft leaves empty is not sent: the
+              // device falls back as it would (de-ch to de, then English).
+              if (Object.keys(drafted).length || state.templates[tag]) { body.templates = {}; body.templates[tag] = drafted; }
+              previewNote.textContent = "Rendering…";
+              api("POST", path + "/template-preview", { body: body }).then(function (result) {
+                if (mine !== sequence) return;
+                showErrors({});
+                preview.setAttribute("dir", result.rightToLeft ? "rtl" : "ltr");
+                preview.setAttribute("lang", result.language);
+                preview.classList.remove("stale");
+                names.forEach(function (name) {
+                  var entry = result.texts[name] || {};
+                  texts[name].textContent = entry.text || "";
+                  sources[name].textContent = entry.source || "";
+                  sources[name].className = "badge" + (entry.source === "app" ? " ok" : "");
+                  keys[name].textContent = entry["loc-key"] ? "loc-key " + entry["loc-key"] + ", loc-args " + JSON.stringify(entry["loc-args"] || []) : "";
+                });
+                var s = result.sample || {};
+                previewNote.textContent = "What a device set to " + tag + " shows (texts of " + result.language + (result.rightToLeft ? ", right to left" : "") +
+                  "), with the sample sender " + s.sender + ", group " + s.group + ", text " + s.text + ", reaction " + s.reaction + ".";
+              }).catch(function (error) {
+                if (mine !== sequence) return;
+                preview.classList.add("stale");
+                if (showErrors(error.details)) previewNote.textContent = "No preview: the service refuses this draft (see the marked text).";
+                else { previewNote.textContent = "No preview."; failed(error); }
+              });
+            }
+            function show(tag) {
+              var saved = state.templates[tag] || {};
+              var builtIn = state.builtIn[tag] || state.builtIn[state.fallbackLanguage] || {};
+              names.forEach(function (name) {
+                inputs[name].value = saved[name] || "";
+                inputs[name].setAttribute("placeholder", builtIn[name] || "");
+                var info = state.names[name] || {};
+                hints[name].textContent = "Placeholders: " + (info.placeholders || []).map(function (p) { return "{" + p + "}"; }).join(", ") +
+                  (info.locKey ? " · loc-key " + info.locKey : "") + (state.builtIn[tag] ? "" : " · empty: English");
+              });
+              showErrors({});
+              remove.disabled = !state.templates[tag];
+              runPreview();
+            }
+
+            var addInput = el("input", { type: "text", autocomplete: "off", spellcheck: "false", size: 12, placeholder: "it, pt-BR, de-CH", "aria-describedby": "texts-add-error" });
+            var addError = el("p", { className: "field-error", id: "texts-add-error", "aria-live": "polite" });
+            var addForm = el("form", { className: "add-language", onsubmit: function (event) {
+              event.preventDefault();
+              var tag = addInput.value.trim().toLowerCase();
+              if (!LANGUAGE_TAG.test(tag) || tag.length > 35) {
+                addError.textContent = "Not a language tag: a language of 2 to 8 letters, then parts of letters or digits after dashes (such as pt-BR).";
+                addInput.setAttribute("aria-invalid", "true");
+                return;
+              }
+              addError.textContent = "";
+              addInput.removeAttribute("aria-invalid");
+              addInput.value = "";
+              if (tags().indexOf(tag) < 0) added.push(tag);
+              fillLanguages(tag);
+              show(tag);
+              say(state.builtIn[tag] || state.templates[tag] ? "Showing " + tag + "." : "Added " + tag + ": nothing is saved until you save its texts.");
+            } }, field("texts-add", "Add a language", addInput), el("button", { type: "submit", className: "secondary", text: "Add" }));
+
+            var remove = el("button", { type: "button", className: "secondary", id: "texts-remove", text: "Remove" });
+            remove.addEventListener("click", function () {
+              var tag = language.value;
+              say("Removing the " + tag + " texts of " + app + "…");
+              api("DELETE", path + "/templates/" + encodeURIComponent(tag)).then(function (saved) {
+                state = saved;
+                if (!state.builtIn[tag] && added.indexOf(tag) < 0) added.push(tag);
+                fillLanguages(tag);
+                show(tag);
+                say(app + " has no own texts for " + tag + " now: its pushes use the built-in ones.", "ok");
+              }).catch(failed);
+            });
+            var previewButton = el("button", { type: "button", className: "secondary", id: "texts-preview-button", text: "Preview" });
+            previewButton.addEventListener("click", runPreview);
+
+            var form = el("form", { id: "texts-form", onsubmit: function (event) {
+              event.preventDefault();
+              clearTimeout(timer);
+              sequence++;
+              var tag = language.value;
+              var body = draft();
+              var count = Object.keys(body).length;
+              say("Saving the " + tag + " texts of " + app + "…");
+              api("PUT", path + "/templates/" + encodeURIComponent(tag), { body: body }).then(function (saved) {
+                state = saved;
+                fillLanguages(tag);
+                remove.disabled = !state.templates[tag];
+                showErrors({});
+                say(count ? "Saved " + count + (count === 1 ? " text" : " texts") + " for " + tag + " in " + app + "."
+                  : app + " has no own texts for " + tag + " now: its pushes use the built-in ones.", "ok");
+                runPreview();
+              }).catch(function (error) {
+                showErrors(error.details);
+                failed(error);
+              });
+            } },
+              el("div", { className: "grid" }, rows),
+              el("div", { className: "actions" },
+                el("button", { type: "submit", id: "texts-save", text: "Save" }), previewButton, remove));
+
+            var locKeys = el("input", { type: "checkbox", id: "texts-lockeys" });
+            locKeys.checked = !!state.locKeys;
+            locKeys.addEventListener("change", function () {
+              say("Saving the loc-key choice of " + app + "…");
+              api("PUT", path, { body: { locKeys: locKeys.checked } }).then(function (saved) {
+                state.locKeys = saved.locKeys;
+                locKeys.checked = saved.locKeys;
+                say(app + (saved.locKeys ? "'s alerts also carry loc-key and loc-args." : "'s alerts carry no loc-key."), "ok");
+                runPreview();
+              }).catch(function (error) { locKeys.checked = !!state.locKeys; failed(error); });
+            });
+
+            language.addEventListener("change", function () { show(language.value); });
+            var languageTags = Object.keys(state.templates).sort();
+            var first = languageTags.length ? languageTags[0] : state.fallbackLanguage;
+            fillLanguages(first);
+            var holder = [
+              el("div", { className: "inline-form" }, field("texts-language", "Language", language), addForm),
+              addError,
+              form,
+              el("div", { className: "checks" }, el("label", {}, locKeys, " Also send loc-key/loc-args for apps that localize on the device")),
+              el("h3", { text: "Preview" }),
+              previewNote,
+              preview
+            ];
+            show(first);
+            return holder;
           }
 
           pages.providers = function () {

@@ -86,6 +86,21 @@ extension DashboardAssets {
         .stat-value { font-size: 1.7em; font-weight: 700; font-variant-numeric: tabular-nums; }
         .stat-label { color: var(--muted); font-size: 0.88em; }
         .summary { font-weight: 600; }
+        h3 { font-size: 1em; margin: 1em 0 0.4em; }
+        .field-error { margin: 0; color: var(--bad); font-weight: 600; font-size: 0.88em; }
+        .field-error:empty { display: none; }
+        #texts-add-error { margin: -0.5em 0 1em; }
+        .add-language { display: flex; align-items: flex-end; gap: 0.8em; margin: 0 0 0 1.5em; }
+        .add-language .field { margin: 0; }
+        .actions { display: flex; gap: 0.8em; flex-wrap: wrap; margin: 0 0 1em; }
+        button:disabled { opacity: 0.5; cursor: not-allowed; }
+        .preview { border: 1px solid var(--line); border-radius: 8px; background: #f8f9fb; padding: 0.4em 1em; }
+        .preview.stale { opacity: 0.55; }
+        .preview-row { padding: 0.35em 0; border-bottom: 1px solid #edf0f4; }
+        .preview-row:last-child { border-bottom: none; }
+        .preview-name { display: inline-block; min-width: 9em; color: var(--muted); font-size: 0.88em; }
+        .preview-text { font-weight: 600; margin: 0 0.4em; }
+        .preview-keys { font-size: 0.85em; }
         footer { color: var(--muted); font-size: 0.85em; text-align: center; padding: 1em; }
         @media (prefers-reduced-motion: no-preference) { a, button { transition: background 0.1s; } }
         """#

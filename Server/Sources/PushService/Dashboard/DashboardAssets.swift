@@ -103,7 +103,11 @@ enum DashboardAssets {
               hint ? el("p", { className: "hint", id: id + "-hint", text: hint }) : null);
           }
 
-          function ApiError(status, code, message) { this.status = status; this.code = code; this.message = message; }
+          // A refused call: the HTTP status, the error's code and message, and its details (field
+          // name → problem, e.g. {"templates.de.reaction": "unknown placeholder {emoji}; …"}).
+          function ApiError(status, code, message, details) {
+            this.status = status; this.code = code; this.message = message; this.details = details || {};
+          }
 
           // Every call: same origin, the key in a header, no cookies.
           function api(method, path, options) {
@@ -125,7 +129,7 @@ enum DashboardAssets {
                     sessionStorage.removeItem(KEY);
                     location.replace("/dashboard?refused=1");
                   }
-                  throw new ApiError(response.status, error.code || "HTTP_" + response.status, error.message || "The request failed.");
+                  throw new ApiError(response.status, error.code || "HTTP_" + response.status, error.message || "The request failed.", error.details);
                 }
                 return json ? json.data : null;
               });
