@@ -257,7 +257,7 @@ extension DashboardAssets {
                   var entry = result.texts[name] || {};
                   texts[name].textContent = entry.text || "";
                   sources[name].textContent = entry.source || "";
-                  sources[name].className = "badge" + (entry.source === "app" ? " ok" : "");
+                  sources[name].className = "badge" + (String(entry.source || "").indexOf("app") === 0 ? " ok" : "");
                   keys[name].textContent = entry["loc-key"] ? "loc-key " + entry["loc-key"] + ", loc-args " + JSON.stringify(entry["loc-args"] || []) : "";
                 });
                 var s = result.sample || {};
@@ -272,13 +272,18 @@ extension DashboardAssets {
             }
             function show(tag) {
               var saved = state.templates[tag] || {};
-              var builtIn = state.builtIn[tag] || state.builtIn[state.fallbackLanguage] || {};
+              // The built-in texts a device of this language falls back to: the language's, or
+              // those of a shorter form of it (de-ch: de), else English's.
+              var base = tag;
+              while (!state.builtIn[base] && base.indexOf("-") > 0) base = base.slice(0, base.lastIndexOf("-"));
+              if (!state.builtIn[base]) base = state.fallbackLanguage;
+              var builtIn = state.builtIn[base] || {};
               names.forEach(function (name) {
                 inputs[name].value = saved[name] || "";
                 inputs[name].setAttribute("placeholder", builtIn[name] || "");
                 var info = state.names[name] || {};
                 hints[name].textContent = "Placeholders: " + (info.placeholders || []).map(function (p) { return "{" + p + "}"; }).join(", ") +
-                  (info.locKey ? " · loc-key " + info.locKey : "") + (state.builtIn[tag] ? "" : " · empty: English");
+                  (info.locKey ? " · loc-key " + info.locKey : "") + (base === tag ? "" : " · empty: the built-in text of " + base);
               });
               showErrors({});
               remove.disabled = !state.templates[tag];
