@@ -9,7 +9,9 @@ import PushCore
 ///
 /// Methods are synchronous and may block on I/O. Deleting an app or a user deletes what
 /// hangs off it (users, auth tokens, push tokens, providers).
-public protocol ServiceStore: OutboxStore, SharedStore, MessageChangeStore, EncryptionKeyStore, UnreadStore, PushHistoryStore {
+public protocol ServiceStore: OutboxStore, SharedStore, MessageChangeStore, EncryptionKeyStore, UnreadStore, PushHistoryStore,
+    ActivityStore
+{
     // MARK: Apps
     /// Adds an app; throws ``StoreError/conflict`` when the id is taken.
     func createApp(_ app: AppRecord) throws

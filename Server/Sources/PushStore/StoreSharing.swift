@@ -16,6 +16,7 @@ public enum StoreTable: String, Sendable, CaseIterable {
     case pushEvents = "push_events"
     case pushChanges = "push_changes", revokedPushTokens = "revoked_push_tokens"
     case unreadMessages = "unread_messages"
+    case userActivity = "user_activity", heldPushes = "held_pushes"
 
     /// The columns, in row order.
     public var columns: [String] {
@@ -24,7 +25,7 @@ public enum StoreTable: String, Sendable, CaseIterable {
             return [
                 "id", "name", "webhook_url", "webhook_secret", "created_at", "default_apns_provider_id", "default_fcm_provider_id",
                 "privacy", "private_placeholder", "private_call_placeholder", "delivery_policy", "badge",
-                "localization",
+                "localization", "hold_seconds",
             ]
         // (`users.tokens_at_most` is not copied: a bound the destination's registrations count again.)
         case .users: return ["app_id", "uid", "name", "avatar", "created_at", "changes_purged_through"]
@@ -63,6 +64,8 @@ public enum StoreTable: String, Sendable, CaseIterable {
             ]
         case .revokedPushTokens: return ["app_id", "uid", "token", "platform", "provider_id", "environment", "revoked_at"]
         case .unreadMessages: return ["app_id", "uid", "conversation_id", "message_id", "created_at", "read_at"]
+        case .userActivity: return ["app_id", "uid", "source", "conversation_id", "expires_at"]
+        case .heldPushes: return ["app_id", "uid", "conversation_id", "job_id", "until"]
         }
     }
 }

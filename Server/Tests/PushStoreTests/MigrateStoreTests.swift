@@ -370,6 +370,13 @@ import Testing
         _ = try source.store.withSharedProviderToken(teamId: "OTHERTEAM1", keyId: "OTHERKEY01") { _ in
             SharedProviderToken(sealed: Data("sealed elsewhere".utf8), issuedAt: Date(timeIntervalSince1970: 1_764_000_000))
         }
+        // Bob reads his conversation with Alice on the web (issue 31): activity and a held push.
+        let now = Date()
+        try source.store.setActivity(
+            appId: "chat", uid: "bob", source: UserActivity.backEnd, conversationId: "alice_user_bob",
+            expiresAt: now.addingTimeInterval(300), now: now)
+        try source.store.recordHeldPushes(
+            appId: "chat", uid: "bob", conversationId: "alice_user_bob", jobIds: ["held-job"], until: now.addingTimeInterval(60), now: now)
         var before: [String: NSObject] = [:]
         for (name, path, app) in [
             ("apps", "/apps", nil), ("users", "/users", "chat"), ("providers", "/notifications/push/v1/providers", "chat"),

@@ -537,16 +537,16 @@ struct PostgresStoreTests {
         }
         let stores = try opened.withLock { $0 }.map { try $0.get() }
         defer { stores.forEach { $0.close() } }
-        #expect(stores.allSatisfy { $0.schemaVersion == 18 })
+        #expect(stores.allSatisfy { $0.schemaVersion == 19 })
         #expect(
             try schema.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations")
-                == "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18"
+                == "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19"
         )
         let reopened = try schema.open(poolSize: 1)
         defer { reopened.close() }
-        #expect(reopened.schemaVersion == 18)
-        #expect(try schema.psql("SELECT count(*) FROM schema_migrations") == "18")
-        #expect(try schema.psql("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") == "19")
+        #expect(reopened.schemaVersion == 19)
+        #expect(try schema.psql("SELECT count(*) FROM schema_migrations") == "19")
+        #expect(try schema.psql("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") == "21")
     }
 
     /// A database of schema 6 (job leases in `push_jobs`) with jobs in every state: migration 7
@@ -587,7 +587,7 @@ struct PostgresStoreTests {
 
         let store = try schema.open(poolSize: 2)
         defer { store.close() }
-        #expect(store.schemaVersion == 18)
+        #expect(store.schemaVersion == 19)
         // Every job reads as before, through the export and the counts.
         #expect(try schema.psql("SELECT string_agg(concat_ws('|', \(columns)), E'\\n' ORDER BY id) FROM push_job_rows") == before)
         #expect(
@@ -962,6 +962,12 @@ struct PostgresStoreTests {
         }
         _ = try store.addUnread(
             appId: "a1", messages: [UnreadMessage(uid: "u2", conversationId: "u1_user_u2", messageId: "m1")], totalsOf: [], now: t0)
+        // Issue 31: u2 reads on the web, and a push of theirs waits.
+        try store.setActivity(
+            appId: "a1", uid: "u2", source: UserActivity.backEnd, conversationId: "u1_user_u2", expiresAt: t0.addingTimeInterval(60),
+            now: t0)
+        try store.recordHeldPushes(
+            appId: "a1", uid: "u2", conversationId: "u1_user_u2", jobIds: ["held-1"], until: t0.addingTimeInterval(15), now: t0)
         var keyed = StoreScenarios.token("keyed-tok", at: 60)
         keyed.encryption = StoredEncryptionKeys(p256dh: Data([4, 0, 255]), sealedAuth: Data([1, 2, 0]))
         _ = try store.registerToken(keyed, maxPerUser: 100)

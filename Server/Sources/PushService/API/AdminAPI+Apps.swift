@@ -23,6 +23,7 @@ extension AdminAPI {
         try applyDeliveryPolicy(body, to: &record)
         try applyBadge(body, to: &record)
         try applyLocalization(body, to: &record)
+        try applyHold(body, to: &record)
         do {
             try service.store.createApp(record)
         } catch StoreError.conflict {
@@ -57,6 +58,7 @@ extension AdminAPI {
         try applyDeliveryPolicy(body, to: &record)
         try applyBadge(body, to: &record)
         try applyLocalization(body, to: &record)
+        try applyHold(body, to: &record)
         // The default providers (null clears one): each must name a provider of the app of its kind.
         var defaults: [(ProviderRecord.Kind, String?)] = []
         for (kind, field) in [(ProviderRecord.Kind.apns, "defaultApnsProviderId"), (.fcm, "defaultFcmProviderId")] {
@@ -128,6 +130,13 @@ extension AdminAPI {
             throw APIError.badRequest("The badge field must be caller or auto.", field: "badge", problem: "not caller or auto")
         }
         record.badge = badge
+    }
+
+    /// Reads `holdWhileActiveSeconds` (issue 31) from a create or update body: 0 (off) to
+    /// ``ActivityHold/maxSeconds``. Absent leaves the record as is.
+    func applyHold(_ body: JSONObject, to record: inout AppRecord) throws {
+        guard let seconds = try body.int("holdWhileActiveSeconds", in: 0...Int64(ActivityHold.maxSeconds)) else { return }
+        record.holdWhileActiveSeconds = Int(seconds)
     }
 
     func sealWebhookSecret(_ secret: String, appId: String) throws -> Data {

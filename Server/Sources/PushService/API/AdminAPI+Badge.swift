@@ -18,6 +18,11 @@ extension AdminAPI {
                 let user = try existingUser(call)
                 return badgeJSON(uid: user.uid, try service.store.unreadCounts(appId: call.appId, uid: user.uid))
             },
+            // The conversation the user reads on the web or a desktop (issue 31): their devices wait.
+            Route("PUT", "users/:uid/activity", .adminApp) { call in
+                let user = try existingUser(call)
+                return try ActivityHold.report(call, service: service, appId: call.appId, uid: user.uid, source: UserActivity.backEnd)
+            },
             Route("DELETE", "users/:uid/badge", .adminApp) { call in
                 let user = try existingUser(call)
                 let conversationId = call.request.query["conversationId"]

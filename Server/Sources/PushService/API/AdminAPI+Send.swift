@@ -74,6 +74,11 @@ extension AdminAPI {
         var jobs: [PushJob] = []
         var perRecipient: [[String: Any]] = []
         let now = service.now
+        // Who reads which conversation elsewhere (issue 31), when the app holds pushes for it.
+        let hold = app?.holdWhileActiveSeconds ?? 0
+        let activities =
+            hold > 0 ? try service.store.activities(appId: call.appId, uids: request.recipients.map(\.uid), now: now) : [:]
+        var held: [(uid: String, conversationId: String, jobIds: [String])] = []
         // Tokens a revocation deleted: recorded as skipped jobs (rule `revoked`) for the log and trace.
         let revoked = Dictionary(
             grouping: try service.store.revokedPushTokens(appId: call.appId, uids: request.recipients.map(\.uid)), by: \.uid)
@@ -87,8 +92,14 @@ extension AdminAPI {
                     preferences: try service.store.preferences(appId: call.appId, uid: recipient.uid),
                     fallbackTimezone: PreferenceRules.registrationTimezone(tokens), now: now)
             }
-            let recipientJobs = factory.jobs(
+            var recipientJobs = factory.jobs(
                 for: request.event, uid: recipient.uid, badge: recipient.badge, tokens: tokens, treatment: treatment)
+            if let activity = activities[recipient.uid],
+                let waiting = ActivityHold.apply(
+                    &recipientJobs, event: request.event, tokens: tokens, activities: activity, seconds: hold, now: now)
+            {
+                held.append((recipient.uid, waiting.conversationId, waiting.jobIds))
+            }
             // A push APNs would refuse (too large) is refused here, naming the field, not stored.
             if let refusal = PayloadSize.check(recipientJobs, event: request.event, badge: recipient.badge) { throw refusal }
             jobs += recipientJobs
@@ -110,6 +121,15 @@ extension AdminAPI {
         let outcome = try service.store.acceptSend(
             appId: call.appId, idempotencyKey: Self.storedKey(idempotencyKey, requestId: requestId),
             requestHash: Self.requestHash(body), jobs: jobs, webhooks: [], response: response, now: service.now)
+        // Held pushes are recorded once stored, for a read to cancel. A crash in between only
+        // lets them go when their hold ends, as if nobody read.
+        if case .accepted = outcome {
+            for entry in held {
+                try service.store.recordHeldPushes(
+                    appId: call.appId, uid: entry.uid, conversationId: entry.conversationId, jobIds: entry.jobIds,
+                    until: now.addingTimeInterval(Double(hold)), now: now)
+            }
+        }
         return (
             outcome,
             "send accepted app=\(call.appId) request=\(requestId) jobs=\(jobs.count { !$0.skipped }) skipped=\(jobs.count(where: \.skipped))"

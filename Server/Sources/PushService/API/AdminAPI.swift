@@ -85,6 +85,8 @@ struct AdminAPI {
         // Languages (issue 30): the app's own texts and whether alerts carry `loc-key`.
         value["templates"] = app.localization.templates.mapValues { $0 as [String: Any] }
         value["locKeys"] = app.localization.locKeys
+        // Quiet when already reading (issue 31).
+        value["holdWhileActiveSeconds"] = app.holdWhileActiveSeconds
         return value
     }
 

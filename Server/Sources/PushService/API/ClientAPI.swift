@@ -33,6 +33,13 @@ struct ClientAPI {
                 return try ReadSync(service: service).handle(
                     call, appId: session.appId, uid: session.uid, excludingAuthTokenHash: session.authTokenHash)
             },
+            // The conversation this device shows now (issue 31): the user's other devices wait.
+            Route("PUT", "notifications/push/v1/activity", .client) { call in
+                guard let session = call.session else { throw APIError.authTokenNotFound }
+                return try ActivityHold.report(
+                    call, service: service, appId: session.appId, uid: session.uid,
+                    source: ActivityHold.source(authTokenHash: session.authTokenHash))
+            },
         ] + PreferencesAPI(service: service).clientRoutes + ChangesAPI(service: service).clientRoutes
     }
 

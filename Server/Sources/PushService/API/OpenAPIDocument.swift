@@ -1531,6 +1531,28 @@ enum OpenAPIDocument {
                 }
               }
             },
+            "/notifications/push/v1/activity": {
+              "put": {
+                "tags": ["client"],
+                "operationId": "reportActivity",
+                "summary": "The conversation this device shows now (the user's other devices' pushes of it wait)",
+                "description": "Issue 31: the SDK reports the conversation the app shows (`setActiveConversation`), at most once per change, and clears it when the app leaves the foreground. In an app with `holdWhileActiveSeconds`, chat pushes of that conversation to the user's other devices wait that long (this device's do not).",
+                "security": [{ "appId": [], "authToken": [] }],
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ReportActivity" } } } },
+                "responses": {
+                  "200": {
+                    "description": "The activity as stored.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ActivityAnswer" } } }
+                  },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/ClientUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "429": { "$ref": "#/components/responses/TooManyRequests" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
             "/notifications/push/v1/changes": {
               "get": {
                 "tags": ["client"],
@@ -1626,6 +1648,28 @@ enum OpenAPIDocument {
                   "200": {
                     "description": "The conversation and how many devices get the push.",
                     "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ReadAnswer" } } }
+                  },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
+            "/users/{uid}/activity": {
+              "put": {
+                "tags": ["admin"],
+                "operationId": "reportUserActivity",
+                "summary": "The conversation the user reads on the web or a desktop (all their devices' pushes of it wait)",
+                "description": "Issue 31: as the client route, for the app's other clients; every device of the user waits. 404 `ERR_UID_NOT_FOUND` for an unknown user.",
+                "security": [{ "apiKey": [], "appId": [] }],
+                "parameters": [{ "$ref": "#/components/parameters/uidPath" }],
+                "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ReportActivity" } } } },
+                "responses": {
+                  "200": {
+                    "description": "The activity as stored.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/ActivityAnswer" } } }
                   },
                   "400": { "$ref": "#/components/responses/BadRequest" },
                   "401": { "$ref": "#/components/responses/AdminUnauthorized" },
@@ -2073,7 +2117,8 @@ enum OpenAPIDocument {
                     "oneOf": [{ "$ref": "#/components/schemas/AppTemplates" }, { "type": "null" }],
                     "description": "Replaces the app's texts; null removes them all."
                   },
-                  "locKeys": { "$ref": "#/components/schemas/LocKeys" }
+                  "locKeys": { "$ref": "#/components/schemas/LocKeys" },
+                  "holdWhileActiveSeconds": { "$ref": "#/components/schemas/HoldSeconds" }
                 }
               },
               "AppBadge": {
@@ -2196,7 +2241,8 @@ enum OpenAPIDocument {
                     "oneOf": [{ "$ref": "#/components/schemas/AppTemplates" }, { "type": "null" }],
                     "description": "Replaces the app's texts; null removes them all."
                   },
-                  "locKeys": { "$ref": "#/components/schemas/LocKeys" }
+                  "locKeys": { "$ref": "#/components/schemas/LocKeys" },
+                  "holdWhileActiveSeconds": { "$ref": "#/components/schemas/HoldSeconds" }
                 }
               },
               "App": {
@@ -2216,7 +2262,8 @@ enum OpenAPIDocument {
                   "effectiveDeliveryPolicy",
                   "badge",
                   "templates",
-                  "locKeys"
+                  "locKeys",
+                  "holdWhileActiveSeconds"
                 ],
                 "properties": {
                   "appId": { "type": "string" },
@@ -2246,7 +2293,8 @@ enum OpenAPIDocument {
                     "additionalProperties": { "type": "object", "additionalProperties": { "type": "string" } },
                     "description": "The app's texts by language (lowercased), as set."
                   },
-                  "locKeys": { "type": "boolean" }
+                  "locKeys": { "type": "boolean" },
+                  "holdWhileActiveSeconds": { "type": "integer" }
                 }
               },
               "AppAnswer": { "type": "object", "required": ["data"], "properties": { "data": { "$ref": "#/components/schemas/App" } } },
@@ -3152,6 +3200,43 @@ enum OpenAPIDocument {
                   "expired": { "type": "integer", "minimum": 0 },
                   "skipped": { "type": "integer", "minimum": 0 },
                   "inFlight": { "type": "integer", "minimum": 0 }
+                }
+              },
+              "HoldSeconds": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 300,
+                "description": "Issue 31, quiet when already reading: while a user reads a conversation on one device (the SDK reports it) or elsewhere (the back end reports it), chat pushes of that conversation to their other devices wait this long; a read on any device meanwhile skips them (rule `read-elsewhere`), else they go when it ends. Calls never wait. 0 (the default): off. Anything else is a 400 naming `holdWhileActiveSeconds`."
+              },
+              "ReportActivity": {
+                "type": "object",
+                "required": ["conversationId"],
+                "properties": {
+                  "conversationId": {
+                    "oneOf": [{ "type": "string", "minLength": 1, "maxLength": 300, "pattern": "^[!-.0-~]+$" }, { "type": "null" }],
+                    "description": "The conversation as pushes name it (`alice_user_bob`, `group_<guid>`); null clears the activity."
+                  },
+                  "seconds": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 300,
+                    "description": "How long the activity lasts unless reported again (60 when absent): an app suspended before it could clear it never holds pushes for long."
+                  }
+                }
+              },
+              "ActivityAnswer": {
+                "type": "object",
+                "required": ["data"],
+                "properties": {
+                  "data": {
+                    "type": "object",
+                    "required": ["uid", "conversationId", "expiresAt"],
+                    "properties": {
+                      "uid": { "type": "string" },
+                      "conversationId": { "type": ["string", "null"] },
+                      "expiresAt": { "oneOf": [{ "$ref": "#/components/schemas/EpochMilliseconds" }, { "type": "null" }] }
+                    }
+                  }
                 }
               }
             }

@@ -32,6 +32,9 @@ struct ReadSync {
         let givenCount = try body.int("unreadCount", in: 0...1_000_000).map { Int($0) }
         let conversationId = PayloadBuilder.conversationId(sender: uid, receiver: receiver, receiverType: receiverType)
         let badge = try countedBadge(appId: appId, uid: uid, conversationId: conversationId)
+        // Pushes of this conversation held while the user read it elsewhere (issue 31) go no more.
+        let cancelled = try service.store.cancelHeldPushes(
+            appId: appId, uid: uid, conversationId: conversationId, rule: ActivityHold.cancelRule, now: service.now)
         // A count the reader gave wins; else the service's total, when it counts for this user.
         let unreadCount = givenCount ?? badge
         let tokens = try service.store.tokens(appId: appId, uid: uid).filter {
@@ -46,7 +49,7 @@ struct ReadSync {
         let change = PushChange(
             appId: appId, uid: uid, kind: .read, conversationId: conversationId, unreadCount: unreadCount, at: now, createdAt: now)
         try service.store.record(changes: [change], pushJobs: jobs)
-        service.logger.info("read app=\(appId) uid=\(uid) devices=\(jobs.count)")
+        service.logger.info("read app=\(appId) uid=\(uid) devices=\(jobs.count) cancelledHeld=\(cancelled.count)")
         var answer: [String: Any] = ["conversationId": conversationId, "devices": jobs.count]
         if givenCount == nil, let badge { answer["unreadCount"] = badge }
         return answer

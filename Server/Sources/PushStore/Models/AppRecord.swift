@@ -34,14 +34,18 @@ public struct AppRecord: Sendable, Hashable {
     public var badge: AppBadge
     /// The app's notification texts per language and its `loc-key` choice (issue 30).
     public var localization: AppLocalization
+    /// How long chat pushes to a user's other devices wait while the user reads their
+    /// conversation on one device (issue 31); 0: they never wait.
+    public var holdWhileActiveSeconds: Int
 
     /// Creates a record.
     public init(
         id: String, name: String, webhookURL: String? = nil, sealedWebhookSecret: Data? = nil, createdAt: Date,
         defaultAPNsProviderId: String? = nil, defaultFCMProviderId: String? = nil, privacy: AppPrivacy = .standard,
         privatePlaceholder: String? = nil, privateCallPlaceholder: String? = nil, deliveryPolicy: DeliveryPolicy = .standard,
-        badge: AppBadge = .caller, localization: AppLocalization = .standard
+        badge: AppBadge = .caller, localization: AppLocalization = .standard, holdWhileActiveSeconds: Int = 0
     ) {
+        self.holdWhileActiveSeconds = holdWhileActiveSeconds
         self.localization = localization
         self.deliveryPolicy = deliveryPolicy
         self.badge = badge

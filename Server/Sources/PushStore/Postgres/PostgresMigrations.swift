@@ -244,6 +244,18 @@ enum PostgresMigrations {
         """
         CREATE INDEX push_jobs_user ON push_jobs(app_id, uid, created_at);
         """,
+        // 19: quiet when already reading (issue 31): SQLite's 19.
+        """
+        ALTER TABLE apps ADD COLUMN hold_seconds INTEGER NOT NULL DEFAULT 0;
+        CREATE TABLE user_activity (
+            app_id TEXT COLLATE "C" NOT NULL, uid TEXT COLLATE "C" NOT NULL, source TEXT COLLATE "C" NOT NULL,
+            conversation_id TEXT COLLATE "C" NOT NULL, expires_at BIGINT NOT NULL, PRIMARY KEY (app_id, uid, source),
+            FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
+        CREATE TABLE held_pushes (
+            app_id TEXT COLLATE "C" NOT NULL, uid TEXT COLLATE "C" NOT NULL, conversation_id TEXT COLLATE "C" NOT NULL,
+            job_id TEXT COLLATE "C" NOT NULL, until BIGINT NOT NULL, PRIMARY KEY (app_id, uid, conversation_id, job_id),
+            FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
+        """,
     ]
 
     /// The queue's lanes: due calls (claimed first), other due jobs, leased jobs (claimable

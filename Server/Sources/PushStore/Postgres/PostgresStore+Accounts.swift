@@ -14,14 +14,14 @@ extension PostgresStore {
             try $0.query(
                 """
                 INSERT INTO apps (id, name, webhook_url, webhook_secret, created_at, default_apns_provider_id, default_fcm_provider_id,
-                    privacy, private_placeholder, private_call_placeholder, delivery_policy, badge, localization)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+                    privacy, private_placeholder, private_call_placeholder, delivery_policy, badge, localization, hold_seconds)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
                 """,
                 [
                     .text(app.id), .text(app.name), .text(app.webhookURL), .bytea(app.sealedWebhookSecret), .date(app.createdAt),
                     .text(app.defaultAPNsProviderId), .text(app.defaultFCMProviderId), .text(app.privacy.rawValue),
                     .text(app.privatePlaceholder), .text(app.privateCallPlaceholder), .text(app.deliveryPolicy.storedText),
-                    .text(app.badge.rawValue), .text(app.localization.storedText),
+                    .text(app.badge.rawValue), .text(app.localization.storedText), .int(Int64(app.holdWhileActiveSeconds)),
                 ])
         }
     }
@@ -31,13 +31,13 @@ extension PostgresStore {
             try $0.query(
                 """
                 UPDATE apps SET name = $1, webhook_url = $2, webhook_secret = $3, privacy = $4, private_placeholder = $5,
-                    private_call_placeholder = $6, delivery_policy = $7, badge = $9, localization = $10
+                    private_call_placeholder = $6, delivery_policy = $7, badge = $9, localization = $10, hold_seconds = $11
                 WHERE id = $8
                 """,
                 [
                     .text(app.name), .text(app.webhookURL), .bytea(app.sealedWebhookSecret), .text(app.privacy.rawValue),
                     .text(app.privatePlaceholder), .text(app.privateCallPlaceholder), .text(app.deliveryPolicy.storedText),
-                    .text(app.id), .text(app.badge.rawValue), .text(app.localization.storedText),
+                    .text(app.id), .text(app.badge.rawValue), .text(app.localization.storedText), .int(Int64(app.holdWhileActiveSeconds)),
                 ]
             ).affected
         }

@@ -212,5 +212,19 @@ enum Migrations {
         """
         CREATE INDEX push_jobs_user ON push_jobs(app_id, uid, created_at);
         """,
+        // 19: quiet when already reading (issue 31). Each app's hold (0: off); each user's
+        // activity per source (a device's auth token hash, or the back end) until it expires;
+        // the pushes held by it until their hold ends, found by conversation for a read.
+        """
+        ALTER TABLE apps ADD COLUMN hold_seconds INTEGER NOT NULL DEFAULT 0;
+        CREATE TABLE user_activity (
+            app_id TEXT NOT NULL, uid TEXT NOT NULL, source TEXT NOT NULL, conversation_id TEXT NOT NULL,
+            expires_at INTEGER NOT NULL, PRIMARY KEY (app_id, uid, source),
+            FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
+        CREATE TABLE held_pushes (
+            app_id TEXT NOT NULL, uid TEXT NOT NULL, conversation_id TEXT NOT NULL, job_id TEXT NOT NULL, until INTEGER NOT NULL,
+            PRIMARY KEY (app_id, uid, conversation_id, job_id),
+            FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
+        """,
     ]
 }

@@ -10,14 +10,15 @@ extension SQLiteStore {
             try $0.run(
                 """
                 INSERT INTO apps (id, name, webhook_url, webhook_secret, created_at, default_apns_provider_id, default_fcm_provider_id,
-                    privacy, private_placeholder, private_call_placeholder, delivery_policy, badge, localization)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    privacy, private_placeholder, private_call_placeholder, delivery_policy, badge, localization, hold_seconds)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     .text(app.id), .text(app.name), .optionalText(app.webhookURL), app.sealedWebhookSecret.map(SQLValue.blob) ?? .null,
                     .date(app.createdAt), .optionalText(app.defaultAPNsProviderId), .optionalText(app.defaultFCMProviderId),
                     .text(app.privacy.rawValue), .optionalText(app.privatePlaceholder), .optionalText(app.privateCallPlaceholder),
                     .optionalText(app.deliveryPolicy.storedText), .text(app.badge.rawValue), .optionalText(app.localization.storedText),
+                    .int(Int64(app.holdWhileActiveSeconds)),
                 ])
         }
     }
@@ -27,14 +28,14 @@ extension SQLiteStore {
             try $0.run(
                 """
                 UPDATE apps SET name = ?, webhook_url = ?, webhook_secret = ?, privacy = ?, private_placeholder = ?,
-                    private_call_placeholder = ?, delivery_policy = ?, badge = ?, localization = ?
+                    private_call_placeholder = ?, delivery_policy = ?, badge = ?, localization = ?, hold_seconds = ?
                 WHERE id = ?
                 """,
                 [
                     .text(app.name), .optionalText(app.webhookURL), app.sealedWebhookSecret.map(SQLValue.blob) ?? .null,
                     .text(app.privacy.rawValue), .optionalText(app.privatePlaceholder), .optionalText(app.privateCallPlaceholder),
                     .optionalText(app.deliveryPolicy.storedText), .text(app.badge.rawValue), .optionalText(app.localization.storedText),
-                    .text(app.id),
+                    .int(Int64(app.holdWhileActiveSeconds)), .text(app.id),
                 ])
         }
         if changed == 0 { throw StoreError.notFound }
@@ -67,7 +68,7 @@ extension SQLiteStore {
     /// The columns of an ``AppRecord``, in ``appRow(_:)``'s order (both stores select them so).
     static let appColumns = """
         id, name, webhook_url, webhook_secret, created_at, default_apns_provider_id, default_fcm_provider_id, privacy,
-            private_placeholder, private_call_placeholder, delivery_policy, badge, localization
+            private_placeholder, private_call_placeholder, delivery_policy, badge, localization, hold_seconds
         """
 
     /// An app from its row. An unknown `privacy` (a later version's mode) reads as `private`:
@@ -78,7 +79,8 @@ extension SQLiteStore {
             createdAt: row.date(4), defaultAPNsProviderId: row.optionalText(5), defaultFCMProviderId: row.optionalText(6),
             privacy: AppPrivacy(rawValue: row.text(7)) ?? .private, privatePlaceholder: row.optionalText(8),
             privateCallPlaceholder: row.optionalText(9), deliveryPolicy: DeliveryPolicy(storedText: row.optionalText(10)),
-            badge: AppBadge(rawValue: row.text(11)) ?? .caller, localization: AppLocalization(storedText: row.optionalText(12)))
+            badge: AppBadge(rawValue: row.text(11)) ?? .caller, localization: AppLocalization(storedText: row.optionalText(12)),
+            holdWhileActiveSeconds: Int(row.int(13)))
     }
 
     public func app(id: String) throws -> AppRecord? {
