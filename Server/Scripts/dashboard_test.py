@@ -5,7 +5,10 @@ Starts the mock APNs (Server/Mocks/mock_push.py, with a throwaway test CA) and t
 push-server pointed at it, then, as an operator would, in the browser: is refused with a wrong
 admin key, signs in, creates an APNs provider, sees a token that the client API registered
 (as a hint only), sends a test push, watches it delivered in the delivery log, sees the
-provider's health and the queues. Fails on any JavaScript error or warning in the browser log.
+provider's health and the queues, then a user's pushes (newest first, More for older ones),
+their traces as timelines (delivered and opened, skipped by a mute, refused by APNs), the charts
+of the last hour against GET …/stats, Refresh, and an unknown uid. Fails on any JavaScript error
+or warning in the browser log.
 Saves a screenshot of every page in --screenshots and prints the paths.
 
 usage: dashboard_test.py --binary PATH --mocks DIR --screenshots DIR
@@ -158,6 +161,8 @@ def main():
         # Refusals the page expects and shows itself (a draft of texts the service refuses): the
         # browser logs their 400 as a failed resource load.
         allowed_400 = [()]
+        # The same for a 404 the page shows (the user pushes of an unknown uid).
+        allowed_404 = [()]
 
         def browser_log(where):
             """Fails on any browser log entry at WARNING or above (JavaScript errors, CSP refusals)."""
@@ -171,6 +176,9 @@ def main():
                 if (entry.get("source") == "network" and "status of 400" in entry["message"]
                         and any(path in entry["message"] for path in allowed_400[0])):
                     continue  # a refused draft of texts, shown next to its input
+                if (entry.get("source") == "network" and "status of 404" in entry["message"]
+                        and any(path in entry["message"] for path in allowed_404[0])):
+                    continue  # an unknown uid's pushes, the API's message shown on the page
                 bad.append(entry)
             checks.ok(not bad, "%s: no JavaScript error or warning in the browser log%s" % (
                 where, "" if not bad else ": " + json.dumps(bad)[:800]))
@@ -214,12 +222,12 @@ def main():
         driver.get(driver.current_url)
         wait.until(EC.presence_of_element_located((By.LINK_TEXT, APP)))
         order = []
-        for _ in range(10):
+        for _ in range(11):
             webdriver.ActionChains(driver).send_keys(Keys.TAB).perform()
             order.append(driver.execute_script(
                 "var e = document.activeElement; return e === document.body ? 'body' : (e.id || e.textContent || '').trim();"))
         expected = ["Skip to the page", "push-server dashboard", "Apps", "Providers", "Tokens", "Test push",
-                    "Delivery log", "Queues", "sign-out"]
+                    "Delivery log", "User pushes", "Queues", "sign-out"]
         checks.ok(order[:len(expected)] == expected, "keyboard: tab order skip link, brand, navigation, sign out (%s)" % order)
         outline = driver.execute_script("return getComputedStyle(document.activeElement).outlineStyle")
         checks.ok(outline not in ("none", ""), "keyboard: the focused element has a visible outline (%s)" % outline)
@@ -413,6 +421,195 @@ def main():
         checks.ok(re.fullmatch(r"\d+\.\d", text("#r-sent")) is not None, "queues: a live rate from /metrics (%s/s)" % text("#r-sent"))
         shot("08-queues")
         browser_log("queues")
+
+        # 9. User pushes (issue 31 part 3): "what happened to Alice's push?". Alice mutes carol,
+        # then eleven chat messages reach her through the mock APNs (the seventh, carol's, is
+        # skipped by the mute); her device reports the newest delivered and opened.
+        app_admin = dict(admin, appid=APP)
+        status, body = http("PUT", base + "/users/alice/push-preferences/mutes", app_admin, {"receiverType": "user", "receiver": "carol"})
+        assert status == 200, body
+
+        def chat_to_alice(sender, message_id):
+            return {"type": "chat", "recipients": [{"uid": "alice"}], "message": {
+                "id": message_id, "category": "message", "receiverType": "user", "text": "Message " + message_id,
+                "sender": {"uid": sender, "name": sender.title()}, "receiver": {"uid": "alice", "name": "Alice"}}}
+
+        def send_to_alice(sender):
+            message_id = "m-" + secrets.token_hex(6)
+            status, body = http("POST", base + "/notifications/push/v1/send", app_admin, chat_to_alice(sender, message_id))
+            assert status == 200, body
+            time.sleep(0.01)  # each push in its own millisecond: newest first is the reverse of the sends
+            return body["data"]["requestId"], message_id
+
+        def stats():
+            status, body = http("GET", base + "/notifications/push/v1/stats?minutes=60", app_admin)
+            assert status == 200, body
+            return body["data"]
+
+        def settled():
+            """The stats once no push is in flight (the mock answers at once)."""
+            deadline = time.monotonic() + 60
+            while True:
+                data = stats()
+                if data["totals"]["inFlight"] == 0 or time.monotonic() > deadline:
+                    return data
+                time.sleep(0.2)
+
+        def alice_pushes(query):
+            status, body = http("GET", base + "/users/alice/pushes" + query, app_admin)
+            assert status == 200, body
+            return body["data"]
+
+        sends = [send_to_alice("carol" if index == 6 else "dave") for index in range(11)]
+        requests = [request for request, _ in sends]
+        skipped_request = requests[6]
+        settled()
+        newest = alice_pushes("?limit=1")["pushes"][0]
+        assert newest["requestId"] == requests[-1], newest
+        alice_client = {"appid": APP, "authToken": auth["alice"]}
+        status, body = http("POST", base + "/users/dave/conversation/delivered", alice_client,
+                            {"messageId": sends[-1][1], "pushId": newest["pushId"], "deliveredBy": "extension"})
+        assert status == 200, body
+        time.sleep(0.01)
+        status, body = http("POST", base + "/notifications/push/v1/pushes/%s/opened" % newest["pushId"], alice_client, {})
+        assert status == 200, body
+        everything = alice_pushes("?limit=100")["pushes"]
+        by_id = {p["pushId"]: p for p in everything}
+
+        def listed():
+            """The list's rows: push id, creation (ms) and request id, top to bottom."""
+            return driver.execute_script(
+                "return Array.prototype.map.call(document.querySelectorAll('#pushes-list tr[data-push-id]'), function (r) {"
+                " return [r.getAttribute('data-push-id'), Number(r.getAttribute('data-created')), r.getAttribute('data-request')]; });")
+
+        def timeline():
+            """The timeline's steps, in page order: step, time (ms), whether marked stopped, text."""
+            return driver.execute_script(
+                "return Array.prototype.map.call(document.querySelectorAll('#trace-steps > li'), function (li) {"
+                " return [li.getAttribute('data-step'), Number(li.getAttribute('data-at')), li.classList.contains('stopped'), li.textContent]; });")
+
+        def open_trace(push_id):
+            driver.find_element(By.CSS_SELECTOR, "#pushes-list tr[data-push-id='%s'] button" % push_id).click()
+            waiter().until(lambda d: d.find_elements(By.CSS_SELECTOR, "#trace-steps > li")
+                           and push_id in d.find_element(By.ID, "push-trace").text, "pushes: the trace of %s is not shown" % push_id)
+            return timeline()
+
+        def find_user(uid):
+            field_ = driver.find_element(By.ID, "pushes-uid")
+            field_.send_keys(Keys.CONTROL, "a")
+            field_.send_keys(uid + Keys.ENTER)
+
+        driver.find_element(By.CSS_SELECTOR, "nav a[data-slug=pushes]").click()
+        wait.until(EC.url_contains("/dashboard/pushes"))
+        wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#rate-chart rect.bar")))
+        find_user("alice")
+        waiter().until(lambda d: len(listed()) == 10, "pushes: alice's first page not listed")
+        rows = listed()
+        first_page = alice_pushes("?limit=10")
+        checks.ok([r[0] for r in rows] == [p["pushId"] for p in first_page["pushes"]],
+                  "pushes: the first page lists alice's 10 newest pushes as the API does")
+        checks.ok([r[2] for r in rows] == requests[::-1][:10] and all(a[1] >= b[1] for a, b in zip(rows, rows[1:])),
+                  "pushes: newest first (the last send at the top, creation times never increase)")
+        checks.ok("uid=alice" in driver.current_url and "10 pushes of alice shown" in text("#pushes-summary"),
+                  "pushes: the URL keeps the uid; the summary says more are older (%s)" % text("#pushes-summary"))
+        more = driver.find_element(By.ID, "pushes-more")
+        checks.ok(more.is_displayed() and first_page["next"] is not None, "pushes: More is shown while the API has a next page")
+        more.click()
+        waiter().until(lambda d: len(listed()) == len(everything), "pushes: More did not add the older pushes")
+        rows = listed()
+        checks.ok([r[0] for r in rows] == [p["pushId"] for p in everything] and len(set(r[0] for r in rows)) == len(rows) == 12,
+                  "pushes: More appends the next page: all 12 pushes once, in the API's order")
+        checks.ok(not driver.find_element(By.ID, "pushes-more").is_displayed(), "pushes: More is gone on the last page")
+        focused = driver.execute_script("var r = document.activeElement.closest('tr'); return r && r.getAttribute('data-push-id');")
+        checks.ok(focused == rows[10][0], "pushes: the focus moves to the first push More added")
+
+        # The newest push's timeline: accepted → preferences → sent (APNs' 200) → delivered → opened.
+        steps = open_trace(newest["pushId"])
+        device = by_id[newest["pushId"]]["device"]
+        checks.ok([s[0] for s in steps] == ["accepted", "preferences", "sent", "delivered", "opened"]
+                  == [s["step"] for s in device["steps"]], "trace: the steps in order (%s)" % [s[0] for s in steps])
+        checks.ok([s[1] for s in steps] == [s["at"] for s in device["steps"]] and all(a[1] <= b[1] for a, b in zip(steps, steps[1:])),
+                  "trace: each step at the API's time, in time order")
+        sent = device["steps"][2]["detail"]
+        checks.ok("APNs answered 200" in steps[2][3] and sent["apns-id"] in steps[2][3],
+                  "trace: the sent step shows APNs' answer (200, apns-id %s)" % sent["apns-id"])
+        checks.ok("+0 ms" in steps[0][3] and re.search(r"\+\d", steps[4][3]) is not None,
+                  "trace: each step's offset from accepted (%s / %s)" % (steps[0][3], steps[4][3]))
+        checks.ok("Rule: none" in steps[1][3] and device["interruptionLevel"] in steps[1][3] and device["levelReason"] in steps[1][3],
+                  "trace: the preferences step shows the rule and the interruption level with its reason (%s)" % steps[1][3])
+        checks.ok("notification service extension" in steps[3][3] and not any(s[2] for s in steps),
+                  "trace: delivered by the extension; nothing stopped")
+        checks.ok(driver.find_element(By.CSS_SELECTOR, "tr[data-push-id='%s'] button" % newest["pushId"]).get_attribute("aria-pressed") == "true",
+                  "trace: the picked push is marked in the list")
+        shot("09-pushes-trace")
+
+        # Carol's push, skipped by alice's mute: the timeline stops at preferences with the rule.
+        skipped = [p for p in everything if p["requestId"] == skipped_request][0]
+        steps = open_trace(skipped["pushId"])
+        checks.ok([s[0] for s in steps] == ["accepted", "preferences"] and steps[1][2] and "Stopped here: muted" in steps[1][3],
+                  "trace: a skipped push stops at preferences, its rule (muted) highlighted (%s)" % [s[:3] for s in steps])
+        checks.ok(driver.find_elements(By.CSS_SELECTOR, "#trace-steps li.stopped .stop-reason")
+                  and "muted" in driver.find_element(By.CSS_SELECTOR, "tr[data-push-id='%s']" % skipped["pushId"]).text,
+                  "trace: the stop reason is marked; the list's Rule column says muted")
+        shot("09b-pushes-skipped")
+
+        # The charts: one bar (and one stack) per minute of the hour, the totals as text, as the API says.
+        checks.ok(len(driver.find_elements(By.CSS_SELECTOR, "#rate-chart rect.bar")) == 60,
+                  "charts: the send rate has 60 bars (one per minute)")
+        checks.ok(len(driver.find_elements(By.CSS_SELECTOR, "#outcome-chart g.minute")) == 60,
+                  "charts: the outcomes have 60 stacks (one per minute)")
+        # One more push, then Refresh: the list and the charts are read again.
+        latest, _ = send_to_alice("dave")
+        expected = settled()
+        driver.find_element(By.ID, "pushes-refresh").click()
+        waiter().until(lambda d: listed() and listed()[0][2] == latest
+                       and d.find_element(By.ID, "total-accepted").text == str(expected["totals"]["accepted"]),
+                       "refresh: the new push and the new totals are not shown")
+        totals = expected["totals"]
+        shown = {key: text("#total-" + key) for key in ("delivered", "failed", "expired", "skipped", "inFlight")}
+        checks.ok(shown == {key: str(totals[key]) for key in shown} and totals["accepted"] == 14 and totals["skipped"] == 1,
+                  "charts: the totals as text match GET /stats (%s; %s)" % (shown, totals))
+        bars = driver.execute_script(
+            "return Array.prototype.map.call(document.querySelectorAll('#rate-chart rect.bar'), function (r) {"
+            " return [Number(r.getAttribute('data-at')), Number(r.getAttribute('data-value')), Number(r.getAttribute('height'))]; });")
+        api_busy = {m["at"]: m["accepted"] for m in expected["minutes"] if m["accepted"]}
+        checks.ok(len(bars) == 60 and {b[0]: b[1] for b in bars if b[1]} == api_busy and all((b[2] > 0) == (b[1] > 0) for b in bars),
+                  "charts: the bars are the API's accepted per minute; a bar is drawn exactly for a minute with pushes (%s)" % api_busy)
+        segments = driver.execute_script(
+            "var t = {}; Array.prototype.forEach.call(document.querySelectorAll('#outcome-chart rect.seg'), function (r) {"
+            " var k = r.getAttribute('data-outcome'); t[k] = (t[k] || 0) + Number(r.getAttribute('data-value')); }); return t;")
+        checks.ok({k: segments.get(k, 0) for k in shown} == {k: totals[k] for k in shown},
+                  "charts: the stacked segments add up to the totals (%s)" % segments)
+        rate = driver.find_element(By.ID, "rate-chart")
+        checks.ok(rate.get_attribute("role") == "img" and "Send rate" in driver.execute_script("return document.getElementById('rate-chart-title').textContent")
+                  and ("%d accepted" % totals["accepted"]) in driver.execute_script("return document.getElementById('rate-chart-desc').textContent")
+                  and ("%d delivered" % totals["delivered"]) in driver.execute_script("return document.getElementById('outcome-chart-desc').textContent"),
+                  "charts: each is an image with a <title> and a description giving the totals")
+        checks.ok("Stopped here: muted" in text("#push-trace") and skipped["pushId"] in text("#push-trace"),
+                  "refresh: the picked push's trace stays shown")
+        browser_log("user pushes")
+
+        # Bob's push, refused by the mock: its timeline stops at sent with APNs' reason.
+        find_user("bob")
+        waiter().until(lambda d: len(listed()) == 1, "pushes: bob's push not listed")
+        steps = open_trace(listed()[0][0])
+        checks.ok([s[0] for s in steps] == ["accepted", "preferences", "sent"] and steps[2][2] and "Stopped here: BadDeviceToken" in steps[2][3],
+                  "trace: a refused push stops at sent with APNs' reason highlighted (%s)" % [s[:3] for s in steps])
+        shot("09c-pushes-failed")
+
+        # An unknown uid: the API's message, nothing listed.
+        allowed_404[0] = ("/users/nobody-",)
+        find_user("nobody-" + secrets.token_hex(3))
+        waiter().until(lambda d: d.find_element(By.ID, "pushes-error").text != "", "pushes: no error for an unknown uid")
+        status, body = http("GET", base + "/users/nobody-x/pushes", app_admin)
+        checks.ok(status == 404 and text("#pushes-error") == "%s (%s)" % (body["error"]["message"], body["error"]["code"]),
+                  "pushes: an unknown uid shows the API's message and code (%s)" % text("#pushes-error"))
+        checks.ok(listed() == [] and not driver.find_elements(By.CSS_SELECTOR, "#trace-steps")
+                  and driver.find_element(By.ID, "pushes-uid").get_attribute("aria-invalid") == "true",
+                  "pushes: nothing listed or traced, the uid field marked")
+        shot("09d-pushes-unknown")
+        browser_log("user pushes (unknown uid)")
+        allowed_404[0] = ()
 
         # The key never appeared in a URL or on a page; signing out forgets it.
         checks.ok(all(admin_key not in url for url in visited), "the admin key never appears in a URL")

@@ -50,6 +50,72 @@ import Testing
         for route in [#""/template-preview""#, #""/templates/""#, "badge: value", "locKeys: locKeys.checked"] {
             #expect(script.contains(route), "the script lacks \(route)")
         }
+        // The user pushes page (issue 31 part 3): a user's pushes a page at a time, the stats
+        // of the last hour, and its charts drawn as SVG elements (no markup, no library).
+        for route in [
+            #""/pushes?limit=""#, #""&before=""#, #""/notifications/push/v1/stats?minutes=""#, "createElementNS",
+            #""http://www.w3.org/2000/svg""#,
+        ] {
+            #expect(script.contains(route), "the script lacks \(route)")
+        }
+    }
+
+    /// What the user pushes page reads (issue 31 part 3): the user's pushes with each one's
+    /// trace and the `next` cursor, the API's message for an unknown uid (shown as it is), and
+    /// every minute of the last hour's stats with the counts the charts draw.
+    @Test func theUserPushesPageReadsTheHistoryAndTheStats() async throws {
+        let harness = try await Harness.start()
+        try await harness.makeApp("app1")
+        let alice = try await harness.makeUser("alice")
+        try await harness.register(String(repeating: "a1", count: 32), platform: "apns_ios_device", session: alice)
+        let page = String(decoding: try await harness.request("GET", "/dashboard/pushes").body, as: UTF8.self)
+        #expect(page.contains(#"<a data-slug="pushes" href="/dashboard/pushes" aria-current="page">User pushes</a>"#))
+        #expect(page.contains(#"data-page="pushes""#))
+
+        var requests: [String] = []
+        for _ in 0..<3 {
+            let sent = try await harness.admin(
+                "POST", "/notifications/push/v1/send", appId: "app1", PreferencesTests.chat(from: "bob", to: ["alice"]))
+            requests.append(try #require(sent.data["requestId"] as? String))
+        }
+        let first = try await harness.admin("GET", "/users/alice/pushes?limit=2", appId: "app1")
+        #expect(first.status == 200, "\(first.json)")
+        let pushes = first.data["pushes"] as? [[String: Any]] ?? []
+        #expect(pushes.count == 2 && first.data["uid"] as? String == "alice")
+        let push = try #require(pushes.first)
+        for key in ["requestId", "pushId", "kind", "state", "createdAt", "rule", "device"] {
+            #expect(push[key] != nil, "a push lacks \(key)")
+        }
+        #expect(push["kind"] as? String == "chat" && push["rule"] is NSNull)
+        let device = push["device"] as? [String: Any] ?? [:]
+        #expect((device["steps"] as? [[String: Any]])?.compactMap { $0["step"] as? String }.prefix(2) == ["accepted", "preferences"])
+        #expect(device["token"] as? String == "a1a1a1a1…" && device["platform"] as? String == "apns_ios_device")
+        #expect(device["interruptionLevel"] as? String == "active" && device["levelReason"] is String)
+        let next = try #require(first.data["next"] as? String)
+        let second = try await harness.admin("GET", "/users/alice/pushes?limit=2&before=" + next, appId: "app1")
+        let older = second.data["pushes"] as? [[String: Any]] ?? []
+        #expect(older.count == 1 && second.data["next"] is NSNull)
+        // Newest first (by creation, then id: sends of one millisecond keep a fixed order).
+        let all = pushes + older
+        #expect(Set(all.compactMap { $0["requestId"] as? String }) == Set(requests))
+        let keys = all.map { ($0["createdAt"] as? Int ?? 0, $0["pushId"] as? String ?? "") }
+        #expect(keys.map(\.1) == keys.sorted { $0.0 != $1.0 ? $0.0 > $1.0 : $0.1 > $1.1 }.map(\.1))
+
+        let unknown = try await harness.admin("GET", "/users/nobody/pushes?limit=10", appId: "app1")
+        let error = unknown.json["error"] as? [String: Any] ?? [:]
+        #expect(
+            unknown.status == 404 && error["code"] as? String == "ERR_UID_NOT_FOUND"
+                && error["message"] as? String == "No user has this uid.")
+
+        let stats = try await harness.admin("GET", "/notifications/push/v1/stats?minutes=60", appId: "app1")
+        #expect(stats.status == 200, "\(stats.json)")
+        let minutes = stats.data["minutes"] as? [[String: Any]] ?? []
+        let counts = ["accepted", "delivered", "failed", "expired", "skipped", "inFlight"]
+        #expect(minutes.count == 60 && minutes.allSatisfy { minute in (["at"] + counts).allSatisfy { minute[$0] is Int } })
+        #expect((minutes.first?["at"] as? Int).map(Int64.init) == (stats.data["since"] as? Int).map(Int64.init))
+        let totals = stats.data["totals"] as? [String: Int] ?? [:]
+        #expect(Set(totals.keys) == Set(counts) && totals["accepted"] == 3 && totals["inFlight"] == 3, "\(totals)")
+        #expect(minutes.reduce(0) { $0 + ($1["accepted"] as? Int ?? 0) } == 3)
     }
 
     /// What the apps page's badge select and texts editor read and write (issue 30): the app's

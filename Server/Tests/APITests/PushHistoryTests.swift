@@ -54,6 +54,8 @@ import Testing
         } while cursor != nil && pages < 10
         let ids = seen.compactMap { $0["pushId"] as? String }
         #expect(ids.count == 6 && Set(ids).count == 6, "\(ids)")
+        // 2 + 1 + 1 + 1 + 1: the last page says there is none after it.
+        #expect(pages == 5)
         #expect(Set(seen.compactMap { $0["requestId"] as? String }) == Set(requests))
         let keys = seen.map { ($0["createdAt"] as? Int64 ?? Int64($0["createdAt"] as? Int ?? 0), $0["pushId"] as? String ?? "") }
         #expect(keys.map(\.1) == keys.sorted { $0.0 != $1.0 ? $0.0 > $1.0 : $0.1 > $1.1 }.map(\.1))

@@ -58,7 +58,10 @@ extension AdminAPI {
     /// push's steps end at `preferences`, with its rule); `next` is the `before` of the next
     /// page, null on the last.
     func userPushesJSON(appId: String, uid: String, before: (createdAt: Date, id: String)?, limit: Int) throws -> [String: Any] {
-        let found = try service.store.userPushes(appId: appId, uid: uid, before: before, limit: limit)
+        // One more than the page: whether there is a next page.
+        var found = try service.store.userPushes(appId: appId, uid: uid, before: before, limit: limit + 1)
+        let more = found.count > limit
+        if more { found.removeLast() }
         let events = Dictionary(grouping: try service.store.pushEvents(appId: appId, pushIds: found.map(\.entry.id)), by: \.pushId)
         let pushes: [[String: Any]] = found.map { requestId, entry in
             var device = PushTrace.device(entry, events: events[entry.id] ?? [])
@@ -72,8 +75,7 @@ extension AdminAPI {
             ]
         }
         let next: Any =
-            found.count == limit
-            ? found.last.map { "\(PushTrace.milliseconds($0.entry.createdAt)).\($0.entry.id)" as Any } ?? JSONNull() : JSONNull()
+            more ? found.last.map { "\(PushTrace.milliseconds($0.entry.createdAt)).\($0.entry.id)" as Any } ?? JSONNull() : JSONNull()
         return ["uid": uid, "pushes": pushes, "next": next]
     }
 

@@ -38,6 +38,9 @@ public enum Dashboard {
         Page(
             slug: "log", title: "Delivery log",
             lede: "What happened to each job of a send request: state, attempts and the provider's last answer."),
+        Page(
+            slug: "pushes", title: "User pushes",
+            lede: "What happened to a user's pushes, each traced from the send to the device, and the app's pushes of the last hour."),
         Page(slug: "queues", title: "Queues", lede: "Outbox and webhook queue depth, and the live delivery rates."),
     ]
 

@@ -597,6 +597,351 @@ extension DashboardAssets {
             }, ["request"]);
           };
 
+          // User pushes (issue 31 part 3, "what happened to Alice's push?"): a user's recent
+          // pushes, newest first and a page at a time, each push's trace as a timeline, and the
+          // app's pushes per minute over the last hour as two small charts the page draws itself.
+          var PUSHES_PAGE = 10;
+          var STATS_MINUTES = 60;
+          var STEP_LABELS = { accepted: "Accepted", preferences: "Preferences", sent: "Sent", delivered: "Delivered", opened: "Opened", replied: "Replied" };
+          var OUTCOMES = [
+            { key: "delivered", label: "delivered" }, { key: "failed", label: "failed" }, { key: "expired", label: "expired" },
+            { key: "skipped", label: "skipped" }, { key: "inFlight", label: "in flight" }
+          ];
+          var SVG_NS = "http://www.w3.org/2000/svg";
+          // An SVG element, as el() makes HTML ones (text only, never markup).
+          function svg(tag, attributes) {
+            var node = document.createElementNS(SVG_NS, tag);
+            var attrs = attributes || {};
+            Object.keys(attrs).forEach(function (name) {
+              var value = attrs[name];
+              if (value === null || value === undefined || value === false) return;
+              if (name === "text") node.textContent = String(value);
+              else node.setAttribute(name === "className" ? "class" : name, String(value));
+            });
+            for (var i = 2; i < arguments.length; i++) append(node, arguments[i]);
+            return node;
+          }
+          function pad(number, width) {
+            var text = String(number);
+            while (text.length < (width || 2)) text = "0" + text;
+            return text;
+          }
+          // Local wall-clock time of a time in milliseconds: 14:03:07 (.250 with milliseconds).
+          function clock(ms, withMilliseconds) {
+            var d = new Date(ms);
+            return pad(d.getHours()) + ":" + pad(d.getMinutes()) + ":" + pad(d.getSeconds()) + (withMilliseconds ? "." + pad(d.getMilliseconds(), 3) : "");
+          }
+          function minuteOf(ms) { var d = new Date(ms); return pad(d.getHours()) + ":" + pad(d.getMinutes()); }
+          // A time in milliseconds as <time>: date and time, how long ago in its tooltip.
+          function stamp(ms) {
+            var d = new Date(ms);
+            return el("time", { datetime: d.toISOString(), title: ago((Date.now() - ms) / 1000),
+              text: d.getFullYear() + "-" + pad(d.getMonth() + 1) + "-" + pad(d.getDate()) + " " + clock(ms) });
+          }
+          // How long after the push was accepted: +0 ms, +850 ms, +1.25 s, +3 min 4 s.
+          function offset(ms) {
+            var sign = ms < 0 ? "\u2212" : "+";
+            var abs = Math.abs(ms);
+            if (abs < 1000) return sign + abs + " ms";
+            if (abs < 60000) return sign + (abs / 1000).toFixed(abs < 10000 ? 2 : 1) + " s";
+            var seconds = Math.round(abs / 1000);
+            if (seconds < 3600) return sign + Math.floor(seconds / 60) + " min " + (seconds % 60) + " s";
+            return sign + Math.floor(seconds / 3600) + " h " + Math.floor((seconds % 3600) / 60) + " min";
+          }
+          function stateKind(state) {
+            return state === "delivered" ? "ok" : state === "failed" || state === "expired" ? "bad" : state === "skipped" ? "muted-badge" : "wait";
+          }
+
+          pages.pushes = function () {
+            withApp(function (app) {
+              var current = "", pushes = [], next = null, selected = null, sequence = 0, statsSequence = 0;
+              // The app picker keeps the user: switching apps shows the same uid's pushes there.
+              var picker = content.querySelector("form.app-picker");
+              var keptUid = el("input", { type: "hidden", name: "uid", value: params.get("uid") || "" });
+              if (picker) picker.appendChild(keptUid);
+
+              var uid = el("input", { name: "uid", required: true, autocomplete: "off", spellcheck: "false", value: params.get("uid") || "", list: "known-users" });
+              var users = el("datalist", { id: "known-users" });
+              api("GET", "/users", { app: app }).then(function (list) {
+                list.slice(0, 500).forEach(function (u) { append(users, el("option", { value: u.uid })); });
+              }).catch(failed);
+              var refresh = el("button", { type: "button", id: "pushes-refresh", className: "secondary", text: "Refresh" });
+              var form = el("form", { className: "inline-form", id: "pushes-form", onsubmit: function (event) {
+                event.preventDefault();
+                var target = uid.value.trim();
+                if (!target) { uid.focus(); return; }
+                find(target, false);
+              } },
+                field("pushes-uid", "User id", uid, "The user's uid: their pushes of the retention period, newest first."), users,
+                el("button", { type: "submit", id: "pushes-find", text: "Find" }), refresh);
+
+              var summary = el("p", { id: "pushes-summary", className: "summary", role: "status", "aria-live": "polite" });
+              var error = el("p", { id: "pushes-error", className: "form-error", role: "alert" });
+              var list = el("div", { id: "pushes-list" });
+              var more = el("button", { type: "button", id: "pushes-more", className: "secondary", text: "More", hidden: true });
+              var trace = el("section", { id: "push-trace", className: "card trace", tabindex: "-1", "aria-labelledby": "trace-title" });
+              var charts = el("div", { id: "push-charts", className: "charts" });
+              var statsNote = el("p", { id: "stats-note", className: "muted" });
+              append(content, form,
+                el("div", { className: "history" },
+                  el("section", { className: "pushes", "aria-label": "Pushes of the user" }, summary, error, list, more),
+                  trace),
+                el("section", { className: "card", id: "activity", "aria-labelledby": "activity-title" },
+                  el("h2", { id: "activity-title", text: "The app's pushes of the last hour" }), charts, statsNote));
+
+              function pushesPath(before) {
+                return "/users/" + encodeURIComponent(current) + "/pushes?limit=" + PUSHES_PAGE + (before ? "&before=" + encodeURIComponent(before) : "");
+              }
+              // The first page of a user's pushes (Find, Refresh); keeps the trace shown when asked
+              // and the push is still on that page.
+              function find(target, keepTrace) {
+                var mine = ++sequence;
+                current = target;
+                params.set("uid", target);
+                keptUid.value = target;
+                history.replaceState(null, "", dashboardURL("pushes", { uid: target }));
+                clear(error);
+                uid.removeAttribute("aria-invalid");
+                summary.textContent = "Finding the pushes of " + target + "…";
+                api("GET", pushesPath(null), { app: app }).then(function (data) {
+                  if (mine !== sequence) return;
+                  pushes = data.pushes;
+                  next = data.next;
+                  draw(-1);
+                  var kept = keepTrace && selected ? pushes.filter(function (p) { return p.pushId === selected; })[0] : null;
+                  showTrace(kept || null, false);
+                }).catch(function (refused) {
+                  if (mine !== sequence) return;
+                  pushes = [];
+                  next = null;
+                  clear(list);
+                  more.hidden = true;
+                  summary.textContent = "";
+                  showTrace(null, false);
+                  // The API's own words next to the list, e.g. "No user has this uid." for an
+                  // unknown uid, and its code.
+                  clear(error);
+                  append(error, refused.message || String(refused), refused.code ? el("span", { className: "error-code", text: " (" + refused.code + ")" }) : null);
+                  if (refused.status === 404) uid.setAttribute("aria-invalid", "true");
+                });
+              }
+              more.addEventListener("click", function () {
+                if (!next) return;
+                var mine = sequence;
+                more.disabled = true;
+                api("GET", pushesPath(next), { app: app }).then(function (data) {
+                  if (mine !== sequence) return;
+                  var first = pushes.length;
+                  pushes = pushes.concat(data.pushes);
+                  next = data.next;
+                  more.disabled = false;
+                  // The focus goes to the first push it added (the last one when there was none).
+                  draw(data.pushes.length ? first : first - 1);
+                }).catch(function (refused) { more.disabled = false; failed(refused); });
+              });
+              refresh.addEventListener("click", function () {
+                say("");
+                if (current) find(current, true);
+                loadStats();
+              });
+
+              // The list; `focusFrom` is the first row a More added (its button gets the focus).
+              function draw(focusFrom) {
+                var focusTo = null;
+                var rows = pushes.map(function (p, index) {
+                  var device = p.device || {};
+                  var show = el("button", { type: "button", className: "secondary small", "aria-controls": "push-trace",
+                    "aria-pressed": p.pushId === selected ? "true" : "false", "aria-label": "Trace of the push of " + clock(p.createdAt), text: "Trace" });
+                  show.addEventListener("click", function () { showTrace(p, true); });
+                  if (index === focusFrom) focusTo = show;
+                  return el("tr", { "data-push-id": p.pushId, "data-created": p.createdAt, "data-request": p.requestId, className: p.pushId === selected ? "selected" : "" },
+                    el("td", {}, stamp(p.createdAt)),
+                    el("td", { text: p.kind }),
+                    el("td", {}, badge(p.state, stateKind(p.state))),
+                    el("td", {}, p.rule ? el("code", { text: p.rule }) : el("span", { className: "muted", text: "none" })),
+                    el("td", {}, el("code", { text: device.token || "—", title: "token hint" }), el("div", { className: "muted", text: device.platform || "" })),
+                    el("td", {}, show));
+                });
+                clear(list);
+                append(list, table("Pushes of " + current + ", newest first", ["Time", "Kind", "State", "Rule", "Device", "Trace"], rows));
+                more.hidden = !next;
+                if (focusTo) focusTo.focus();
+                summary.textContent = pushes.length
+                  ? pushes.length + (pushes.length === 1 ? " push" : " pushes") + " of " + current + (next ? " shown, newest first; More shows older ones." : ", newest first.")
+                  : current + " has no push in this app (pushes are kept for the retention period).";
+              }
+
+              // A push's trace: each step with its time and its offset from `accepted`, what the
+              // step says, and where and why the push stopped.
+              function showTrace(p, focus) {
+                selected = p ? p.pushId : null;
+                Array.prototype.forEach.call(list.querySelectorAll("tr[data-push-id]"), function (row) {
+                  var on = row.getAttribute("data-push-id") === selected;
+                  row.className = on ? "selected" : "";
+                  var button = row.querySelector("button");
+                  if (button) button.setAttribute("aria-pressed", on ? "true" : "false");
+                });
+                clear(trace);
+                if (!p) {
+                  append(trace, el("h2", { id: "trace-title", text: "Trace" }),
+                    el("p", { className: "muted", text: current && pushes.length ? "Pick a push to see what happened to it." : "Find a user, then pick one of their pushes." }));
+                  return;
+                }
+                var device = p.device || {};
+                var steps = device.steps || [];
+                var stop = device.stoppedAt || null;
+                var accepted = steps.filter(function (s) { return s.step === "accepted"; })[0];
+                var start = accepted ? accepted.at : p.createdAt;
+                var items = steps.map(function (s) {
+                  var stopped = !!stop && stop.step === s.step;
+                  return el("li", { className: "step" + (stopped ? " stopped" : ""), "data-step": s.step, "data-at": s.at },
+                    el("span", { className: "step-name", text: STEP_LABELS[s.step] || s.step }),
+                    el("span", { className: "step-time" },
+                      el("time", { datetime: new Date(s.at).toISOString(), text: clock(s.at, true) }), " ",
+                      el("span", { className: "offset", text: offset(s.at - start) })),
+                    stepDetail(s, p, device),
+                    stopped ? el("p", { className: "stop-reason", text: "Stopped here: " + stop.reason }) : null);
+                });
+                // Stopped before a step it never reached (expired before it was sent).
+                if (stop && !steps.some(function (s) { return s.step === stop.step; })) {
+                  items.push(el("li", { className: "step stopped", "data-step": stop.step },
+                    el("span", { className: "step-name", text: (STEP_LABELS[stop.step] || stop.step) + ": not reached" }),
+                    el("p", { className: "stop-reason", text: "Stopped here: " + stop.reason })));
+                }
+                append(trace,
+                  el("h2", { id: "trace-title" }, "Trace of the push of ", stamp(p.createdAt)),
+                  el("dl", { className: "meta" },
+                    el("dt", { text: "Push" }), el("dd", {}, el("code", { text: p.pushId })),
+                    el("dt", { text: "Request" }), el("dd", {}, el("a", { href: dashboardURL("log", { request: p.requestId }), text: p.requestId })),
+                    el("dt", { text: "Kind" }), el("dd", { text: p.kind }),
+                    el("dt", { text: "State" }), el("dd", {}, badge(p.state, stateKind(p.state))),
+                    el("dt", { text: "Device" }), el("dd", {}, el("code", { text: device.token || "—" }), " " + (device.platform || ""))),
+                  el("ol", { className: "timeline", id: "trace-steps" }, items),
+                  stop ? null : el("p", { className: "muted", text: nextStep(p, steps) }));
+                if (focus) trace.focus();
+              }
+              function stepDetail(s, p, device) {
+                var detail = s.detail;
+                switch (s.step) {
+                  case "accepted":
+                    return el("p", { className: "step-detail" }, "Send request ", el("code", { text: p.requestId }));
+                  case "preferences":
+                    return el("p", { className: "step-detail" },
+                      "Rule: ", detail && detail !== "none" ? el("code", { className: "rule", text: detail }) : el("span", { className: "muted", text: "none" }),
+                      device.interruptionLevel ? [" · interruption level ", el("code", { className: "level", text: device.interruptionLevel }),
+                        " (" + (device.levelReason || "none") + ")"] : null);
+                  case "sent":
+                    var answer = detail || {};
+                    var provider = String(device.platform || "").indexOf("fcm") === 0 ? "FCM" : "APNs";
+                    return el("p", { className: "step-detail" }, provider + " answered ",
+                      answer.status ? badge(String(answer.status), answer.status === 200 ? "ok" : "bad") : null,
+                      answer.reason ? el("span", { className: "reason", text: " " + answer.reason }) : null,
+                      answer["apns-id"] ? [" · apns-id ", el("code", { text: answer["apns-id"] })] : null);
+                  case "delivered":
+                    return el("p", { className: "step-detail", text: "Reported by the " + (detail === "extension" ? "notification service extension" : detail || "device") + "." });
+                  case "replied":
+                    return el("p", { className: "step-detail" }, "Reply ", el("code", { text: String(detail || "") }));
+                  default:
+                    if (detail === undefined || detail === null) return null;
+                    return el("p", { className: "step-detail", text: typeof detail === "string" ? detail : JSON.stringify(detail) });
+                }
+              }
+              // What a push that has not stopped waits for next.
+              function nextStep(p, steps) {
+                var done = {};
+                steps.forEach(function (s) { done[s.step] = true; });
+                if (!done.sent) return "Not sent yet (" + p.state + ").";
+                if (!done.delivered) return "The device has not reported it delivered (yet).";
+                if (!done.opened) return "Not opened (yet).";
+                return "";
+              }
+
+              // The two charts: pushes accepted per minute (bars), and per minute what became of
+              // them (stacked bars), with the totals as text.
+              function loadStats() {
+                var mine = ++statsSequence;
+                return api("GET", "/notifications/push/v1/stats?minutes=" + STATS_MINUTES, { app: app }).then(function (data) {
+                  if (mine !== statsSequence) return;
+                  clear(charts);
+                  append(charts, rateChart(data), outcomeChart(data));
+                  statsNote.textContent = "Every minute since " + minuteOf(data.since) + ", read at " + clock(Date.now()) + ". Refresh reads it again.";
+                }).catch(failed);
+              }
+              var W = 600, H = 170, LEFT = 34, BOTTOM = 22, TOP = 10;
+              function frame(id, title, description, max, minutes) {
+                var plotH = H - TOP - BOTTOM;
+                var chart = svg("svg", { id: id, className: "chart", viewBox: "0 0 " + W + " " + H, role: "img",
+                    "aria-labelledby": id + "-title", "aria-describedby": id + "-desc", "data-minutes": minutes.length },
+                  svg("title", { id: id + "-title", text: title }),
+                  svg("desc", { id: id + "-desc", text: description }),
+                  svg("line", { className: "grid-line", x1: LEFT, x2: W, y1: TOP, y2: TOP }),
+                  svg("line", { className: "base-line", x1: LEFT, x2: W, y1: TOP + plotH, y2: TOP + plotH }),
+                  svg("text", { className: "axis", x: LEFT - 6, y: TOP + 4, "text-anchor": "end", text: max }),
+                  svg("text", { className: "axis", x: LEFT - 6, y: TOP + plotH + 4, "text-anchor": "end", text: "0" }));
+                if (minutes.length) {
+                  append(chart,
+                    svg("text", { className: "axis", x: LEFT, y: H - 6, text: minuteOf(minutes[0].at) }),
+                    svg("text", { className: "axis", x: W, y: H - 6, "text-anchor": "end", text: minuteOf(minutes[minutes.length - 1].at) }));
+                }
+                return chart;
+              }
+              function rateChart(data) {
+                var minutes = data.minutes || [];
+                var max = Math.max.apply(null, [1].concat(minutes.map(function (m) { return m.accepted; })));
+                var busiest = minutes.filter(function (m) { return m.accepted === max; })[0];
+                var total = data.totals.accepted;
+                var title = "Send rate: pushes accepted per minute, last " + minutes.length + " minutes";
+                var description = total + " accepted in all" + (busiest ? "; at most " + max + " in a minute (" + minuteOf(busiest.at) + ")." : ".");
+                var chart = frame("rate-chart", title, description, max, minutes);
+                var step = (W - LEFT) / Math.max(1, minutes.length), plotH = H - TOP - BOTTOM;
+                minutes.forEach(function (m, index) {
+                  var height = m.accepted / max * plotH;
+                  append(chart, svg("rect", { className: "bar", "data-at": m.at, "data-value": m.accepted,
+                      x: (LEFT + index * step + step * 0.1).toFixed(2), y: (TOP + plotH - height).toFixed(2), width: (step * 0.8).toFixed(2), height: height.toFixed(2) },
+                    svg("title", { text: minuteOf(m.at) + ": " + m.accepted + " accepted" })));
+                });
+                return el("figure", { className: "chart-figure" },
+                  el("figcaption", { text: "Send rate (accepted per minute)" }),
+                  chart,
+                  el("p", { className: "chart-total" }, el("strong", { id: "total-accepted", text: total }), " accepted in the last " + minutes.length + " minutes"));
+              }
+              function outcomeChart(data) {
+                var minutes = data.minutes || [];
+                function sum(m) { return OUTCOMES.reduce(function (n, o) { return n + (m[o.key] || 0); }, 0); }
+                var max = Math.max.apply(null, [1].concat(minutes.map(sum)));
+                var totals = data.totals;
+                var description = OUTCOMES.map(function (o) { return totals[o.key] + " " + o.label; }).join(", ") + ".";
+                var chart = frame("outcome-chart", "What became of them: outcomes per minute, last " + minutes.length + " minutes", description, max, minutes);
+                var step = (W - LEFT) / Math.max(1, minutes.length), plotH = H - TOP - BOTTOM;
+                minutes.forEach(function (m, index) {
+                  var group = svg("g", { className: "minute", "data-at": m.at },
+                    svg("title", { text: minuteOf(m.at) + ": " + (sum(m) ? OUTCOMES.filter(function (o) { return m[o.key]; }).map(function (o) { return m[o.key] + " " + o.label; }).join(", ") : "none") }));
+                  var y = TOP + plotH;
+                  OUTCOMES.forEach(function (o) {
+                    if (!m[o.key]) return;
+                    var height = m[o.key] / max * plotH;
+                    y -= height;
+                    append(group, svg("rect", { className: "seg seg-" + o.key, "data-outcome": o.key, "data-value": m[o.key],
+                      x: (LEFT + index * step + step * 0.1).toFixed(2), y: y.toFixed(2), width: (step * 0.8).toFixed(2), height: height.toFixed(2) }));
+                  });
+                  append(chart, group);
+                });
+                return el("figure", { className: "chart-figure" },
+                  el("figcaption", { text: "Outcomes per minute" }),
+                  chart,
+                  el("ul", { className: "legend", id: "outcome-totals", "aria-label": "Totals of the last " + minutes.length + " minutes" }, OUTCOMES.map(function (o) {
+                    return el("li", { "data-outcome": o.key }, el("span", { className: "swatch seg-" + o.key, "aria-hidden": "true" }), o.label + " ",
+                      el("strong", { id: "total-" + o.key, text: totals[o.key] }));
+                  })));
+              }
+
+              showTrace(null, false);
+              if (uid.value.trim()) find(uid.value.trim(), false);
+              else uid.focus();
+              loadStats();
+            });
+          };
+
           pages.queues = function () {
             var cards = el("div", { className: "cards" });
             var note = el("p", { className: "muted" });

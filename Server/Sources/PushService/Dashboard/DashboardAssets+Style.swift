@@ -12,6 +12,7 @@ extension DashboardAssets {
           font-size: 15px; line-height: 1.45; color: var(--ink); background: var(--bg);
         }
         * { box-sizing: border-box; }
+        [hidden] { display: none !important; }
         body { margin: 0; }
         a { color: var(--accent); }
         code { font-family: ui-monospace, "SFMono-Regular", "DejaVu Sans Mono", Menlo, monospace; font-size: 0.9em; background: #eef1f6; padding: 0.05em 0.3em; border-radius: 4px; }
@@ -101,6 +102,45 @@ extension DashboardAssets {
         .preview-name { display: inline-block; min-width: 9em; color: var(--muted); font-size: 0.88em; }
         .preview-text { font-weight: 600; margin: 0 0.4em; }
         .preview-keys { font-size: 0.85em; }
+        .history { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1.2em; align-items: start; }
+        .history .card { margin: 0; }
+        @media (max-width: 980px) { .history { grid-template-columns: minmax(0, 1fr); } }
+        #pushes-more { margin: 0 0 1.2em; }
+        #pushes-error:empty { display: none; }
+        .error-code { font-weight: 500; }
+        button.small { padding: 0.2em 0.8em; font-size: 0.88em; }
+        tr.selected th, tr.selected td { background: #eef3fd; }
+        button[aria-pressed="true"] { background: var(--accent); color: var(--accent-ink); }
+        .trace h2 time { font-weight: 500; }
+        dl.meta { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 0.2em 1em; margin: 0 0 0.8em; font-size: 0.92em; }
+        dl.meta dt { color: var(--muted); }
+        dl.meta dd { margin: 0; overflow-wrap: anywhere; }
+        .timeline { list-style: none; margin: 0 0 0.6em 0.5em; padding: 0 0 0 1.2em; border-left: 2px solid var(--line); }
+        .timeline li { position: relative; padding: 0 0 0.9em 0.2em; }
+        .timeline li:last-child { padding-bottom: 0.2em; }
+        .timeline li::before { content: ""; position: absolute; left: calc(-1.2em - 8px); top: 0.3em; width: 10px; height: 10px; border-radius: 50%; background: var(--accent); border: 2px solid var(--card); }
+        .timeline li.stopped::before { background: var(--bad); }
+        .step-name { font-weight: 700; }
+        .step-time { color: var(--muted); margin-left: 0.6em; font-variant-numeric: tabular-nums; }
+        .offset { display: inline-block; margin-left: 0.4em; padding: 0 0.45em; border-radius: 999px; background: #eef1f6; color: var(--ink); font-size: 0.85em; }
+        .step-detail { margin: 0.15em 0 0; font-size: 0.92em; overflow-wrap: anywhere; }
+        .stop-reason { margin: 0.35em 0 0; padding: 0.3em 0.6em; border-radius: 6px; background: var(--bad-bg); color: var(--bad); font-weight: 700; }
+        .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(24em, 1fr)); gap: 1.2em; }
+        .chart-figure { margin: 0; }
+        .chart-figure figcaption { font-weight: 600; margin: 0 0 0.4em; }
+        svg.chart { display: block; width: 100%; height: auto; background: #f8f9fb; border: 1px solid var(--line); border-radius: 8px; }
+        svg.chart .bar { fill: var(--accent); }
+        svg.chart .axis { fill: var(--muted); font-size: 11px; }
+        svg.chart .grid-line { stroke: #e3e7ee; stroke-dasharray: 3 3; }
+        svg.chart .base-line { stroke: #b9c1cf; }
+        .seg-delivered { fill: var(--ok); background: var(--ok); }
+        .seg-failed { fill: var(--bad); background: var(--bad); }
+        .seg-expired { fill: #c27803; background: #c27803; }
+        .seg-skipped { fill: #8d96a8; background: #8d96a8; }
+        .seg-inFlight { fill: #7aa2f7; background: #7aa2f7; }
+        .chart-total { margin: 0.5em 0 0; }
+        .legend { list-style: none; display: flex; flex-wrap: wrap; gap: 0.3em 1.2em; margin: 0.5em 0 0; padding: 0; }
+        .swatch { display: inline-block; width: 0.8em; height: 0.8em; border-radius: 2px; margin-right: 0.35em; vertical-align: -0.05em; }
         footer { color: var(--muted); font-size: 0.85em; text-align: center; padding: 1em; }
         @media (prefers-reduced-motion: no-preference) { a, button { transition: background 0.1s; } }
         """#
