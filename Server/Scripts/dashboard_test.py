@@ -246,6 +246,24 @@ def main():
         status, body = http("GET", base + "/apps/" + APP, admin)
         checks.ok(status == 200 and body["data"]["badge"] == "auto", "apps: badge default saved as auto (%s)" % body["data"].get("badge"))
 
+        # Its hold while a user reads (issue 31): 15 s, then a value the service refuses (put back).
+        hold = driver.find_element(By.ID, "hold-" + APP)
+        hold.send_keys(Keys.CONTROL, "a")
+        hold.send_keys("15", Keys.TAB)
+        wait.until(EC.text_to_be_present_in_element((By.ID, "status"), "wait 15 s"), "hold: no saved 15 s")
+        status, body = http("GET", base + "/apps/" + APP, admin)
+        checks.ok(status == 200 and body["data"]["holdWhileActiveSeconds"] == 15, "apps: hold saved as 15 s (%s)" % body["data"].get("holdWhileActiveSeconds"))
+        allowed_400[0] = ("/apps/%s" % APP,)
+        hold = driver.find_element(By.ID, "hold-" + APP)
+        hold.send_keys(Keys.CONTROL, "a")
+        hold.send_keys("301", Keys.TAB)
+        wait.until(EC.text_to_be_present_in_element((By.ID, "status"), "holdWhileActiveSeconds"), "hold: 301 not refused")
+        wait.until(lambda d: d.find_element(By.ID, "hold-" + APP).get_attribute("value") == "15", "hold: the refused 301 was not put back")
+        status, body = http("GET", base + "/apps/" + APP, admin)
+        checks.ok(body["data"]["holdWhileActiveSeconds"] == 15, "apps: a refused hold leaves 15 s (%s)" % body["data"].get("holdWhileActiveSeconds"))
+        browser_log("apps hold")
+        allowed_400[0] = ()
+
         # Its notification texts per language (issue 30): a German reaction line, previewed live.
         templates_url = base + "/apps/" + APP + "/templates"
 

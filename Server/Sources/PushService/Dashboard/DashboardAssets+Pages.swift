@@ -51,13 +51,14 @@ extension DashboardAssets {
                   el("td", {}, privacyControl(a)),
                   el("td", {}, urgencyControl(a)),
                   el("td", {}, badgeControl(a)),
+                  el("td", {}, holdControl(a)),
                   el("td", {}, when(a.createdAt)),
                   el("td", { className: "links" },
                     el("a", { href: "/dashboard/tokens?app=" + encodeURIComponent(a.appId), text: "Tokens" }),
                     el("a", { href: "/dashboard/send?app=" + encodeURIComponent(a.appId), text: "Test push" })));
               });
               append(content, table(apps.length + (apps.length === 1 ? " app" : " apps"),
-                ["App", "Name", "Webhook", "Webhook secret", "Default APNs provider", "Default FCM provider", "Privacy", "Urgency", "Badge", "Created", "Open"], rows));
+                ["App", "Name", "Webhook", "Webhook secret", "Default APNs provider", "Default FCM provider", "Privacy", "Urgency", "Badge", "Hold while reading", "Created", "Open"], rows));
               if (apps.length) append(content, textsEditor(apps));
             }).catch(failed);
           };
@@ -128,6 +129,28 @@ extension DashboardAssets {
               }).catch(function (error) { select.value = a.badge || "caller"; failed(error); });
             });
             return [select, el("div", { className: "hint", id: id + "-hint", text: "auto: the service counts each recipient's unread chat messages." })];
+          }
+
+          // Quiet when already reading (issue 31): how long chat pushes to a user's other devices
+          // wait while they read the conversation elsewhere (0: off). Saved when changed.
+          function holdControl(a) {
+            var id = "hold-" + a.appId;
+            var input = el("input", { id: id, type: "number", min: "0", max: "300", step: "1", size: 4, "aria-label": "Hold while reading, in seconds, of " + a.appId, "aria-describedby": id + "-hint" });
+            input.value = String(a.holdWhileActiveSeconds || 0);
+            input.addEventListener("change", function () {
+              // An emptied field is no value: the saved one comes back.
+              if (input.value.trim() === "") { input.value = String(a.holdWhileActiveSeconds || 0); return; }
+              var seconds = Number(input.value);
+              say("Saving the hold of " + a.appId + "…");
+              api("PUT", "/apps/" + encodeURIComponent(a.appId), { body: { holdWhileActiveSeconds: seconds } }).then(function (saved) {
+                a.holdWhileActiveSeconds = saved.holdWhileActiveSeconds;
+                input.value = String(saved.holdWhileActiveSeconds);
+                say(saved.holdWhileActiveSeconds
+                  ? a.appId + "'s chat pushes wait " + saved.holdWhileActiveSeconds + " s on a user's other devices while they read the conversation."
+                  : a.appId + " holds no pushes while a user reads.", "ok");
+              }).catch(function (error) { input.value = String(a.holdWhileActiveSeconds || 0); failed(error); });
+            });
+            return [input, el("div", { className: "hint", id: id + "-hint", text: "seconds, 0 to 300; 0: off" })];
           }
 
           // Notification texts (issue 30, languages): the texts the service writes into pushes, per
