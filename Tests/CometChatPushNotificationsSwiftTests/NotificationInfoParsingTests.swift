@@ -42,6 +42,10 @@ struct NotificationInfoParsingTests {
         Expected(
             fixture: "chat-mention", kind: .chat, receiverType: .group, receiverId: "team",
             conversationId: "group_team", messageId: "1046", unread: 3),
+        // With loc-key and loc-args (issue 30): parsed as the plain group message.
+        Expected(
+            fixture: "chat-group-loc-keys", kind: .chat, receiverType: .group, receiverId: "team",
+            conversationId: "group_team", messageId: "1042", unread: 3),
     ]
 
     static let callFixtures: [Expected] =
@@ -52,6 +56,10 @@ struct NotificationInfoParsingTests {
         } + [
             Expected(
                 fixture: "call-initiated-alert", kind: .call, receiverType: .user, receiverId: "bob",
+                conversationId: "alice_user_bob", messageId: "v1.us.call-7f3a", callAction: "initiated", callType: "video"),
+            // The same call in German (issue 30).
+            Expected(
+                fixture: "call-initiated-alert-de", kind: .call, receiverType: .user, receiverId: "bob",
                 conversationId: "alice_user_bob", messageId: "v1.us.call-7f3a", callAction: "initiated", callType: "video"),
             Expected(
                 fixture: "call-group-initiated", kind: .call, receiverType: .group, receiverId: "team",
