@@ -1,3 +1,6 @@
+#if DEBUG
+// Debug builds only: the templates are internal to PushService (`@testable`); the release build
+// runs them through the service in `LanguagesTests`.
 import Foundation
 import PushStore
 import Testing
@@ -142,3 +145,4 @@ import Testing
         }
     }
 }
+#endif
