@@ -269,6 +269,41 @@ struct ContractTests {
         #expect(device.service.contractViolations.isEmpty)
     }
 
+    @Test(
+        "An activity report's body is checked strictly: a conversation id of printable ASCII or null, seconds from 1 to 300, nothing else")
+    func activityBodyIsStrict() throws {
+        let headers = ["appid": "a", "authToken": "t", "Content-Type": "application/json", "Accept": "application/json"]
+        func problems(_ body: Any) throws -> [String] {
+            WireContract.violations(
+                method: "PUT", path: "/notifications/push/v1/activity", headers: headers,
+                body: try JSONSerialization.data(withJSONObject: body))
+        }
+        let good: [[String: Any]] = [
+            ["conversationId": "alice_user_bob", "seconds": 120], ["conversationId": "group_team"], ["conversationId": NSNull()],
+            ["conversationId": "group_team", "seconds": 1], ["conversationId": "group_team", "seconds": 300],
+            ["conversationId": String(repeating: "a", count: 300)], ["conversationId": "a!~_-.@:"],
+        ]
+        for body in good { #expect(try problems(body) == [], "\(body)") }
+        let bad: [(String, [String: Any])] = [
+            ("no conversationId", ["seconds": 120]), ("an empty id", ["conversationId": ""]),
+            ("a space", ["conversationId": "alice user_bob"]), ("a slash", ["conversationId": "group_a/b"]),
+            ("not ASCII", ["conversationId": "group_équipe"]), ("a tab", ["conversationId": "group_\tteam"]),
+            ("301 characters", ["conversationId": String(repeating: "a", count: 301)]), ("a number", ["conversationId": 42]),
+            ("an object", ["conversationId": ["id": "x"]]), ("seconds 0", ["conversationId": "group_team", "seconds": 0]),
+            ("seconds 301", ["conversationId": "group_team", "seconds": 301]),
+            ("seconds 1.5", ["conversationId": "group_team", "seconds": 1.5]),
+            ("seconds as text", ["conversationId": "group_team", "seconds": "60"]),
+            ("seconds true", ["conversationId": "group_team", "seconds": true]),
+            ("seconds null", ["conversationId": "group_team", "seconds": NSNull()]),
+            ("another key", ["conversationId": "group_team", "uid": "alice"]),
+        ]
+        for (what, body) in bad { #expect(try problems(body) != [], "\(what)") }
+        #expect(
+            !WireContract.violations(method: "PUT", path: "/notifications/push/v1/activity", headers: headers, body: nil).isEmpty,
+            "no body")
+        #expect(WireContract.match(method: "POST", path: "/notifications/push/v1/activity") == nil)
+    }
+
     /// `value` as JSON text with sorted keys, for comparing JSON values whatever their bridging.
     static func canonical(_ value: Any) throws -> String {
         String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]), as: UTF8.self)
