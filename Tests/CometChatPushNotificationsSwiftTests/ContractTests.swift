@@ -269,6 +269,34 @@ struct ContractTests {
         #expect(device.service.contractViolations.isEmpty)
     }
 
+    @Test("The SDK sends exactly the activity fixtures' requests: the conversation shown, then none")
+    func sdkActivityMatchesTheFixtures() async throws {
+        let fixtures = Dictionary(uniqueKeysWithValues: try contractFixtures("client").map { ($0.name, $0.json) })
+        let recorder = RecordingTransport()
+        let device = SimulatedDevice(transport: recorder)
+        recorder.forward(to: device.service)
+        device.logInToChatSDK(uid: "alice", authToken: "alice-token")
+        let host = "https://push.example.com"
+        let app = await device.launchAndSettle(
+            PNConfiguration(appId: "app1", region: "us", providerId: "apns-provider", clientHost: host))
+        app.sdk.setActiveConversation(userId: "bob")
+        #expect(await device.settle())
+        app.sdk.clearActiveConversation()
+        #expect(await device.settle())
+        let sent = recorder.requests.filter { $0.url.path == "/notifications/push/v1/activity" }
+        let values = ["appId": "app1", "authToken": "alice-token", "conversationId": "alice_user_bob"]
+        #expect(sent.count == 2)
+        for (name, request) in zip(["activity.json", "activity-clear.json"], sent) {
+            let expected = try #require(fixtures[name]?["request"] as? [String: Any], "\(name)")
+            #expect(request.method == expected["method"] as? String, "\(name)")
+            #expect(request.url.absoluteString == host + (expected["path"] as? String ?? ""), "\(name)")
+            #expect(request.headers == Self.fill(expected["headers"] ?? [:], values) as? [String: String], "\(name)")
+            let body = try #require(request.body.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }, "\(name)")
+            #expect(try Self.canonical(body) == Self.canonical(Self.fill(try #require(expected["body"]), values)), "\(name)")
+        }
+        #expect(device.service.contractViolations.isEmpty)
+    }
+
     @Test(
         "An activity report's body is checked strictly: a conversation id of printable ASCII or null, seconds from 1 to 300, nothing else")
     func activityBodyIsStrict() throws {
