@@ -26,6 +26,7 @@ public final class SimulatedApplication: PNApplication, @unchecked Sendable {
         var endedTasks: [String] = []
         var expirations: [Int: @Sendable () -> Void] = [:]
         var foregroundHandlers: [@Sendable () -> Void] = []
+        var backgroundHandlers: [@Sendable () -> Void] = []
     }
 
     let state: PNLocked<State>
@@ -63,6 +64,21 @@ public final class SimulatedApplication: PNApplication, @unchecked Sendable {
         state.withLock { $0.foregroundHandlers.append(handler) }
     }
 
+    /// Keeps `handler` for each move from the foreground to the background.
+    public func observeBackground(_ handler: @escaping @Sendable () -> Void) {
+        state.withLock { $0.backgroundHandlers.append(handler) }
+    }
+
+    /// The app goes to the background; coming from the foreground, iOS posts
+    /// `didEnterBackground` once it is there.
+    func enterBackground() {
+        let handlers = state.withLock { state -> [@Sendable () -> Void] in
+            defer { state.appState = .background }
+            return state.appState == .background ? [] : state.backgroundHandlers
+        }
+        for handler in handlers { handler() }
+    }
+
     /// The app becomes active; coming from the background, iOS posts `willEnterForeground` first.
     func becomeActive() {
         let handlers = state.withLock { state -> [@Sendable () -> Void] in
@@ -93,6 +109,9 @@ public final class SimulatedApplication: PNApplication, @unchecked Sendable {
 
     /// Background tasks still open, by name.
     public var openBackgroundTasks: [String] { state.withLock { Array($0.openTasks.values) } }
+
+    /// Background tasks ended, by name, in the order they ended.
+    public var endedBackgroundTasks: [String] { state.withLock { $0.endedTasks } }
 
     /// Runs out the time of every open background task: each expiration handler runs, and must
     /// end its task before it returns, or iOS kills the app (rule 27).

@@ -4,7 +4,8 @@ import Foundation
 /// Virtual time. A sleep within ``autoAdvanceLimit`` of the start returns at once and moves the
 /// clock forward, so retries with back-off run instantly and their delays can be inspected;
 /// a sleep past the limit waits for ``advance(by:)`` (so a retry loop against a network that
-/// never comes back does not spin).
+/// never comes back does not spin). A repeating timer's sleep (``sleep(timerSeconds:)``)
+/// always waits for ``advance(by:)``.
 public final class SimulatedClock: PNClock, @unchecked Sendable {
     // @unchecked: all mutable state is inside `state`.
     private struct Sleeper {
@@ -56,6 +57,20 @@ public final class SimulatedClock: PNClock, @unchecked Sendable {
             try Task.checkCancellation()
             return
         }
+        try await waitForAdvance(seconds: seconds)
+    }
+
+    /// Sleeps on a repeating timer (the refresh of the conversation the app shows): never
+    /// auto-advanced, whatever ``autoAdvanceLimit`` is, so the timer fires only when a test calls
+    /// ``advance(by:)``; recorded in ``sleeps`` and counted in ``suspendedSleepers`` as any sleep.
+    public func sleep(timerSeconds seconds: Double) async throws {
+        try Task.checkCancellation()
+        state.withLock { $0.sleeps.append(seconds) }
+        try await waitForAdvance(seconds: seconds)
+    }
+
+    /// Waits until ``advance(by:)`` reaches `seconds` from now.
+    private func waitForAdvance(seconds: Double) async throws {
         let id = state.withLock { state -> Int in
             state.nextID += 1
             return state.nextID

@@ -392,8 +392,8 @@ public final class SimulatedApp: @unchecked Sendable {
         sdk.refreshSession()
     }
 
-    /// The user leaves the app.
-    public func sendToBackground() { application.state.withLock { $0.appState = .background } }
+    /// The user leaves the app: it goes to the background (`didEnterBackground`).
+    public func sendToBackground() { application.enterBackground() }
 }
 
 /// An error from the simulated platform.

@@ -147,6 +147,15 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
         }
     }
 
+    /// The conversation a session reported it shows (`PUT /notifications/push/v1/activity`,
+    /// issue 31), until it ends by itself.
+    public struct Activity: Sendable, Equatable {
+        /// The conversation, as chat pushes name it (`alice_user_bob`, `group_team`).
+        public var conversationId: String
+        /// When it ends: the report's `seconds` (60 when absent) after it arrived.
+        public var expiresAt: Date
+    }
+
     /// A user's changes feed: its entries in order, numbered, and how far retention purged it.
     private struct Feed {
         var entries: [(number: Int, change: Change)] = []
@@ -158,6 +167,7 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
         var feeds: [String: Feed] = [:]
         var lastChange = 0
         var preferences: [String: Preferences] = [:]
+        var activities: [String: Activity] = [:]
         var violations: [String] = []
         var registrations: [String: [Registration]] = [:]
         var scripted: [WireContract.Route: [Failure]] = [:]
@@ -219,6 +229,13 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
 
     /// The preferences kept for an auth token.
     public func preferences(authToken: String) -> Preferences { state.withLock { $0.preferences[authToken] ?? Preferences() } }
+
+    /// The conversation the session of `authToken` shows, as its last report set it (issue 31);
+    /// `nil` when it cleared it, it ended (on the service's clock) or it never reported one.
+    public func activity(authToken: String) -> Activity? {
+        let now = clock.now()
+        return state.withLock { $0.activities[authToken] }.flatMap { $0.expiresAt > now ? $0 : nil }
+    }
 
     /// The push ids whose opened call arrived, once per call, in order.
     public var openedPushIds: [String] { requests(.pushOpened).compactMap { $0.match?.parameter } }
@@ -323,6 +340,17 @@ public final class SimulatedPushService: PNHTTPTransport, @unchecked Sendable {
                 return .success(Self.ok(any: ["pushId": match.parameter ?? "", "openedAt": at]))
             case .changes:
                 return .success(Self.ok(any: Self.changesPage(state, authToken: authToken, query: query)))
+            case .activity:
+                // As the service answers, without the uid (the simulated service knows none).
+                let now = clock.now()
+                let expiresAt = now.addingTimeInterval(Double((object["seconds"] as? NSNumber)?.intValue ?? 60))
+                let conversationId = object["conversationId"] as? String
+                state.activities[authToken] = conversationId.map { Activity(conversationId: $0, expiresAt: expiresAt) }
+                return .success(
+                    Self.ok(any: [
+                        "conversationId": conversationId.map { $0 as Any } ?? NSNull(),
+                        "expiresAt": NSNumber(value: Int64(expiresAt.timeIntervalSince1970 * 1000)),
+                    ]))
             default:
                 return .success(Self.ok([:]))
             }

@@ -43,6 +43,9 @@ public enum WireContract {
         case pushOpened
         /// `GET /notifications/push/v1/changes?since={cursor}&limit={1–500}` (self-hosted services)
         case changes
+        /// `PUT /notifications/push/v1/activity`: the conversation this device shows (issue 31,
+        /// self-hosted services)
+        case activity
     }
 
     /// A request the contract recognises: its route and the path parameter, if any.
@@ -107,6 +110,7 @@ public enum WireContract {
         case ("POST", 3) where decoded[0] == "pushes" && decoded[2] == "opened":
             return Match(route: .pushOpened, parameter: decoded[1])
         case ("GET", 1) where decoded == ["changes"]: return Match(route: .changes)
+        case ("PUT", 1) where decoded == ["activity"]: return Match(route: .activity)
         default: return nil
         }
     }
@@ -269,6 +273,22 @@ public enum WireContract {
             } else {
                 problems.append("body.data must be an object with text")
             }
+        case .activity:
+            // `{"conversationId": "<id>" | null, "seconds": 1…300}`: the id as the service takes
+            // it (printable ASCII, no space or `/`, at most 300 characters), `seconds` optional.
+            guard let json else { return problems + ["an activity report needs a body"] }
+            switch json["conversationId"] {
+            case is NSNull: break
+            case let id as String where isConversationId(id): break
+            case let id as String:
+                problems.append("body.conversationId \"\(id)\" is not printable ASCII without spaces or /, 1 to 300 characters")
+            case nil: problems.append("body.conversationId is missing (null clears the activity)")
+            default: problems.append("body.conversationId must be a string or null")
+            }
+            if let seconds = json["seconds"], !isInteger(seconds) || !(1...300).contains((seconds as? NSNumber)?.doubleValue ?? 0) {
+                problems.append("body.seconds must be a whole number from 1 to 300")
+            }
+            requireKeys(["conversationId", "seconds"], in: json)
         case .callStatus:
             guard let json else { return problems + ["a call status needs a body"] }
             requireString("status", in: json, oneOf: ["rejected", "busy", "unanswered"])
@@ -294,6 +314,12 @@ public enum WireContract {
     /// newline.
     private static func isLanguageTag(_ tag: String) -> Bool {
         tag.count <= 35 && tag.range(of: #"^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*\z"#, options: .regularExpression) != nil
+    }
+
+    /// A conversation id as the service takes it (`alice_user_bob`, `group_team`): 1 to 300
+    /// characters, each printable ASCII other than a space or `/`.
+    private static func isConversationId(_ id: String) -> Bool {
+        !id.isEmpty && id.unicodeScalars.count <= 300 && id.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F && $0 != "/" }
     }
 
     private static func isClockTime(_ text: String) -> Bool {

@@ -681,6 +681,70 @@ struct SimulatedEndToEndTests {
     }
 
     @Test(
+        "Quiet when already reading (issue 31): while the phone shows Bob's conversation the iPad's push is held; the phone's read skips it"
+    )
+    func holdWhileActive() async throws {
+        let house = try await Household.make()
+        let set = try await house.admin.object("PUT", "/apps/\(house.admin.appId)", ["holdWhileActiveSeconds": 300])
+        #expect(set["holdWhileActiveSeconds"] as? Int == 300)
+        // The phone shows the conversation with Bob: its SDK reports it to the service.
+        await house.bringToForeground(house.phone)
+        let bob = house.bob
+        house.phone.sdk.setActiveConversation(userId: bob)
+        #expect(await house.phone.device.settle(timeout: 20))
+
+        // Bob writes: the phone's push goes (its app hides it: the conversation is on screen);
+        // the iPad's waits, held while the phone reads.
+        let sent = try await house.sendChat(from: bob, text: "Still there?", badge: 1)
+        #expect(sent.jobs == 2)
+        func isThisMessage(_ request: MockAPNsRequest, to device: UserDevice) -> Bool {
+            request.token == device.apnsToken && request.payload["tag"] as? String == sent.messageId
+        }
+        var log: [[String: Any]] = []
+        try await SimulatedE2E.wait("the phone's push at the mock APNs and the phone's job delivered") {
+            log = try await house.log(sent)
+            let phoneDelivered = log.contains { $0["token"] as? String == house.phone.apnsToken && $0["state"] as? String == "delivered" }
+            return phoneDelivered && house.apnsRequests.contains { isThisMessage($0, to: house.phone) }
+        }
+        let held = try #require(log.first { $0["token"] as? String == house.tablet.apnsToken })
+        #expect(held["state"] as? String == "pending")
+        #expect(held["rule"] as? String == "held-while-active")
+        #expect(log.first { $0["token"] as? String == house.phone.apnsToken }?["rule"] is NSNull)
+        let phonePush = try #require(house.apnsRequests.first { isThisMessage($0, to: house.phone) })
+        try await house.hand(phonePush)
+        #expect(house.delivery(phonePush.apnsId)?.foregroundOptions == [])
+
+        // The phone reads the conversation: the iPad's held push is skipped and never sent; the
+        // iPad gets the read push instead.
+        let read = await house.phone.result { sdk, done in sdk.markConversationRead(userId: bob, unreadCount: 0, completion: done) }
+        #expect((try? read.get()) != nil)
+        try await SimulatedE2E.wait("the iPad's held push skipped by the read") {
+            let entry = try await house.log(sent).first { $0["token"] as? String == house.tablet.apnsToken }
+            return entry?["state"] as? String == "skipped"
+        }
+        let skipped = try #require(try await house.log(sent).first { $0["token"] as? String == house.tablet.apnsToken })
+        #expect(skipped["rule"] as? String == "read-elsewhere")
+        let readPush = try await house.deliverOne("the read push to the iPad") { $0.payload["type"] as? String == "read" }
+        #expect(readPush.token == house.tablet.apnsToken)
+        #expect(!house.apnsRequests.contains { isThisMessage($0, to: house.tablet) })
+        #expect(house.tablet.shown.isEmpty)
+        let trace = try recipient(try await house.trace(sent))
+        #expect((trace["skipped"] as? [[String: Any]])?.map { $0["reason"] as? String } == ["read-elsewhere"])
+
+        // The phone leaves the conversation (the SDK clears it on the service): Bob's next
+        // message reaches both devices at once.
+        house.phone.sdk.clearActiveConversation()
+        #expect(await house.phone.device.settle(timeout: 20))
+        let next = try await house.sendChat(from: bob, text: "Call me", badge: 1)
+        #expect(next.rules == ["none"])
+        let pushes = try await house.deliver(next)
+        #expect(Set(pushes.map(\.token)) == [house.phone.apnsToken, house.tablet.apnsToken])
+        #expect(try await house.log(next).allSatisfy { $0["rule"] is NSNull })
+        #expect(house.tablet.shownBodies == ["Call me"])
+        house.expectRulesHeld()
+    }
+
+    @Test(
         "Urgency and the service's badge (issue 30): a reaction arrives passive, the badge counts across senders and a read on the phone drops it on the iPad"
     )
     func urgencyAndCountedBadge() async throws {

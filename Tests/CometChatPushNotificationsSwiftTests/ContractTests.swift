@@ -269,6 +269,69 @@ struct ContractTests {
         #expect(device.service.contractViolations.isEmpty)
     }
 
+    @Test("The SDK sends exactly the activity fixtures' requests: the conversation shown, then none")
+    func sdkActivityMatchesTheFixtures() async throws {
+        let fixtures = Dictionary(uniqueKeysWithValues: try contractFixtures("client").map { ($0.name, $0.json) })
+        let recorder = RecordingTransport()
+        let device = SimulatedDevice(transport: recorder)
+        recorder.forward(to: device.service)
+        device.logInToChatSDK(uid: "alice", authToken: "alice-token")
+        let host = "https://push.example.com"
+        let app = await device.launchAndSettle(
+            PNConfiguration(appId: "app1", region: "us", providerId: "apns-provider", clientHost: host))
+        app.sdk.setActiveConversation(userId: "bob")
+        #expect(await device.settle())
+        app.sdk.clearActiveConversation()
+        #expect(await device.settle())
+        let sent = recorder.requests.filter { $0.url.path == "/notifications/push/v1/activity" }
+        let values = ["appId": "app1", "authToken": "alice-token", "conversationId": "alice_user_bob"]
+        #expect(sent.count == 2)
+        for (name, request) in zip(["activity.json", "activity-clear.json"], sent) {
+            let expected = try #require(fixtures[name]?["request"] as? [String: Any], "\(name)")
+            #expect(request.method == expected["method"] as? String, "\(name)")
+            #expect(request.url.absoluteString == host + (expected["path"] as? String ?? ""), "\(name)")
+            #expect(request.headers == Self.fill(expected["headers"] ?? [:], values) as? [String: String], "\(name)")
+            let body = try #require(request.body.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }, "\(name)")
+            #expect(try Self.canonical(body) == Self.canonical(Self.fill(try #require(expected["body"]), values)), "\(name)")
+        }
+        #expect(device.service.contractViolations.isEmpty)
+    }
+
+    @Test(
+        "An activity report's body is checked strictly: a conversation id of printable ASCII or null, seconds from 1 to 300, nothing else")
+    func activityBodyIsStrict() throws {
+        let headers = ["appid": "a", "authToken": "t", "Content-Type": "application/json", "Accept": "application/json"]
+        func problems(_ body: Any) throws -> [String] {
+            WireContract.violations(
+                method: "PUT", path: "/notifications/push/v1/activity", headers: headers,
+                body: try JSONSerialization.data(withJSONObject: body))
+        }
+        let good: [[String: Any]] = [
+            ["conversationId": "alice_user_bob", "seconds": 120], ["conversationId": "group_team"], ["conversationId": NSNull()],
+            ["conversationId": "group_team", "seconds": 1], ["conversationId": "group_team", "seconds": 300],
+            ["conversationId": String(repeating: "a", count: 300)], ["conversationId": "a!~_-.@:"],
+        ]
+        for body in good { #expect(try problems(body) == [], "\(body)") }
+        let bad: [(String, [String: Any])] = [
+            ("no conversationId", ["seconds": 120]), ("an empty id", ["conversationId": ""]),
+            ("a space", ["conversationId": "alice user_bob"]), ("a slash", ["conversationId": "group_a/b"]),
+            ("not ASCII", ["conversationId": "group_équipe"]), ("a tab", ["conversationId": "group_\tteam"]),
+            ("301 characters", ["conversationId": String(repeating: "a", count: 301)]), ("a number", ["conversationId": 42]),
+            ("an object", ["conversationId": ["id": "x"]]), ("seconds 0", ["conversationId": "group_team", "seconds": 0]),
+            ("seconds 301", ["conversationId": "group_team", "seconds": 301]),
+            ("seconds 1.5", ["conversationId": "group_team", "seconds": 1.5]),
+            ("seconds as text", ["conversationId": "group_team", "seconds": "60"]),
+            ("seconds true", ["conversationId": "group_team", "seconds": true]),
+            ("seconds null", ["conversationId": "group_team", "seconds": NSNull()]),
+            ("another key", ["conversationId": "group_team", "uid": "alice"]),
+        ]
+        for (what, body) in bad { #expect(try problems(body) != [], "\(what)") }
+        #expect(
+            !WireContract.violations(method: "PUT", path: "/notifications/push/v1/activity", headers: headers, body: nil).isEmpty,
+            "no body")
+        #expect(WireContract.match(method: "POST", path: "/notifications/push/v1/activity") == nil)
+    }
+
     /// `value` as JSON text with sorted keys, for comparing JSON values whatever their bridging.
     static func canonical(_ value: Any) throws -> String {
         String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]), as: UTF8.self)

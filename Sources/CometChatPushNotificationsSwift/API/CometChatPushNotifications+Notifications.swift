@@ -28,23 +28,52 @@ extension CometChatPushNotifications {
     /// shown while the app is in the foreground. Call it in the messages screen's
     /// `viewWillAppear`, and ``clearActiveConversation()`` in `viewWillDisappear`. A blank id
     /// clears it.
+    ///
+    /// With a self-hosted service (``PNConfiguration/clientHost``) and a user logged in, the SDK
+    /// also tells the service, in the background, that this device shows the conversation, while
+    /// the app is in the foreground: in an app with `holdWhileActiveSeconds`, the service then
+    /// holds its chat pushes to the user's other devices (see <doc:HandlingNotifications>).
     public func setActiveConversation(userId: String) {
         setActive(userId.trimmingCharacters(in: .whitespacesAndNewlines), PNActiveConversation.user)
     }
 
     /// Marks the group conversation `groupId` as on screen: its notifications are not shown
-    /// while the app is in the foreground. A blank id clears it.
+    /// while the app is in the foreground. A blank id clears it. A self-hosted service is told,
+    /// as for ``setActiveConversation(userId:)``.
     public func setActiveConversation(groupId: String) {
         setActive(groupId.trimmingCharacters(in: .whitespacesAndNewlines), PNActiveConversation.group)
     }
 
-    /// No conversation is on screen any more.
+    /// No conversation is on screen any more; a self-hosted service that was told of one is
+    /// told that it ended.
     public func clearActiveConversation() {
         notifications.state.withLock { $0.activeConversation = nil }
+        activity.trigger()
     }
 
     private func setActive(_ id: String, _ make: (String) -> PNActiveConversation) {
         notifications.state.withLock { $0.activeConversation = id.isEmpty ? nil : make(id) }
+        activity.trigger()
+    }
+
+    /// What a self-hosted service should hold from this device, once the calls made so far are
+    /// applied: the conversation on screen while the app is not in the background, or none;
+    /// `nil` without a self-hosted service or a session (nothing is reported then).
+    func activityTarget() async -> ActivityReporter.Target? {
+        await afterQueuedWork()
+        guard isSelfHosted else { return nil }
+        let applied = lifecycle.state
+        guard let api = applied.api, let session = applied.session else { return nil }
+        let inBackground = platform.application.applicationState() == .background
+        var conversationId: String?
+        if !inBackground, let conversation = activeConversation {
+            conversationId = ActivityWire.conversationId(conversation, ownUID: session.uid)
+            if conversationId == nil {
+                platform.logger.log(
+                    .debug, "The conversation on screen is not reported: without the user's uid, or an id the service does not take.")
+            }
+        }
+        return ActivityReporter.Target(api: api, session: session, conversationId: conversationId, inBackground: inBackground)
     }
 
     /// The conversation on screen, if any.

@@ -83,6 +83,8 @@ extension CometChatPushNotifications {
             onCallbackQueue { application.setBadgeCount(0) }
         }
         for product in products { await product.sessionDidEnd() }
+        // The conversation reported for the old session is cleared, with its auth token.
+        activity.trigger()
     }
 
     /// The uid of the logged-in user, when known.

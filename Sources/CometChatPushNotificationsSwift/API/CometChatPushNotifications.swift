@@ -25,6 +25,8 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
     let messageChanges: MessageChangeLedger
     /// The catch-up on the changes feed.
     let catchUp: ChangesCatchUp
+    /// Reports the conversation on screen to a self-hosted service (issue 31).
+    let activity: ActivityReporter
     /// Whether this process recorded that it opened a private push (for the diagnostics).
     let privatePushOpenRecorded = PNLocked(false)
 
@@ -59,7 +61,7 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
         let box = WeakBox()
         let vault = SessionVault(secure: platform.secureStore(nil)) { box.sdk?.keychainRefused($0) }
         state = PNLocked(State(vault: vault, appSession: vault.appSession))
-        lifecycle = TokenLifecycle(
+        let lifecycle = TokenLifecycle(
             platform: platform, tracker: tracker,
             events: TokenLifecycleEvents(
                 registered: { platform in box.sdk?.notifyDelegate { $0.pnOnPushTokenRegistered(platform) } },
@@ -67,9 +69,17 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
                     box.sdk?.notifyDelegate { $0.pnOnPushTokenRegistrationFailed(platform, error) }
                 },
                 sessionEnded: { previous in await box.sdk?.sessionDidEnd(previous) },
-                sessionAdopted: { _ in box.sdk?.scheduleCatchUp() },
+                sessionAdopted: { _ in
+                    box.sdk?.scheduleCatchUp()
+                    box.sdk?.activity.trigger()
+                },
                 keychainRefused: { box.sdk?.keychainRefused($0) }
             ))
+        self.lifecycle = lifecycle
+        activity = ActivityReporter(
+            clock: platform.clock, logger: platform.logger, tracker: tracker, application: platform.application,
+            wanted: { await box.sdk?.activityTarget() },
+            sessionRejected: { session in await lifecycle.sessionRejected(session) })
         super.init()
         box.sdk = self
     }
@@ -170,7 +180,11 @@ public final class CometChatPushNotifications: NSObject, @unchecked Sendable {
         if isFirstInitialize {
             installProducts(config)
             platform.sessionBridge.observeChanges { [weak self] in self?.refreshSession() }
-            platform.application.observeForeground { [weak self] in self?.scheduleCatchUp() }
+            platform.application.observeForeground { [weak self] in
+                self?.scheduleCatchUp()
+                self?.activity.trigger()
+            }
+            platform.application.observeBackground { [weak self] in self?.activity.trigger() }
         }
 
         let resolved = resolveSession(config)
@@ -246,6 +260,7 @@ extension CometChatPushNotifications {
     /// The process is gone (the simulator killed the app): stop retries and ignore later calls.
     @_spi(PNProducts)
     public func terminate() {
+        activity.stop()
         let lifecycle = self.lifecycle
         jobs.submit { await lifecycle.terminate() }
     }

@@ -13,6 +13,7 @@ import Foundation
 /// | Chat's receipts and quick replies | 1 s | 8 s | none | no limit | the next wait would end at the deadline |
 /// | Calls' call status | 2 s | 4 s | none | 3 | |
 /// | the catch-up on the changes feed | 2 s | 60 s | 0.5–1 | 4 | the session changes |
+/// | the conversation shown (activity) | 2 s | 8 s | 0.5–1 | 3 | the conversation shown changes |
 @_spi(PNProducts)
 public struct PNRetryPolicy: Sendable {
     /// The delay before the first retry, in seconds.

@@ -31,10 +31,18 @@ public protocol PNApplication: Sendable {
     /// (`UIApplication.willEnterForegroundNotification`), from any thread. Called once, from
     /// `initialize`.
     func observeForeground(_ handler: @escaping @Sendable () -> Void)
+    /// Calls `handler` each time the app leaves the foreground for the background
+    /// (`UIApplication.didEnterBackgroundNotification`), from any thread. Called once, from
+    /// `initialize`.
+    func observeBackground(_ handler: @escaping @Sendable () -> Void)
 }
 
 extension PNApplication {
     /// Observes nothing: an application object without a foreground (an app extension), or one
     /// written before the SDK needed it.
     public func observeForeground(_ handler: @escaping @Sendable () -> Void) {}
+
+    /// Observes nothing: an application object that never leaves the foreground (an app
+    /// extension), or one written before the SDK needed it.
+    public func observeBackground(_ handler: @escaping @Sendable () -> Void) {}
 }

@@ -8,9 +8,10 @@ import UserNotifications
 /// be read from any thread. Not for app extensions (see `AppExtensionApplication`).
 @available(iOSApplicationExtension, unavailable)
 final class UIApplicationAdapter: PNApplication, @unchecked Sendable {
-    // @unchecked: `state` and `foregroundHandlers` are lock-protected; `observers` is only written in init.
+    // @unchecked: `state` and the handlers are lock-protected; `observers` is only written in init.
     private let state = PNLocked<PNApplicationState>(.inactive)
     private let foregroundHandlers = PNLocked<[@Sendable () -> Void]>([])
+    private let backgroundHandlers = PNLocked<[@Sendable () -> Void]>([])
     private var observers: [NSObjectProtocol] = []
 
     init() {
@@ -33,6 +34,13 @@ final class UIApplicationAdapter: PNApplication, @unchecked Sendable {
             for handler in foregroundHandlers.current { handler() }
         }
         observers.append(foreground)
+        // After the state's observer: a handler reads the state as `.background`.
+        let background = center.addObserver(
+            forName: Notification.Name("UIApplicationDidEnterBackgroundNotification"), object: nil, queue: nil
+        ) { [backgroundHandlers] _ in
+            for handler in backgroundHandlers.current { handler() }
+        }
+        observers.append(background)
         Task { @MainActor [state] in
             let current = Self.convert(UIApplication.shared.applicationState)
             state.withLock { $0 = current }
@@ -53,6 +61,10 @@ final class UIApplicationAdapter: PNApplication, @unchecked Sendable {
 
     func observeForeground(_ handler: @escaping @Sendable () -> Void) {
         foregroundHandlers.withLock { $0.append(handler) }
+    }
+
+    func observeBackground(_ handler: @escaping @Sendable () -> Void) {
+        backgroundHandlers.withLock { $0.append(handler) }
     }
 
     func registerForRemoteNotifications() {
