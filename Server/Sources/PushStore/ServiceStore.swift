@@ -8,8 +8,9 @@ import PushCore
 /// Everything the service keeps. ``SQLiteStore`` and `PostgresStore` implement it.
 ///
 /// Methods are synchronous and may block on I/O. Deleting an app or a user deletes what
-/// hangs off it (users, auth tokens, push tokens, providers).
-public protocol ServiceStore: OutboxStore, SharedStore, MessageChangeStore, EncryptionKeyStore, UnreadStore {
+/// hangs off it (users, auth tokens, push tokens, providers; an app's groups, a user's
+/// memberships of groups).
+public protocol ServiceStore: OutboxStore, SharedStore, MessageChangeStore, EncryptionKeyStore, UnreadStore, GroupStore {
     // MARK: Apps
     /// Adds an app; throws ``StoreError/conflict`` when the id is taken.
     func createApp(_ app: AppRecord) throws
@@ -34,7 +35,8 @@ public protocol ServiceStore: OutboxStore, SharedStore, MessageChangeStore, Encr
     func user(appId: String, uid: String) throws -> UserRecord?
     /// The app's users, by uid.
     func users(appId: String) throws -> [UserRecord]
-    /// Deletes a user with their auth tokens and push tokens.
+    /// Deletes a user with their auth tokens and push tokens, and removes them from the app's
+    /// groups (``GroupStore``).
     func deleteUser(appId: String, uid: String) throws -> Bool
     /// Stores an auth token (its hash).
     func addAuthToken(_ token: AuthTokenRecord) throws

@@ -16,6 +16,7 @@ public enum StoreTable: String, Sendable, CaseIterable {
     case pushEvents = "push_events"
     case pushChanges = "push_changes", revokedPushTokens = "revoked_push_tokens"
     case unreadMessages = "unread_messages"
+    case pushGroups = "push_groups", pushGroupMembers = "push_group_members"
 
     /// The columns, in row order.
     public var columns: [String] {
@@ -63,6 +64,8 @@ public enum StoreTable: String, Sendable, CaseIterable {
             ]
         case .revokedPushTokens: return ["app_id", "uid", "token", "platform", "provider_id", "environment", "revoked_at"]
         case .unreadMessages: return ["app_id", "uid", "conversation_id", "message_id", "created_at", "read_at"]
+        case .pushGroups: return ["app_id", "guid", "created_at", "updated_at"]
+        case .pushGroupMembers: return ["app_id", "guid", "uid", "added_at"]
         }
     }
 }

@@ -299,6 +299,8 @@ import Testing
             authTokens[uid] = try #require(created.data["authToken"] as? String)
         }
         #expect(try await admin("POST", "/users", app: "other", ["uid": "carol"]).status == 200)
+        // a group (issue 31) of two users and a member who is not a user yet
+        #expect(try await admin("PUT", "/groups/team/members", ["uids": ["alice", "bob", "dave"]]).status == 200)
         let bobSecond = try #require(try await admin("POST", "/users/bob/auth_tokens").data["authToken"] as? String)
         func register(_ uid: String, _ token: String, platform: String, auth: String? = nil) async throws -> Int {
             try await RawHTTP.json(

@@ -537,16 +537,16 @@ struct PostgresStoreTests {
         }
         let stores = try opened.withLock { $0 }.map { try $0.get() }
         defer { stores.forEach { $0.close() } }
-        #expect(stores.allSatisfy { $0.schemaVersion == 17 })
+        #expect(stores.allSatisfy { $0.schemaVersion == 18 })
         #expect(
             try schema.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations")
-                == "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17"
+                == "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18"
         )
         let reopened = try schema.open(poolSize: 1)
         defer { reopened.close() }
-        #expect(reopened.schemaVersion == 17)
-        #expect(try schema.psql("SELECT count(*) FROM schema_migrations") == "17")
-        #expect(try schema.psql("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") == "19")
+        #expect(reopened.schemaVersion == 18)
+        #expect(try schema.psql("SELECT count(*) FROM schema_migrations") == "18")
+        #expect(try schema.psql("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") == "21")
     }
 
     /// A database of schema 6 (job leases in `push_jobs`) with jobs in every state: migration 7
@@ -587,7 +587,7 @@ struct PostgresStoreTests {
 
         let store = try schema.open(poolSize: 2)
         defer { store.close() }
-        #expect(store.schemaVersion == 17)
+        #expect(store.schemaVersion == 18)
         // Every job reads as before, through the export and the counts.
         #expect(try schema.psql("SELECT string_agg(concat_ws('|', \(columns)), E'\\n' ORDER BY id) FROM push_job_rows") == before)
         #expect(
@@ -968,6 +968,9 @@ struct PostgresStoreTests {
         var sealed = StoreScenarios.job("private-1", request: "r-private")
         sealed.privatePush = PrivatePush(plaintext: Data([0, 123, 255]), trimmed: ["message", "body"])
         try store.enqueue(webhooks: [], pushJobs: [sealed])
+        // Groups (issue 31): members that are users and one that is not yet.
+        _ = try store.setGroupMembers(appId: "a1", guid: "team", uids: ["u1", "u2", "not-yet-a-user"], replace: true, now: t0)
+        _ = try store.setGroupMembers(appId: "a1", guid: "empty", uids: [], replace: true, now: t0)
     }
 
     static func rows(of store: any ServiceStore) throws -> [StoreTable: [[StoreValue]]] {

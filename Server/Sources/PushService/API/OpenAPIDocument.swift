@@ -558,7 +558,7 @@ enum OpenAPIDocument {
               "delete": {
                 "tags": ["admin"],
                 "operationId": "deleteUser",
-                "summary": "Delete a user, their auth tokens and push tokens",
+                "summary": "Delete a user, their auth tokens and push tokens, and their group memberships",
                 "security": [{ "apiKey": [], "appId": [] }],
                 "responses": {
                   "200": {
@@ -1650,6 +1650,172 @@ enum OpenAPIDocument {
                   "500": { "$ref": "#/components/responses/Failed" }
                 }
               }
+            },
+            "/groups/{guid}/members": {
+              "parameters": [{ "$ref": "#/components/parameters/guidPath" }],
+              "get": {
+                "tags": ["admin"],
+                "operationId": "listGroupMembers",
+                "summary": "A group's members, in uid order, a page at a time",
+                "description": "Members are uids the app's back end named (issue 31); they need not be users of the app, and only users get pushes. Page with `after`: the answer's `next` (null on the last page).",
+                "security": [{ "apiKey": [], "appId": [] }],
+                "parameters": [
+                  {
+                    "name": "after",
+                    "in": "query",
+                    "required": false,
+                    "description": "The members after this uid (the previous page's `next`); from the first without it.",
+                    "schema": { "$ref": "#/components/schemas/Id" }
+                  },
+                  {
+                    "name": "limit",
+                    "in": "query",
+                    "required": false,
+                    "description": "Members per page: 1 to 5,000, default 1,000.",
+                    "schema": { "type": "integer", "minimum": 1, "maximum": 5000 }
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "One page of members.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/GroupMembersAnswer" } } }
+                  },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              },
+              "put": {
+                "tags": ["admin"],
+                "operationId": "replaceGroupMembers",
+                "summary": "Replace a group's members (creating the group when it is new)",
+                "description": "In one transaction: the uids named become the members (those named again stay, the others are removed). At most 5,000 uids per call: build a larger group with one `PUT` and then `POST`s. An empty list leaves the group without members.",
+                "security": [{ "apiKey": [], "appId": [] }],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": { "$ref": "#/components/schemas/GroupMembersBody" },
+                      "example": { "uids": ["alice", "bob", "carol"] }
+                    }
+                  }
+                },
+                "responses": {
+                  "200": {
+                    "description": "The members after the change.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/GroupChangeAnswer" } } }
+                  },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              },
+              "post": {
+                "tags": ["admin"],
+                "operationId": "addGroupMembers",
+                "summary": "Add members to a group (creating the group when it is new)",
+                "description": "In one transaction; uids already members are left as they are. 1 to 5,000 uids per call.",
+                "security": [{ "apiKey": [], "appId": [] }],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": {
+                        "allOf": [{ "$ref": "#/components/schemas/GroupMembersBody" }],
+                        "properties": { "uids": { "minItems": 1 } }
+                      },
+                      "example": { "uids": ["dave"] }
+                    }
+                  }
+                },
+                "responses": {
+                  "200": {
+                    "description": "The members after the change.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/GroupChangeAnswer" } } }
+                  },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
+            "/groups/{guid}/members/{uid}": {
+              "parameters": [{ "$ref": "#/components/parameters/guidPath" }, { "$ref": "#/components/parameters/uidPath" }],
+              "delete": {
+                "tags": ["admin"],
+                "operationId": "removeGroupMember",
+                "summary": "Remove one member from a group",
+                "description": "Idempotent: a uid that is no member removes nothing (`removed: false`). 404 `ERR_GROUP_NOT_FOUND` when the app has no such group.",
+                "security": [{ "apiKey": [], "appId": [] }],
+                "responses": {
+                  "200": {
+                    "description": "Removed, or was no member.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object",
+                          "required": ["data"],
+                          "properties": {
+                            "data": {
+                              "type": "object",
+                              "required": ["guid", "uid", "removed", "count"],
+                              "properties": {
+                                "guid": { "type": "string" },
+                                "uid": { "type": "string" },
+                                "removed": { "type": "boolean", "description": "Whether the uid was a member." },
+                                "count": { "type": "integer", "minimum": 0, "description": "The group's members after the change." }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
+            "/groups/{guid}": {
+              "parameters": [{ "$ref": "#/components/parameters/guidPath" }],
+              "delete": {
+                "tags": ["admin"],
+                "operationId": "deleteGroup",
+                "summary": "Delete a group and its members",
+                "description": "A group send already accepted still goes to the members it took (they were taken when it was accepted).",
+                "security": [{ "apiKey": [], "appId": [] }],
+                "responses": {
+                  "200": {
+                    "description": "Deleted.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object",
+                          "required": ["data"],
+                          "properties": {
+                            "data": {
+                              "type": "object",
+                              "required": ["guid", "deleted"],
+                              "properties": { "guid": { "type": "string" }, "deleted": { "const": true } }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
             }
           },
           "components": {
@@ -1664,6 +1830,13 @@ enum OpenAPIDocument {
               "apiKey": { "type": "apiKey", "in": "header", "name": "apikey", "description": "The admin key (`PUSH_ADMIN_KEY` or `<data-dir>/admin.key`)." }
             },
             "parameters": {
+              "guidPath": {
+                "name": "guid",
+                "in": "path",
+                "required": true,
+                "description": "A group id.",
+                "schema": { "$ref": "#/components/schemas/Id" }
+              },
               "uidPath": { "name": "uid", "in": "path", "required": true, "description": "A user id.", "schema": { "$ref": "#/components/schemas/Id" } },
               "campaignPushId": {
                 "name": "id",
@@ -1701,7 +1874,7 @@ enum OpenAPIDocument {
                 "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } }
               },
               "NotFound": {
-                "description": "`ERR_APP_NOT_FOUND` (the `appid`), `ERR_UID_NOT_FOUND`, `ERR_PROVIDER_NOT_FOUND`, `ERR_TOKEN_NOT_FOUND`, `ERR_AUTH_TOKEN_NOT_FOUND`, or `ERR_NOT_FOUND` (no route for the path, for example an id with a slash).",
+                "description": "`ERR_APP_NOT_FOUND` (the `appid`), `ERR_UID_NOT_FOUND`, `ERR_PROVIDER_NOT_FOUND`, `ERR_TOKEN_NOT_FOUND`, `ERR_GROUP_NOT_FOUND`, `ERR_AUTH_TOKEN_NOT_FOUND`, or `ERR_NOT_FOUND` (no route for the path, for example an id with a slash).",
                 "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } }
               },
               "Conflict": {
@@ -1745,6 +1918,7 @@ enum OpenAPIDocument {
                           "ERR_UID_NOT_FOUND",
                           "ERR_PROVIDER_NOT_FOUND",
                           "ERR_TOKEN_NOT_FOUND",
+                          "ERR_GROUP_NOT_FOUND",
                           "ERR_AUTH_TOKEN_NOT_FOUND",
                           "ERR_NOT_CALL_RECIPIENT",
                           "ERR_NOT_FOUND",
@@ -2771,6 +2945,50 @@ enum OpenAPIDocument {
                         "const": true,
                         "description": "Present when changes after `since` were purged (or `since` is not this store's): what they did is lost."
                       }
+                    }
+                  }
+                }
+              },
+              "GroupMembersBody": {
+                "type": "object",
+                "required": ["uids"],
+                "properties": {
+                  "uids": {
+                    "type": "array",
+                    "maxItems": 5000,
+                    "description": "Members' uids (duplicates count once); they need not be users of the app yet. At most 5,000 per call, and the body within `--max-body-bytes` (64 KiB by default).",
+                    "items": { "$ref": "#/components/schemas/Id" }
+                  }
+                }
+              },
+              "GroupChangeAnswer": {
+                "type": "object",
+                "required": ["data"],
+                "properties": {
+                  "data": {
+                    "type": "object",
+                    "required": ["guid", "count", "added", "removed"],
+                    "properties": {
+                      "guid": { "type": "string" },
+                      "count": { "type": "integer", "minimum": 0, "description": "The group's members after the change." },
+                      "added": { "type": "integer", "minimum": 0, "description": "Uids that were not members before." },
+                      "removed": { "type": "integer", "minimum": 0, "description": "Members a `PUT` removed (0 for a `POST`)." }
+                    }
+                  }
+                }
+              },
+              "GroupMembersAnswer": {
+                "type": "object",
+                "required": ["data"],
+                "properties": {
+                  "data": {
+                    "type": "object",
+                    "required": ["guid", "members", "next", "count"],
+                    "properties": {
+                      "guid": { "type": "string" },
+                      "members": { "type": "array", "items": { "type": "string" }, "description": "This page's members, in uid order." },
+                      "next": { "type": ["string", "null"], "description": "Ask with `after` set to this for the next page; null on the last page." },
+                      "count": { "type": "integer", "minimum": 0, "description": "All of the group's members." }
                     }
                   }
                 }

@@ -240,6 +240,18 @@ enum PostgresMigrations {
         ALTER TABLE unread_messages ADD COLUMN read_at BIGINT;
         CREATE INDEX unread_messages_read ON unread_messages(read_at) WHERE read_at IS NOT NULL;
         """,
+        // 18: group membership (issue 31, part 1): SQLite's 18. Members need not be users (no
+        // foreign key to `users`); a user's deletion removes their memberships.
+        """
+        CREATE TABLE push_groups (
+            app_id TEXT COLLATE "C" NOT NULL REFERENCES apps(id) ON DELETE CASCADE, guid TEXT COLLATE "C" NOT NULL,
+            created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, PRIMARY KEY (app_id, guid));
+        CREATE TABLE push_group_members (
+            app_id TEXT COLLATE "C" NOT NULL, guid TEXT COLLATE "C" NOT NULL, uid TEXT COLLATE "C" NOT NULL,
+            added_at BIGINT NOT NULL, PRIMARY KEY (app_id, guid, uid),
+            FOREIGN KEY (app_id, guid) REFERENCES push_groups(app_id, guid) ON DELETE CASCADE);
+        CREATE INDEX push_group_members_user ON push_group_members(app_id, uid);
+        """,
     ]
 
     /// The queue's lanes: due calls (claimed first), other due jobs, leased jobs (claimable

@@ -52,6 +52,8 @@ extension PostgresStore {
         case .pushChanges: return ["seq"]
         case .revokedPushTokens: return ["app_id", "uid", "token"]
         case .unreadMessages: return ["app_id", "uid", "conversation_id", "message_id"]
+        case .pushGroups: return ["app_id", "guid"]
+        case .pushGroupMembers: return ["app_id", "guid", "uid"]
         }
     }
 

@@ -207,5 +207,21 @@ enum Migrations {
         ALTER TABLE unread_messages ADD COLUMN read_at INTEGER;
         CREATE INDEX unread_messages_read ON unread_messages(read_at) WHERE read_at IS NOT NULL;
         """,
+        // 18: group membership (issue 31, part 1; PostgreSQL's 18 is the same). An app's groups
+        // and their members, kept by the app's back end through the admin API. A member is a uid
+        // that need not be a user of the app yet (no foreign key to `users`): deleting a user
+        // removes their memberships (found through `push_group_members_user`), deleting a group
+        // or the app its members (ON DELETE CASCADE). The primary key (app, guid, uid) makes
+        // "the members after X in uid order" and "is X a member" index lookups.
+        """
+        CREATE TABLE push_groups (
+            app_id TEXT NOT NULL REFERENCES apps(id) ON DELETE CASCADE, guid TEXT NOT NULL,
+            created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, PRIMARY KEY (app_id, guid));
+        CREATE TABLE push_group_members (
+            app_id TEXT NOT NULL, guid TEXT NOT NULL, uid TEXT NOT NULL, added_at INTEGER NOT NULL,
+            PRIMARY KEY (app_id, guid, uid),
+            FOREIGN KEY (app_id, guid) REFERENCES push_groups(app_id, guid) ON DELETE CASCADE);
+        CREATE INDEX push_group_members_user ON push_group_members(app_id, uid);
+        """,
     ]
 }
