@@ -10,7 +10,9 @@ import PushCore
 /// Methods are synchronous and may block on I/O. Deleting an app or a user deletes what
 /// hangs off it (users, auth tokens, push tokens, providers; an app's groups, a user's
 /// memberships of groups).
-public protocol ServiceStore: OutboxStore, SharedStore, MessageChangeStore, EncryptionKeyStore, UnreadStore, GroupStore {
+public protocol ServiceStore: OutboxStore, SharedStore, MessageChangeStore, EncryptionKeyStore, UnreadStore, GroupStore,
+    GroupSendStore
+{
     // MARK: Apps
     /// Adds an app; throws ``StoreError/conflict`` when the id is taken.
     func createApp(_ app: AppRecord) throws

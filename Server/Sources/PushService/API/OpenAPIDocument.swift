@@ -993,7 +993,7 @@ enum OpenAPIDocument {
                 "tags": ["admin"],
                 "operationId": "send",
                 "summary": "Push a chat message, call or campaign to users",
-                "description": "One job per token of each recipient, stored with the idempotency record in one transaction before the answer. The same `Idempotency-Key` with the same body (keys in any order) answers the first answer again with `replayed: true`; with another body, 422. Chat and campaign pushes go to device and FCM tokens; calls to VoIP tokens when the user has any, else to device and FCM tokens. Recipients without tokens get no job. A push APNs would refuse is refused here, not stored: a payload over 4,096 bytes (5,120 for VoIP; FCM tokens as alerts) is a 400 whose `details` names the field that adds the most bytes (`message.text`, `message.custom`, `message.message`, `message.sender.avatar`, `call.receiver.name`, `campaign.body`, …). Every chat and campaign push has an `apns-collapse-id`: `msg-`, `rct-` or `act-` (by category) + the base64url SHA-256 of `message.id`, `cmp-` + that of `campaign.id`, so a push sent twice replaces the first on the device. A call's session id over 64 bytes becomes a derived collapse id (`sha256-` + base64url SHA-256 of it) on alert pushes. A chat `message` with `action` (`edited`, `deleted`) edits or deletes a message sent before (see `ChatEvent.action`; background pushes with collapse ids `edt-` and `del-`).",
+                "description": "One job per token of each recipient, stored with the idempotency record in one transaction before the answer. The same `Idempotency-Key` with the same body (keys in any order) answers the first answer again with `replayed: true`; with another body, 422. Chat and campaign pushes go to device and FCM tokens; calls to VoIP tokens when the user has any, else to device and FCM tokens. Recipients without tokens get no job. A push APNs would refuse is refused here, not stored: a payload over 4,096 bytes (5,120 for VoIP; FCM tokens as alerts) is a 400 whose `details` names the field that adds the most bytes (`message.text`, `message.custom`, `message.message`, `message.sender.avatar`, `call.receiver.name`, `campaign.body`, …). Every chat and campaign push has an `apns-collapse-id`: `msg-`, `rct-` or `act-` (by category) + the base64url SHA-256 of `message.id`, `cmp-` + that of `campaign.id`, so a push sent twice replaces the first on the device. A call's session id over 64 bytes becomes a derived collapse id (`sha256-` + base64url SHA-256 of it) on alert pushes. A chat `message` with `action` (`edited`, `deleted`) edits or deletes a message sent before (see `ChatEvent.action`; background pushes with collapse ids `edt-` and `del-`). `recipients` may name a group instead (`{\"group\": \"<guid>\", \"badge\"?}`, issue 31): its members when the send is accepted, without the message's or call's sender; up to 1,000 of them the send is answered 200 as for named recipients (with `group`), a larger group 202 at once, its jobs made in the background (`state: expanding`; the trace's `expansion` shows how far). An edit, a deletion or a call to a group of more than 1,000 is a 400 naming `recipients.group`; an unknown group 404 `ERR_GROUP_NOT_FOUND`.",
                 "security": [{ "apiKey": [], "appId": [] }],
                 "parameters": [
                   {
@@ -1074,6 +1074,20 @@ enum OpenAPIDocument {
                             }
                           }
                         },
+                        "wholeGroup": {
+                          "summary": "A message to every member of a group the service keeps (issue 31)",
+                          "value": {
+                            "type": "chat",
+                            "recipients": { "group": "team", "badge": "auto" },
+                            "message": {
+                              "id": "1044",
+                              "sender": { "uid": "alice" },
+                              "receiver": { "guid": "team", "name": "Team" },
+                              "receiverType": "group",
+                              "text": "Standup in 5"
+                            }
+                          }
+                        },
                         "campaign": {
                           "summary": "A campaign push",
                           "value": {
@@ -1096,6 +1110,10 @@ enum OpenAPIDocument {
                   "200": {
                     "description": "Accepted (or replayed).",
                     "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SendAnswer" } } }
+                  },
+                  "202": {
+                    "description": "A send to a group of more than 1,000 members, accepted (or replayed): its members were taken and its jobs are made in the background.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/GroupSendAnswer" } } }
                   },
                   "400": { "$ref": "#/components/responses/BadRequest" },
                   "401": { "$ref": "#/components/responses/AdminUnauthorized" },
@@ -1573,7 +1591,7 @@ enum OpenAPIDocument {
                 "tags": ["admin"],
                 "operationId": "sendTrace",
                 "summary": "The trace of a send: per recipient and device, accepted → preferences → sent → delivered → opened → replied",
-                "description": "Times are milliseconds since 1970. Tokens are shown as hints (first 8 characters). A push that stopped (failed, expired, token invalid, skipped by preferences) says where and why in `stoppedAt`.",
+                "description": "Times are milliseconds since 1970. Tokens are shown as hints (first 8 characters). A push that stopped (failed, expired, token invalid, skipped by preferences) says where and why in `stoppedAt`. A send to a group of more than 1,000 members also has `expansion` (from its acceptance on, before any job exists).",
                 "security": [{ "apiKey": [], "appId": [] }],
                 "parameters": [{ "$ref": "#/components/parameters/requestId" }],
                 "responses": {
@@ -2631,11 +2649,16 @@ enum OpenAPIDocument {
                 "properties": {
                   "type": { "type": "string", "enum": ["chat", "call", "campaign"] },
                   "recipients": {
-                    "type": "array",
-                    "minItems": 1,
-                    "maxItems": 1000,
-                    "items": { "$ref": "#/components/schemas/Recipient" },
-                    "description": "A uid listed twice counts once."
+                    "oneOf": [
+                      {
+                        "type": "array",
+                        "minItems": 1,
+                        "maxItems": 1000,
+                        "items": { "$ref": "#/components/schemas/Recipient" },
+                        "description": "The recipients named: a uid listed twice counts once."
+                      },
+                      { "$ref": "#/components/schemas/GroupRecipients" }
+                    ]
                   },
                   "message": { "$ref": "#/components/schemas/ChatEvent" },
                   "call": { "$ref": "#/components/schemas/CallEvent" },
@@ -2652,6 +2675,46 @@ enum OpenAPIDocument {
                   { "properties": { "type": { "const": "call" } }, "required": ["call"] },
                   { "properties": { "type": { "const": "campaign" } }, "required": ["campaign"] }
                 ]
+              },
+              "GroupRecipients": {
+                "type": "object",
+                "required": ["group"],
+                "description": "Every member of a group the service keeps (`/groups/{guid}/members`), taken when the send is accepted, without the message's or call's sender; members who are not users get nothing.",
+                "properties": {
+                  "group": { "$ref": "#/components/schemas/Id" },
+                  "badge": {
+                    "description": "Every member's badge: a number, or `auto` (each member's own count, as for a recipient).",
+                    "oneOf": [{ "type": "integer", "minimum": 0, "maximum": 999999 }, { "const": "auto" }]
+                  },
+                  "unreadMessageCount": { "type": "integer", "minimum": 0, "maximum": 999999, "description": "As `badge` (a number)." }
+                }
+              },
+              "GroupSendAnswer": {
+                "type": "object",
+                "required": ["data"],
+                "properties": {
+                  "data": {
+                    "type": "object",
+                    "required": ["requestId", "jobs", "group", "state"],
+                    "properties": {
+                      "requestId": { "type": "string" },
+                      "jobs": { "const": 0, "description": "None yet: they are made in the background." },
+                      "group": { "$ref": "#/components/schemas/SendGroup" },
+                      "state": {
+                        "type": "string",
+                        "enum": ["expanding", "done"],
+                        "description": "`expanding` (`done` only for a group left with no member but the sender when the send was accepted)."
+                      },
+                      "replayed": { "const": true, "description": "Present when the answer is a replay of an earlier request with the same key." }
+                    }
+                  }
+                }
+              },
+              "SendGroup": {
+                "type": "object",
+                "required": ["guid", "members"],
+                "description": "The group a send went to, and how many of its members it took (its sender left out).",
+                "properties": { "guid": { "type": "string" }, "members": { "$ref": "#/components/schemas/Count" } }
               },
               "SendAnswer": {
                 "type": "object",
@@ -2685,6 +2748,7 @@ enum OpenAPIDocument {
                           }
                         }
                       },
+                      "group": { "$ref": "#/components/schemas/SendGroup" },
                       "replayed": { "const": true, "description": "Present when the answer is a replay of an earlier request with the same key." }
                     }
                   }
@@ -3093,6 +3157,20 @@ enum OpenAPIDocument {
                             },
                             "skipped": { "type": "array", "items": { "type": "object", "properties": { "reason": { "type": "string" } } } }
                           }
+                        }
+                      },
+                      "expansion": {
+                        "type": "object",
+                        "description": "A send to a group of more than 1,000 members (issue 31): how far the background expansion of its members into jobs got.",
+                        "required": ["guid", "members", "done", "jobs", "state"],
+                        "properties": {
+                          "guid": { "type": "string" },
+                          "members": { "$ref": "#/components/schemas/Count", "description": "Members taken when it was accepted (its sender left out)." },
+                          "done": { "$ref": "#/components/schemas/Count", "description": "Members expanded so far." },
+                          "jobs": { "$ref": "#/components/schemas/Count", "description": "Jobs made so far (pushes that go out)." },
+                          "state": { "type": "string", "enum": ["expanding", "done", "failed"] },
+                          "finishedAt": { "type": "integer", "description": "When the expansion ended (ms)." },
+                          "error": { "type": "string", "description": "Why it failed." }
                         }
                       }
                     }

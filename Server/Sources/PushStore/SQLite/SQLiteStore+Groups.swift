@@ -83,7 +83,7 @@ extension SQLiteStore {
             [.text(appId), .text(guid), .date(now), .date(now)])
     }
 
-    private static func groupExists(_ connection: SQLiteConnection, appId: String, guid: String) throws -> Bool {
+    static func groupExists(_ connection: SQLiteConnection, appId: String, guid: String) throws -> Bool {
         try connection.query("SELECT 1 FROM push_groups WHERE app_id = ? AND guid = ?", [.text(appId), .text(guid)]) { $0.int(0) }
             .first != nil
     }
