@@ -17,11 +17,20 @@ import ServerSupport
 /// transaction with its badges and the cursor
 /// (``GroupSendStore/commitGroupSendBatch(_:lease:now:build:)``): a crash loses at most the
 /// batch under way, which the next run makes again, and no batch is stored twice. With nothing
-/// to expand it idles for `--poll-interval`; an accepted group send wakes it. A failed batch is
-/// tried again on the service's one back-off (``RetryPolicy``: 1 s doubling to a minute).
+/// to expand it looks again after a second (``idle(_:)``); an accepted group send wakes it at
+/// once, and its first pass at start takes over what a process that no longer runs left. A
+/// failed batch is tried again on the service's one back-off (``RetryPolicy``: 1 s doubling to
+/// a minute).
 final class GroupSendWorker: Sendable {
     /// The back-off after a failed batch.
     static let retry = RetryPolicy(maxAttempts: .max, baseDelay: 1, maxDelay: 60)
+
+    /// How long the worker idles with nothing to expand: `--poll-interval`, at least a second.
+    /// An accepted send wakes its own instance's worker at once, so the look only finds sends
+    /// whose holder died (another instance's, or one a crash left before its first batch).
+    static func idle(_ configuration: ServiceConfiguration) -> TimeInterval {
+        max(configuration.pollInterval, 1)
+    }
 
     private let service: ServiceContext
     private let worker: BackgroundWorker
@@ -33,7 +42,7 @@ final class GroupSendWorker: Sendable {
 
     init(service: ServiceContext) {
         self.service = service
-        worker = BackgroundWorker(name: "push-groups", idle: service.configuration.pollInterval, clock: service.workerClock)
+        worker = BackgroundWorker(name: "push-groups", idle: Self.idle(service.configuration), clock: service.workerClock)
     }
 
     /// Starts the worker: its first pass takes over at once what a process that no longer runs left.
