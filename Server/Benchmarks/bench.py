@@ -20,12 +20,19 @@ CPU seconds of the service processes and of PostgreSQL (postmaster and backends,
 are reported per 1,000 pushes. --scaling runs SQLite x1, PostgreSQL x1, x2 and x3 (at 50 ms
 unless --latency is given) and prints a table.
 
+Whole groups (issue 31): --group sends to N members (-n, default 50,000; one device token each)
+twice in one service: as explicit uids (1,000 per send) and as one send naming a group of all of
+them (answered 202 at once, expanded in the background, --group-batch members per transaction).
+It prints, for each, the time until the API accepted the sends and the pushes/s to the mock until
+the last one was answered.
+
 Private push (issue 28): --private runs a standard app and a private app (every push sealed for
 its token's key, RFC 8291; the tokens registered with `encryption` keys this script makes with
 Python's cryptography) in turn against one mock, and prints pushes/s of both and the ratio
 (target: private at least 50 % of standard).
 
 usage: python3 Server/Benchmarks/bench.py [-n 20000] [--latency 0 50] [--build-dir DIR]
+       python3 Server/Benchmarks/bench.py --group [-n 50000] [--latency 0] [--runs 1]
        python3 Server/Benchmarks/bench.py --private [-n 20000] [--latency 0] [--runs 3]
        python3 Server/Benchmarks/bench.py --scaling [--postgres | --database URL] [--runs 3]
        python3 Server/Benchmarks/bench.py --instances 2 --postgres --latency 50
@@ -88,7 +95,7 @@ class API:
         self.conn.request(method, path, body=None if body is None else json.dumps(body), headers=all_headers)
         response = self.conn.getresponse()
         data = response.read()
-        if response.status != 200:
+        if response.status // 100 != 2:  # 202: a send to a large group
             raise RuntimeError("%s %s -> %d %s" % (method, path, response.status, data[:200]))
         return json.loads(data)["data"] if data.startswith(b"{") else data.decode()
 
@@ -396,6 +403,9 @@ def main():
     parser.add_argument("--no-peer", action="store_true", help="skip aioapns; print the cluster table")
     parser.add_argument("--private", action="store_true",
                         help="standard and private (sealed, issue 28) apps in turn in the same run; prints both and the ratio")
+    parser.add_argument("--group", action="store_true",
+                        help="a send to a group of N members (default 50,000) beside N explicit uids in sends of 1,000 "
+                             "(issue 31): accept time and pushes/s of each")
     args = parser.parse_args()
     cluster = args.scaling or args.no_peer or args.instances > 1 or args.database or args.postgres
     if args.latency is None:
@@ -408,6 +418,8 @@ def main():
     work = tempfile.mkdtemp(prefix="push-bench-")
     creds = os.path.join(work, "creds")
     subprocess.run(["sh", os.path.join(SERVER, "Mocks", "make_test_ca.sh"), creds], check=True)
+    if args.group:
+        return group_table(args, bin_dir, creds, work)
     if cluster:
         return cluster_table(args, bin_dir, creds, work)
     if args.private:
@@ -485,6 +497,90 @@ def private_table(args, bin_dir, creds, work):
     ratio = private / standard * 100 if standard else float("nan")
     print("\nmedian of %d run(s): standard %.0f/s, private %.0f/s: private is %.0f %% of standard (target >= 50 %%: %s)"
           % (args.runs, standard, private, ratio, "met" if ratio >= 50 else "NOT met"))
+
+
+def group_table(args, bin_dir, creds, work):
+    """A send to a group of N members (issue 31) beside the same N as explicit uids in sends of
+    1,000, in one service against one mock (the order alternates between runs, so that neither
+    always meets the other's finished jobs): the time the API took to accept, and pushes/s until
+    the mock answered the last push."""
+    n = args.n if args.n != 20000 else 50000  # -n left at its default: the issue's 50,000
+    latency = args.latency[0] if args.latency else 0
+    print("N = %d members, one device token each; 2 cores, mock: apns-mock-native, latency %d ms; SQLite (--sqlite-sync full)"
+          % (n, latency))
+    print("%-26s %12s %12s %10s %7s" % ("send", "accepted in", "pushes/s", "seconds", "failed"))
+    mock, mock_port = start([os.path.join(bin_dir, "apns-mock-native"), "--cert", creds + "/server.pem", "--key",
+                             creds + "/server.key", "--latency-ms", str(latency)], r"PORT (\d+)")
+    admin_key = "adm_bench_" + os.urandom(8).hex()
+    env = dict(os.environ, PUSH_ADMIN_KEY=admin_key, PUSH_SECRET_KEY=base64.b64encode(os.urandom(32)).decode())
+    results = {"uids": [], "group": []}
+    try:
+        for run in range(args.runs):
+            cmd = [os.path.join(bin_dir, "push-server"), "--port", "0", "--data-dir", os.path.join(work, "group-%d" % run),
+                   "--sender", "delivery", "--apns-url", "https://127.0.0.1:%d" % mock_port, "--ca-file", creds + "/ca.pem",
+                   "--log-level", "error", "--rate-limit", "0"]
+            server, port = start(cmd, r"listening on http://[\d.]+:(\d+)", env)
+            try:
+                api = API(port, admin_key)
+                app = "bench"
+                api.admin("POST", "/apps", {"appId": app, "name": "Bench"})
+                api.admin("POST", "/notifications/push/v1/providers/apns", {
+                    "providerId": "apns-bench", "keyId": KEY_ID, "teamId": TEAM_ID, "bundleId": BUNDLE,
+                    "p8Key": open(creds + "/apns.p8").read(), "production": False}, app=app)
+                # Not timed: N users with a token each, and a group of all of them (5,000 per call).
+                uids = ["u%06d" % i for i in range(n)]
+                for uid, token in zip(uids, tokens_for(n)):
+                    auth = api.admin("POST", "/users", {"uid": uid, "withAuthToken": True}, app=app)["authToken"]
+                    api.call("POST", "/notifications/push/v1/tokens",
+                             {"fcmToken": token, "platform": "apns_ios_device", "providerId": "apns-bench"},
+                             {"appid": app, "authToken": auth})
+                for start_index in range(0, n, 5000):
+                    api.admin("PUT" if start_index == 0 else "POST", "/groups/everyone/members",
+                              {"uids": uids[start_index:start_index + 5000]}, app=app)
+                answered = 0
+                for mode in (("uids", "group") if run % 2 == 0 else ("group", "uids")):
+                    message = {"id": "%s-%d" % (mode, run), "sender": {"uid": "sender", "name": "Bench"},
+                               "receiver": {"guid": "everyone"}, "receiverType": "group", "text": "Hello from the benchmark"}
+                    started = time.time()
+                    if mode == "uids":
+                        for index in range(0, n, 1000):
+                            api.admin("POST", "/notifications/push/v1/send", {
+                                "type": "chat", "message": dict(message, id="%s-%d" % (message["id"], index)),
+                                "recipients": [{"uid": uid} for uid in uids[index:index + 1000]]}, app=app)
+                    else:
+                        answer = api.admin("POST", "/notifications/push/v1/send", {
+                            "type": "chat", "message": message, "recipients": {"group": "everyone"}}, app=app)
+                        if answer.get("state") != "expanding":
+                            raise RuntimeError("the group send was not answered 202 expanding: %s" % answer)
+                    accepted = time.time() - started
+                    answered += n
+                    while True:
+                        api.conn.request("GET", "/healthz")
+                        delivery = json.loads(api.conn.getresponse().read())["delivery"]
+                        if delivery.get("delivered", 0) + delivery.get("failed", 0) >= answered:
+                            break
+                        if time.time() - started > 600:
+                            raise RuntimeError("timed out: %s of %d answered" % (delivery, answered))
+                        time.sleep(0.01)
+                    elapsed = time.time() - started
+                    failed = delivery.get("failed", 0)
+                    results[mode].append((accepted, n / elapsed))
+                    label = "group of %d (1 send)" % n if mode == "group" else "%d uids (%d sends)" % (n, (n + 999) // 1000)
+                    print("%-26s %10.3f s %12.0f %10.2f %7d" % (label, accepted, n / elapsed, elapsed, failed), flush=True)
+            finally:
+                server.send_signal(signal.SIGTERM)
+                try:
+                    server.wait(10)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+    finally:
+        mock.send_signal(signal.SIGTERM)
+        mock.wait(10)
+    if args.runs > 1:
+        print("\nmedian of %d runs:" % args.runs)
+        for mode in ("uids", "group"):
+            print("%-6s accepted in %.3f s, %.0f pushes/s" % (
+                mode, statistics.median(r[0] for r in results[mode]), statistics.median(r[1] for r in results[mode])))
 
 
 def cluster_table(args, bin_dir, creds, work):

@@ -41,6 +41,7 @@ export PATH="$(dirname "$python"):$PATH"
 heavy=(
     LiveServiceTests.MultiInstanceTests LiveServiceTests.EngineCrashTests LiveServiceTests.WebhookCrashTests
     LiveServiceTests.CrashRecoveryTests LiveServiceTests.FuzzTests LiveServiceTests.ConnectionLimitTests
+    LiveServiceTests.GroupSendCrashTests
     OutboundTests.CurlUploadTests OutboundTests.HostileClientTests OutboundTests.OutboundRequestTests
     OutboundTests.WakeUpTests APITests.DoorLimitsTests
     DeliveryTests.RestartTests DeliveryTests.FaultTests

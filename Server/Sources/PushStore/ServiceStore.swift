@@ -8,9 +8,10 @@ import PushCore
 /// Everything the service keeps. ``SQLiteStore`` and `PostgresStore` implement it.
 ///
 /// Methods are synchronous and may block on I/O. Deleting an app or a user deletes what
-/// hangs off it (users, auth tokens, push tokens, providers).
+/// hangs off it (users, auth tokens, push tokens, providers; an app's groups, a user's
+/// memberships of groups).
 public protocol ServiceStore: OutboxStore, SharedStore, MessageChangeStore, EncryptionKeyStore, UnreadStore, PushHistoryStore,
-    ActivityStore
+    ActivityStore, GroupStore, GroupSendStore
 {
     // MARK: Apps
     /// Adds an app; throws ``StoreError/conflict`` when the id is taken.
@@ -36,7 +37,8 @@ public protocol ServiceStore: OutboxStore, SharedStore, MessageChangeStore, Encr
     func user(appId: String, uid: String) throws -> UserRecord?
     /// The app's users, by uid.
     func users(appId: String) throws -> [UserRecord]
-    /// Deletes a user with their auth tokens and push tokens.
+    /// Deletes a user with their auth tokens and push tokens, and removes them from the app's
+    /// groups (``GroupStore``).
     func deleteUser(appId: String, uid: String) throws -> Bool
     /// Stores an auth token (its hash).
     func addAuthToken(_ token: AuthTokenRecord) throws

@@ -17,6 +17,8 @@ public enum StoreTable: String, Sendable, CaseIterable {
     case pushChanges = "push_changes", revokedPushTokens = "revoked_push_tokens"
     case unreadMessages = "unread_messages"
     case userActivity = "user_activity", heldPushes = "held_pushes"
+    case pushGroups = "push_groups", pushGroupMembers = "push_group_members"
+    case pushGroupSends = "push_group_sends", pushGroupSendMembers = "push_group_send_members"
 
     /// The columns, in row order.
     public var columns: [String] {
@@ -66,6 +68,14 @@ public enum StoreTable: String, Sendable, CaseIterable {
         case .unreadMessages: return ["app_id", "uid", "conversation_id", "message_id", "created_at", "read_at"]
         case .userActivity: return ["app_id", "uid", "source", "conversation_id", "expires_at"]
         case .heldPushes: return ["app_id", "uid", "conversation_id", "job_id", "until"]
+        case .pushGroups: return ["app_id", "guid", "created_at", "updated_at"]
+        case .pushGroupMembers: return ["app_id", "guid", "uid", "added_at"]
+        case .pushGroupSends:
+            return [
+                "id", "app_id", "guid", "request", "members", "done", "jobs", "cursor", "state", "lease_owner", "lease_until",
+                "created_at", "finished_at", "last_error",
+            ]
+        case .pushGroupSendMembers: return ["send_id", "uid"]
         }
     }
 }

@@ -418,7 +418,7 @@ import Testing
         try SQLiteFile.execute(path: path, Self.schema10Rows)
 
         let store = try SQLiteStore(path: path)
-        #expect(store.schemaVersion == 19)
+        #expect(store.schemaVersion == 21)
         try Self.expectMigratedDefaults(store)
     }
 
@@ -432,7 +432,7 @@ import Testing
                 .replacingOccurrences(of: "'h', 'h'", with: "'\\x68', 'h'"))
         let store = try schema.open(poolSize: 1)
         defer { store.close() }
-        #expect(store.schemaVersion == 19)
+        #expect(store.schemaVersion == 21)
         try Self.expectMigratedDefaults(store)
     }
 

@@ -299,6 +299,16 @@ import Testing
             authTokens[uid] = try #require(created.data["authToken"] as? String)
         }
         #expect(try await admin("POST", "/users", app: "other", ["uid": "carol"]).status == 200)
+        // a group (issue 31) of two users and a member who is not a user yet, and a group too
+        // large for a send's inline limit, sent to (its send and its members are kept)
+        #expect(try await admin("PUT", "/groups/team/members", ["uids": ["alice", "bob", "dave"]]).status == 200)
+        let crowd = (0..<1_001).map { "fan-\($0)" }
+        #expect(try await admin("PUT", "/groups/crowd/members", ["uids": crowd]).status == 200)
+        let groupSend: [String: Any] = [
+            "type": "campaign", "recipients": ["group": "crowd"],
+            "campaign": ["id": "an-1", "campaignId": "c-1", "title": "News", "body": "For the crowd"],
+        ]
+        #expect(try await admin("POST", "/notifications/push/v1/send", groupSend, key: "crowd").status == 202)
         let bobSecond = try #require(try await admin("POST", "/users/bob/auth_tokens").data["authToken"] as? String)
         func register(_ uid: String, _ token: String, platform: String, auth: String? = nil) async throws -> Int {
             try await RawHTTP.json(

@@ -537,16 +537,16 @@ struct PostgresStoreTests {
         }
         let stores = try opened.withLock { $0 }.map { try $0.get() }
         defer { stores.forEach { $0.close() } }
-        #expect(stores.allSatisfy { $0.schemaVersion == 19 })
+        #expect(stores.allSatisfy { $0.schemaVersion == 21 })
         #expect(
             try schema.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations")
                 == "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19"
         )
         let reopened = try schema.open(poolSize: 1)
         defer { reopened.close() }
-        #expect(reopened.schemaVersion == 19)
-        #expect(try schema.psql("SELECT count(*) FROM schema_migrations") == "19")
-        #expect(try schema.psql("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") == "21")
+        #expect(reopened.schemaVersion == 21)
+        #expect(try schema.psql("SELECT count(*) FROM schema_migrations") == "21")
+        #expect(try schema.psql("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") == "25")
     }
 
     /// A database of schema 6 (job leases in `push_jobs`) with jobs in every state: migration 7
@@ -587,7 +587,7 @@ struct PostgresStoreTests {
 
         let store = try schema.open(poolSize: 2)
         defer { store.close() }
-        #expect(store.schemaVersion == 19)
+        #expect(store.schemaVersion == 21)
         // Every job reads as before, through the export and the counts.
         #expect(try schema.psql("SELECT string_agg(concat_ws('|', \(columns)), E'\\n' ORDER BY id) FROM push_job_rows") == before)
         #expect(
@@ -974,6 +974,19 @@ struct PostgresStoreTests {
         var sealed = StoreScenarios.job("private-1", request: "r-private")
         sealed.privatePush = PrivatePush(plaintext: Data([0, 123, 255]), trimmed: ["message", "body"])
         try store.enqueue(webhooks: [], pushJobs: [sealed])
+        // Groups (issue 31): members that are users and one that is not yet.
+        _ = try store.setGroupMembers(appId: "a1", guid: "team", uids: ["u1", "u2", "not-yet-a-user"], replace: true, now: t0)
+        _ = try store.setGroupMembers(appId: "a1", guid: "empty", uids: [], replace: true, now: t0)
+        // A group send expanded in the background, one batch of its two members stored.
+        let send = GroupSend(id: "gs1", appId: "a1", guid: "team", request: Data("{}".utf8), createdAt: t0)
+        _ = try store.acceptGroupSend(send, sender: "u1", idempotencyKey: "group-1", requestHash: Data([9]), now: t0) { _ in Data("{}".utf8)
+        }
+        let groupSend = try #require(try store.claimGroupSend(lease: 30, now: t0))
+        let first = try store.groupSendMembers(id: groupSend.id, after: nil, limit: 1)
+        #expect(
+            try store.commitGroupSendBatch(GroupSendBatch(id: "gs1", appId: "a1", after: nil, uids: first), lease: 30, now: t0) { _ in
+                [StoreScenarios.job("group-job", request: "gs1")]
+            })
     }
 
     static func rows(of store: any ServiceStore) throws -> [StoreTable: [[StoreValue]]] {

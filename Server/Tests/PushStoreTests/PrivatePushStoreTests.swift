@@ -171,7 +171,7 @@ import Testing
         #expect(try SQLiteStore.migrate(path: path, to: 12) == 12)
         _ = try SQLiteFile.execute(path: path, Self.schema12Rows)
         let store = try SQLiteStore(path: path)
-        #expect(store.schemaVersion == 19)
+        #expect(store.schemaVersion == 21)
         try Self.expectMigrated(store)
     }
 
@@ -185,7 +185,7 @@ import Testing
                 .replacingOccurrences(of: "'p1', '{}', 'alert'", with: "'p1', '\\x7b7d', 'alert'"))
         let store = try schema.open(poolSize: 1)
         defer { store.close() }
-        #expect(store.schemaVersion == 19)
+        #expect(store.schemaVersion == 21)
         try Self.expectMigrated(store)
         // The view of job rows has the new columns
         #expect(try schema.psql("SELECT count(*) FROM push_job_rows WHERE private_plaintext IS NULL AND trimmed IS NULL") == "1")

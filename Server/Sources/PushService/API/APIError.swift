@@ -37,6 +37,8 @@ public struct APIError: Error, Sendable {
         case providerNotFound = "ERR_PROVIDER_NOT_FOUND"
         /// 404: no push token matches.
         case tokenNotFound = "ERR_TOKEN_NOT_FOUND"
+        /// 404: the app has no group with the guid (issue 31).
+        case groupNotFound = "ERR_GROUP_NOT_FOUND"
         /// 404: the user has no such auth token (admin API).
         case userAuthTokenNotFound = "ERR_AUTH_TOKEN_NOT_FOUND"
         /// 404: no route for the path, or what it names does not exist.
@@ -66,7 +68,7 @@ public struct APIError: Error, Sendable {
             case .badRequest: 400
             case .emptyAppId, .emptyAuthToken, .authTokenNotFound, .emptyAPIKey, .apiKeyNotFound: 401
             case .notCallRecipient: 403
-            case .appNotFound, .uidNotFound, .providerNotFound, .tokenNotFound, .userAuthTokenNotFound, .notFound: 404
+            case .appNotFound, .uidNotFound, .providerNotFound, .tokenNotFound, .groupNotFound, .userAuthTokenNotFound, .notFound: 404
             case .methodNotAllowed: 405
             case .appAlreadyExists, .uidAlreadyExists, .providerAlreadyExists, .alreadyExists: 409
             case .payloadTooLarge: 413
@@ -116,6 +118,9 @@ public struct APIError: Error, Sendable {
     static let userNotFound = APIError(.uidNotFound, "No user has this uid.")
     static let providerNotFound = APIError(.providerNotFound, "No push provider has this id.")
     static let tokenNotFound = APIError(.tokenNotFound, "No push token matches.")
+    static func groupNotFound(_ guid: String) -> APIError {
+        APIError(.groupNotFound, "The app has no group \(guid): create it with PUT /groups/\(guid)/members.")
+    }
     static let userAuthTokenNotFound = APIError(.userAuthTokenNotFound, "This user has no such auth token.")
     static let notFound = APIError(.notFound, "No such endpoint.")
     /// What the store did not find (`StoreError.notFound`).

@@ -5,6 +5,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTPServer
 import PushCore
 import PushStore
 
@@ -40,6 +41,22 @@ extension AdminAPI {
         }
         let body = try call.body()
         var request = try SendRequest.parse(body, now: service.now)
+        // A group (issue 31): its members are the recipients; a group larger than a send may
+        // name is answered at once and expanded in the background (AdminAPI+GroupSend.swift).
+        var group: [String: Any]?
+        if let target = request.group {
+            let sender = request.senderUid
+            guard
+                let first = try service.store.groupMembers(
+                    appId: call.appId, guid: target.guid, after: nil, limit: SendRequest.maxRecipients + 2)
+            else { throw APIError.groupNotFound(target.guid) }
+            let members = first.uids.filter { $0 != sender }
+            guard first.next == nil, members.count <= SendRequest.maxRecipients else {
+                return try sendToLargeGroup(call, request: request, group: target, body: body, idempotencyKey: idempotencyKey)
+            }
+            request.recipients = members.map(target.recipient)
+            group = ["guid": target.guid, "members": members.count]
+        }
         if case .chat(let chat) = request.event, let action = chat.action {
             return try sendMessageAction(call, action, of: chat, request: request, body: body, idempotencyKey: idempotencyKey)
         }
@@ -52,7 +69,7 @@ extension AdminAPI {
         let outcome: SendAcceptance
         let accepted: String
         do {
-            (outcome, accepted) = try accept(request, app: app, call: call, body: body, idempotencyKey: idempotencyKey)
+            (outcome, accepted) = try accept(request, app: app, group: group, call: call, body: body, idempotencyKey: idempotencyKey)
         } catch {
             badges.counted.takeBack(service)
             throw error
@@ -62,73 +79,36 @@ extension AdminAPI {
     }
 
     /// Builds a send's jobs and stores them with its idempotency key; the outcome and the log
-    /// line of an accepted send.
+    /// line of an accepted send. `group`: the group the recipients are the members of, in the
+    /// answer (`{guid, members}`).
     private func accept(
-        _ request: SendRequest, app: AppRecord?, call: Call, body: JSONObject, idempotencyKey: String
+        _ request: SendRequest, app: AppRecord?, group: [String: Any]?, call: Call, body: JSONObject, idempotencyKey: String
     ) throws -> (SendAcceptance, String) {
         let requestId = service.newId()
         let factory = JobFactory(
             service: service, requestId: requestId, ttlSeconds: request.ttlSeconds,
             privateMode: PrivateMode(app: app, ids: service.pushIds),
             deliveryPolicy: app?.deliveryPolicy ?? .standard, localization: app?.localization ?? .standard)
-        var jobs: [PushJob] = []
-        var perRecipient: [[String: Any]] = []
         let now = service.now
-        // Who reads which conversation elsewhere (issue 31), when the app holds pushes for it.
-        let hold = app?.holdWhileActiveSeconds ?? 0
-        let activities =
-            hold > 0 ? try service.store.activities(appId: call.appId, uids: request.recipients.map(\.uid), now: now) : [:]
-        var held: [(uid: String, conversationId: String, jobIds: [String])] = []
-        // Tokens a revocation deleted: recorded as skipped jobs (rule `revoked`) for the log and trace.
-        let revoked = Dictionary(
-            grouping: try service.store.revokedPushTokens(appId: call.appId, uids: request.recipients.map(\.uid)), by: \.uid)
-        for recipient in request.recipients {
-            let tokens = try service.store.tokens(appId: call.appId, uid: recipient.uid)
-            // Notification preferences: read only for recipients with tokens (nothing to change otherwise).
-            var treatment = PreferenceRules.Treatment.normal
-            if !tokens.isEmpty {
-                treatment = PreferenceRules.decide(
-                    event: request.event, recipient: recipient.uid,
-                    preferences: try service.store.preferences(appId: call.appId, uid: recipient.uid),
-                    fallbackTimezone: PreferenceRules.registrationTimezone(tokens), now: now)
-            }
-            var recipientJobs = factory.jobs(
-                for: request.event, uid: recipient.uid, badge: recipient.badge, tokens: tokens, treatment: treatment)
-            if let activity = activities[recipient.uid],
-                let waiting = ActivityHold.apply(
-                    &recipientJobs, event: request.event, tokens: tokens, activities: activity, seconds: hold, now: now)
-            {
-                held.append((recipient.uid, waiting.conversationId, waiting.jobIds))
-            }
-            // A push APNs would refuse (too large) is refused here, naming the field, not stored.
-            if let refusal = PayloadSize.check(recipientJobs, event: request.event, badge: recipient.badge) { throw refusal }
-            jobs += recipientJobs
-            jobs += factory.revokedJobs(
-                for: request.event, uid: recipient.uid, badge: recipient.badge, revoked: revoked[recipient.uid] ?? [], registered: tokens)
-            var entry: [String: Any] = ["uid": recipient.uid, "jobs": recipientJobs.filter { !$0.skipped }.count]
-            if let rule = treatment.rule { entry["rule"] = rule }
-            if recipient.autoBadge { entry["badge"] = recipient.badge ?? 0 }
-            perRecipient.append(entry)
-        }
+        let facts = try RecipientFacts.read(
+            service.store, appId: call.appId, uids: request.recipients.map(\.uid), holdSeconds: app?.holdWhileActiveSeconds ?? 0, now: now)
+        // A push APNs would refuse (too large) is refused here, naming the field, not stored.
+        let (jobs, perRecipient, held) = try factory.jobs(
+            for: request.event, recipients: request.recipients, facts: facts, now: now, checkingSize: true)
         if case .call(let event) = request.event, event.callAction == "initiated" {
             try service.store.recordCall(
                 CallRecord(
                     appId: call.appId, sessionId: event.sessionId, callerUid: event.sender.id, details: CallDeclinePush.details(of: event),
                     createdAt: service.now, recipients: request.recipients.map(\.uid)))
         }
-        let response = JSON.encode(
-            ["requestId": requestId, "jobs": jobs.filter { !$0.skipped }.count, "recipients": perRecipient] as [String: Any])
+        var answer: [String: Any] = ["requestId": requestId, "jobs": jobs.filter { !$0.skipped }.count, "recipients": perRecipient]
+        if let group { answer["group"] = group }
+        let response = JSON.encode(answer)
         let outcome = try service.store.acceptSend(
             appId: call.appId, idempotencyKey: Self.storedKey(idempotencyKey, requestId: requestId),
             requestHash: Self.requestHash(body), jobs: jobs, webhooks: [], response: response, now: service.now)
-        // Held pushes are recorded once stored, for a read to cancel. A crash in between only
-        // lets them go when their hold ends, as if nobody read.
         if case .accepted = outcome {
-            for entry in held {
-                try service.store.recordHeldPushes(
-                    appId: call.appId, uid: entry.uid, conversationId: entry.conversationId, jobIds: entry.jobIds,
-                    until: now.addingTimeInterval(Double(hold)), now: now)
-            }
+            try ActivityHold.record(held, store: service.store, appId: call.appId, seconds: facts.holdSeconds, now: now)
         }
         return (
             outcome,
@@ -147,20 +127,28 @@ extension AdminAPI {
     }
 
     /// The answer to a send the store accepted (logging `accepted`), replayed (`replayed: true`
-    /// added) or refused as a reused key (422).
+    /// added) or refused as a reused key (422). A group send expanded in the background (its
+    /// answer has `state`) is answered 202, accepted or replayed.
     func answer(_ outcome: SendAcceptance, appId: String, accepted: () -> String) throws -> Any {
         switch outcome {
         case .accepted(let stored):
             service.logger.info(accepted())
-            return try JSONCodec.parse(stored)
+            return Self.withStatus(try JSONCodec.parse(stored))
         case .replayed(let stored):
             service.logger.info("send replayed app=\(appId) (idempotency key seen)")
             var value = (try JSONCodec.parse(stored) as? [String: Any]) ?? [:]
             value["replayed"] = true
-            return value
+            return Self.withStatus(value)
         case .keyReused:
             throw APIError.idempotencyKeyReused
         }
+    }
+
+    /// A send's answer as the handler returns it: the `data` of a 200, or for a group send
+    /// expanded in the background (its answer has `state`) a whole 202 answer.
+    static func withStatus(_ answer: Any) -> Any {
+        guard let object = answer as? [String: Any], object["state"] != nil else { return answer }
+        return HTTPResponse.json(202, JSON.encode(["data": object]))
     }
 
     static func jobJSON(_ job: PushJob) -> [String: Any] {

@@ -9,7 +9,7 @@ import PushCore
 import PushStore
 
 /// The admin API (`apikey` header; `appid` too for per-app routes): apps, users and auth
-/// tokens, providers, tokens, sends. See Server/README.md for the full list.
+/// tokens, providers, tokens, groups, sends. See Server/README.md for the full list.
 struct AdminAPI {
     let service: ServiceContext
 
@@ -49,7 +49,7 @@ struct AdminAPI {
                 ]
             },
         ] + revokeRoutes + providerRoutes + tokenRoutes + sendRoutes + deliveryLogRoutes + healthRoutes
-            + PreferencesAPI(service: service).adminRoutes + badgeRoutes + templateRoutes + historyRoutes
+            + PreferencesAPI(service: service).adminRoutes + badgeRoutes + templateRoutes + historyRoutes + groupRoutes
     }
 
     static func seconds(_ date: Date) -> Int64 {

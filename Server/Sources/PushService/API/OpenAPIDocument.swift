@@ -558,7 +558,7 @@ enum OpenAPIDocument {
               "delete": {
                 "tags": ["admin"],
                 "operationId": "deleteUser",
-                "summary": "Delete a user, their auth tokens and push tokens",
+                "summary": "Delete a user, their auth tokens and push tokens, and their group memberships",
                 "security": [{ "apiKey": [], "appId": [] }],
                 "responses": {
                   "200": {
@@ -993,7 +993,7 @@ enum OpenAPIDocument {
                 "tags": ["admin"],
                 "operationId": "send",
                 "summary": "Push a chat message, call or campaign to users",
-                "description": "One job per token of each recipient, stored with the idempotency record in one transaction before the answer. The same `Idempotency-Key` with the same body (keys in any order) answers the first answer again with `replayed: true`; with another body, 422. Chat and campaign pushes go to device and FCM tokens; calls to VoIP tokens when the user has any, else to device and FCM tokens. Recipients without tokens get no job. A push APNs would refuse is refused here, not stored: a payload over 4,096 bytes (5,120 for VoIP; FCM tokens as alerts) is a 400 whose `details` names the field that adds the most bytes (`message.text`, `message.custom`, `message.message`, `message.sender.avatar`, `call.receiver.name`, `campaign.body`, …). Every chat and campaign push has an `apns-collapse-id`: `msg-`, `rct-` or `act-` (by category) + the base64url SHA-256 of `message.id`, `cmp-` + that of `campaign.id`, so a push sent twice replaces the first on the device. A call's session id over 64 bytes becomes a derived collapse id (`sha256-` + base64url SHA-256 of it) on alert pushes. A chat `message` with `action` (`edited`, `deleted`) edits or deletes a message sent before (see `ChatEvent.action`; background pushes with collapse ids `edt-` and `del-`).",
+                "description": "One job per token of each recipient, stored with the idempotency record in one transaction before the answer. The same `Idempotency-Key` with the same body (keys in any order) answers the first answer again with `replayed: true`; with another body, 422. Chat and campaign pushes go to device and FCM tokens; calls to VoIP tokens when the user has any, else to device and FCM tokens. Recipients without tokens get no job. A push APNs would refuse is refused here, not stored: a payload over 4,096 bytes (5,120 for VoIP; FCM tokens as alerts) is a 400 whose `details` names the field that adds the most bytes (`message.text`, `message.custom`, `message.message`, `message.sender.avatar`, `call.receiver.name`, `campaign.body`, …). Every chat and campaign push has an `apns-collapse-id`: `msg-`, `rct-` or `act-` (by category) + the base64url SHA-256 of `message.id`, `cmp-` + that of `campaign.id`, so a push sent twice replaces the first on the device. A call's session id over 64 bytes becomes a derived collapse id (`sha256-` + base64url SHA-256 of it) on alert pushes. A chat `message` with `action` (`edited`, `deleted`) edits or deletes a message sent before (see `ChatEvent.action`; background pushes with collapse ids `edt-` and `del-`). `recipients` may name a group instead (`{\"group\": \"<guid>\", \"badge\"?}`, issue 31): its members when the send is accepted, without the message's or call's sender; up to 1,000 of them the send is answered 200 as for named recipients (with `group`), a larger group 202 at once, its jobs made in the background (`state: expanding`; the trace's `expansion` shows how far). An edit, a deletion or a call to a group of more than 1,000 is a 400 naming `recipients.group`; an unknown group 404 `ERR_GROUP_NOT_FOUND`.",
                 "security": [{ "apiKey": [], "appId": [] }],
                 "parameters": [
                   {
@@ -1074,6 +1074,20 @@ enum OpenAPIDocument {
                             }
                           }
                         },
+                        "wholeGroup": {
+                          "summary": "A message to every member of a group the service keeps (issue 31)",
+                          "value": {
+                            "type": "chat",
+                            "recipients": { "group": "team", "badge": "auto" },
+                            "message": {
+                              "id": "1044",
+                              "sender": { "uid": "alice" },
+                              "receiver": { "guid": "team", "name": "Team" },
+                              "receiverType": "group",
+                              "text": "Standup in 5"
+                            }
+                          }
+                        },
                         "campaign": {
                           "summary": "A campaign push",
                           "value": {
@@ -1096,6 +1110,10 @@ enum OpenAPIDocument {
                   "200": {
                     "description": "Accepted (or replayed).",
                     "content": { "application/json": { "schema": { "$ref": "#/components/schemas/SendAnswer" } } }
+                  },
+                  "202": {
+                    "description": "A send to a group of more than 1,000 members, accepted (or replayed): its members were taken and its jobs are made in the background.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/GroupSendAnswer" } } }
                   },
                   "400": { "$ref": "#/components/responses/BadRequest" },
                   "401": { "$ref": "#/components/responses/AdminUnauthorized" },
@@ -1595,7 +1613,7 @@ enum OpenAPIDocument {
                 "tags": ["admin"],
                 "operationId": "sendTrace",
                 "summary": "The trace of a send: per recipient and device, accepted → preferences → sent → delivered → opened → replied",
-                "description": "Times are milliseconds since 1970. Tokens are shown as hints (first 8 characters). A push that stopped (failed, expired, token invalid, skipped by preferences) says where and why in `stoppedAt`.",
+                "description": "Times are milliseconds since 1970. Tokens are shown as hints (first 8 characters). A push that stopped (failed, expired, token invalid, skipped by preferences) says where and why in `stoppedAt`. A send to a group of more than 1,000 members also has `expansion` (from its acceptance on, before any job exists).",
                 "security": [{ "apiKey": [], "appId": [] }],
                 "parameters": [{ "$ref": "#/components/parameters/requestId" }],
                 "responses": {
@@ -1723,6 +1741,166 @@ enum OpenAPIDocument {
                 }
               }
             },
+            "/groups/{guid}/members": {
+              "parameters": [{ "$ref": "#/components/parameters/guidPath" }],
+              "get": {
+                "tags": ["admin"],
+                "operationId": "listGroupMembers",
+                "summary": "A group's members, in uid order, a page at a time",
+                "description": "Members are uids the app's back end named (issue 31); they need not be users of the app, and only users get pushes. Page with `after`: the answer's `next` (null on the last page).",
+                "security": [{ "apiKey": [], "appId": [] }],
+                "parameters": [
+                  {
+                    "name": "after",
+                    "in": "query",
+                    "required": false,
+                    "description": "The members after this uid (the previous page's `next`); from the first without it.",
+                    "schema": { "$ref": "#/components/schemas/Id" }
+                  },
+                  {
+                    "name": "limit",
+                    "in": "query",
+                    "required": false,
+                    "description": "Members per page: 1 to 5,000, default 1,000.",
+                    "schema": { "type": "integer", "minimum": 1, "maximum": 5000 }
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "One page of members.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/GroupMembersAnswer" } } }
+                  },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              },
+              "put": {
+                "tags": ["admin"],
+                "operationId": "replaceGroupMembers",
+                "summary": "Replace a group's members (creating the group when it is new)",
+                "description": "In one transaction: the uids named become the members (those named again stay, the others are removed). At most 5,000 uids per call: build a larger group with one `PUT` and then `POST`s. An empty list leaves the group without members.",
+                "security": [{ "apiKey": [], "appId": [] }],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": { "schema": { "$ref": "#/components/schemas/GroupMembersBody" }, "example": { "uids": ["alice", "bob", "carol"] } }
+                  }
+                },
+                "responses": {
+                  "200": {
+                    "description": "The members after the change.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/GroupChangeAnswer" } } }
+                  },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              },
+              "post": {
+                "tags": ["admin"],
+                "operationId": "addGroupMembers",
+                "summary": "Add members to a group (creating the group when it is new)",
+                "description": "In one transaction; uids already members are left as they are. 1 to 5,000 uids per call.",
+                "security": [{ "apiKey": [], "appId": [] }],
+                "requestBody": {
+                  "required": true,
+                  "content": {
+                    "application/json": {
+                      "schema": { "allOf": [{ "$ref": "#/components/schemas/GroupMembersBody" }], "properties": { "uids": { "minItems": 1 } } },
+                      "example": { "uids": ["dave"] }
+                    }
+                  }
+                },
+                "responses": {
+                  "200": {
+                    "description": "The members after the change.",
+                    "content": { "application/json": { "schema": { "$ref": "#/components/schemas/GroupChangeAnswer" } } }
+                  },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "413": { "$ref": "#/components/responses/TooLarge" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
+            "/groups/{guid}/members/{uid}": {
+              "parameters": [{ "$ref": "#/components/parameters/guidPath" }, { "$ref": "#/components/parameters/uidPath" }],
+              "delete": {
+                "tags": ["admin"],
+                "operationId": "removeGroupMember",
+                "summary": "Remove one member from a group",
+                "description": "Idempotent: a uid that is no member removes nothing (`removed: false`). 404 `ERR_GROUP_NOT_FOUND` when the app has no such group.",
+                "security": [{ "apiKey": [], "appId": [] }],
+                "responses": {
+                  "200": {
+                    "description": "Removed, or was no member.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object",
+                          "required": ["data"],
+                          "properties": {
+                            "data": {
+                              "type": "object",
+                              "required": ["guid", "uid", "removed", "count"],
+                              "properties": {
+                                "guid": { "type": "string" },
+                                "uid": { "type": "string" },
+                                "removed": { "type": "boolean", "description": "Whether the uid was a member." },
+                                "count": { "type": "integer", "minimum": 0, "description": "The group's members after the change." }
+                              }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
+            "/groups/{guid}": {
+              "parameters": [{ "$ref": "#/components/parameters/guidPath" }],
+              "delete": {
+                "tags": ["admin"],
+                "operationId": "deleteGroup",
+                "summary": "Delete a group and its members",
+                "description": "A group send already accepted still goes to the members it took (they were taken when it was accepted).",
+                "security": [{ "apiKey": [], "appId": [] }],
+                "responses": {
+                  "200": {
+                    "description": "Deleted.",
+                    "content": {
+                      "application/json": {
+                        "schema": {
+                          "type": "object",
+                          "required": ["data"],
+                          "properties": {
+                            "data": {
+                              "type": "object",
+                              "required": ["guid", "deleted"],
+                              "properties": { "guid": { "type": "string" }, "deleted": { "const": true } }
+                            }
+                          }
+                        }
+                      }
+                    }
+                  },
+                  "400": { "$ref": "#/components/responses/BadRequest" },
+                  "401": { "$ref": "#/components/responses/AdminUnauthorized" },
+                  "404": { "$ref": "#/components/responses/NotFound" },
+                  "500": { "$ref": "#/components/responses/Failed" }
+                }
+              }
+            },
             "/users/{uid}/pushes": {
               "get": {
                 "tags": ["admin"],
@@ -1772,6 +1950,7 @@ enum OpenAPIDocument {
               "apiKey": { "type": "apiKey", "in": "header", "name": "apikey", "description": "The admin key (`PUSH_ADMIN_KEY` or `<data-dir>/admin.key`)." }
             },
             "parameters": {
+              "guidPath": { "name": "guid", "in": "path", "required": true, "description": "A group id.", "schema": { "$ref": "#/components/schemas/Id" } },
               "uidPath": { "name": "uid", "in": "path", "required": true, "description": "A user id.", "schema": { "$ref": "#/components/schemas/Id" } },
               "campaignPushId": {
                 "name": "id",
@@ -1809,7 +1988,7 @@ enum OpenAPIDocument {
                 "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } }
               },
               "NotFound": {
-                "description": "`ERR_APP_NOT_FOUND` (the `appid`), `ERR_UID_NOT_FOUND`, `ERR_PROVIDER_NOT_FOUND`, `ERR_TOKEN_NOT_FOUND`, `ERR_AUTH_TOKEN_NOT_FOUND`, or `ERR_NOT_FOUND` (no route for the path, for example an id with a slash).",
+                "description": "`ERR_APP_NOT_FOUND` (the `appid`), `ERR_UID_NOT_FOUND`, `ERR_PROVIDER_NOT_FOUND`, `ERR_TOKEN_NOT_FOUND`, `ERR_GROUP_NOT_FOUND`, `ERR_AUTH_TOKEN_NOT_FOUND`, or `ERR_NOT_FOUND` (no route for the path, for example an id with a slash).",
                 "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } }
               },
               "Conflict": {
@@ -1853,6 +2032,7 @@ enum OpenAPIDocument {
                           "ERR_UID_NOT_FOUND",
                           "ERR_PROVIDER_NOT_FOUND",
                           "ERR_TOKEN_NOT_FOUND",
+                          "ERR_GROUP_NOT_FOUND",
                           "ERR_AUTH_TOKEN_NOT_FOUND",
                           "ERR_NOT_CALL_RECIPIENT",
                           "ERR_NOT_FOUND",
@@ -2569,11 +2749,16 @@ enum OpenAPIDocument {
                 "properties": {
                   "type": { "type": "string", "enum": ["chat", "call", "campaign"] },
                   "recipients": {
-                    "type": "array",
-                    "minItems": 1,
-                    "maxItems": 1000,
-                    "items": { "$ref": "#/components/schemas/Recipient" },
-                    "description": "A uid listed twice counts once."
+                    "oneOf": [
+                      {
+                        "type": "array",
+                        "minItems": 1,
+                        "maxItems": 1000,
+                        "items": { "$ref": "#/components/schemas/Recipient" },
+                        "description": "The recipients named: a uid listed twice counts once."
+                      },
+                      { "$ref": "#/components/schemas/GroupRecipients" }
+                    ]
                   },
                   "message": { "$ref": "#/components/schemas/ChatEvent" },
                   "call": { "$ref": "#/components/schemas/CallEvent" },
@@ -2590,6 +2775,46 @@ enum OpenAPIDocument {
                   { "properties": { "type": { "const": "call" } }, "required": ["call"] },
                   { "properties": { "type": { "const": "campaign" } }, "required": ["campaign"] }
                 ]
+              },
+              "GroupRecipients": {
+                "type": "object",
+                "required": ["group"],
+                "description": "Every member of a group the service keeps (`/groups/{guid}/members`), taken when the send is accepted, without the message's or call's sender; members who are not users get nothing.",
+                "properties": {
+                  "group": { "$ref": "#/components/schemas/Id" },
+                  "badge": {
+                    "description": "Every member's badge: a number, or `auto` (each member's own count, as for a recipient).",
+                    "oneOf": [{ "type": "integer", "minimum": 0, "maximum": 999999 }, { "const": "auto" }]
+                  },
+                  "unreadMessageCount": { "type": "integer", "minimum": 0, "maximum": 999999, "description": "As `badge` (a number)." }
+                }
+              },
+              "GroupSendAnswer": {
+                "type": "object",
+                "required": ["data"],
+                "properties": {
+                  "data": {
+                    "type": "object",
+                    "required": ["requestId", "jobs", "group", "state"],
+                    "properties": {
+                      "requestId": { "type": "string" },
+                      "jobs": { "const": 0, "description": "None yet: they are made in the background." },
+                      "group": { "$ref": "#/components/schemas/SendGroup" },
+                      "state": {
+                        "type": "string",
+                        "enum": ["expanding", "done"],
+                        "description": "`expanding` (`done` only for a group left with no member but the sender when the send was accepted)."
+                      },
+                      "replayed": { "const": true, "description": "Present when the answer is a replay of an earlier request with the same key." }
+                    }
+                  }
+                }
+              },
+              "SendGroup": {
+                "type": "object",
+                "required": ["guid", "members"],
+                "description": "The group a send went to, and how many of its members it took (its sender left out).",
+                "properties": { "guid": { "type": "string" }, "members": { "$ref": "#/components/schemas/Count" } }
               },
               "SendAnswer": {
                 "type": "object",
@@ -2623,6 +2848,7 @@ enum OpenAPIDocument {
                           }
                         }
                       },
+                      "group": { "$ref": "#/components/schemas/SendGroup" },
                       "replayed": { "const": true, "description": "Present when the answer is a replay of an earlier request with the same key." }
                     }
                   }
@@ -2887,6 +3113,50 @@ enum OpenAPIDocument {
                   }
                 }
               },
+              "GroupMembersBody": {
+                "type": "object",
+                "required": ["uids"],
+                "properties": {
+                  "uids": {
+                    "type": "array",
+                    "maxItems": 5000,
+                    "description": "Members' uids (duplicates count once); they need not be users of the app yet. At most 5,000 per call, and the body within `--max-body-bytes` (64 KiB by default).",
+                    "items": { "$ref": "#/components/schemas/Id" }
+                  }
+                }
+              },
+              "GroupChangeAnswer": {
+                "type": "object",
+                "required": ["data"],
+                "properties": {
+                  "data": {
+                    "type": "object",
+                    "required": ["guid", "count", "added", "removed"],
+                    "properties": {
+                      "guid": { "type": "string" },
+                      "count": { "type": "integer", "minimum": 0, "description": "The group's members after the change." },
+                      "added": { "type": "integer", "minimum": 0, "description": "Uids that were not members before." },
+                      "removed": { "type": "integer", "minimum": 0, "description": "Members a `PUT` removed (0 for a `POST`)." }
+                    }
+                  }
+                }
+              },
+              "GroupMembersAnswer": {
+                "type": "object",
+                "required": ["data"],
+                "properties": {
+                  "data": {
+                    "type": "object",
+                    "required": ["guid", "members", "next", "count"],
+                    "properties": {
+                      "guid": { "type": "string" },
+                      "members": { "type": "array", "items": { "type": "string" }, "description": "This page's members, in uid order." },
+                      "next": { "type": ["string", "null"], "description": "Ask with `after` set to this for the next page; null on the last page." },
+                      "count": { "type": "integer", "minimum": 0, "description": "All of the group's members." }
+                    }
+                  }
+                }
+              },
               "BadgeAnswer": {
                 "type": "object",
                 "required": ["data"],
@@ -2987,6 +3257,20 @@ enum OpenAPIDocument {
                             },
                             "skipped": { "type": "array", "items": { "type": "object", "properties": { "reason": { "type": "string" } } } }
                           }
+                        }
+                      },
+                      "expansion": {
+                        "type": "object",
+                        "description": "A send to a group of more than 1,000 members (issue 31): how far the background expansion of its members into jobs got.",
+                        "required": ["guid", "members", "done", "jobs", "state"],
+                        "properties": {
+                          "guid": { "type": "string" },
+                          "members": { "$ref": "#/components/schemas/Count", "description": "Members taken when it was accepted (its sender left out)." },
+                          "done": { "$ref": "#/components/schemas/Count", "description": "Members expanded so far." },
+                          "jobs": { "$ref": "#/components/schemas/Count", "description": "Jobs made so far (pushes that go out)." },
+                          "state": { "type": "string", "enum": ["expanding", "done", "failed"] },
+                          "finishedAt": { "type": "integer", "description": "When the expansion ended (ms)." },
+                          "error": { "type": "string", "description": "Why it failed." }
                         }
                       }
                     }

@@ -10,8 +10,8 @@ import PushCore
 import PushStore
 import ServerSupport
 
-/// The running service: store, HTTP API, the delivery engine, the webhook worker and the
-/// retention purge.
+/// The running service: store, HTTP API, the delivery engine, the webhook worker, the
+/// retention purge and the expansion of group sends.
 public final class PushServiceApp: Sendable {
     /// The configuration it runs with.
     public let configuration: ServiceConfiguration
@@ -32,6 +32,7 @@ public final class PushServiceApp: Sendable {
     private let server: HTTPServer
     private let webhooks: WebhookDispatcher
     private let retention: RetentionWorker
+    private let groupSends: GroupSendWorker
 
     /// Opens the store, starts the HTTP server, the delivery engine and the webhook worker.
     ///
@@ -117,6 +118,9 @@ public final class PushServiceApp: Sendable {
         context.delivery.withLock { $0 = engine }
         webhooks = WebhookDispatcher(service: context)
         retention = RetentionWorker(service: context)
+        let groupSends = GroupSendWorker(service: context)
+        self.groupSends = groupSends
+        context.groupSendsWake.withLock { $0 = { [weak groupSends] in groupSends?.wake() } }
         // Added jobs wake the workers at once (SQLite: after the commit; PostgreSQL: any
         // instance's, through NOTIFY); polling stays as the fallback. Weak: the store outlives
         // neither, and must not keep them.
@@ -127,6 +131,7 @@ public final class PushServiceApp: Sendable {
         if startDelivery { engine.start() }
         webhooks.start()
         retention.start()
+        groupSends.start()
         if let seed { try seed.write(port: server.port, host: configuration.host, dataDirectory: configuration.dataDirectory) }
     }
 
@@ -157,6 +162,7 @@ public final class PushServiceApp: Sendable {
     /// recorded. Jobs still in flight stay leased and are claimed again by the next run.
     public func stop() {
         server.stop()
+        groupSends.stop()
         delivery.stop()
         webhooks.stop()
         retention.stop()

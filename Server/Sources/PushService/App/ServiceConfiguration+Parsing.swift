@@ -260,6 +260,12 @@ extension ServiceConfiguration {
             $0.jobLeaseSeconds = try number($1, "--job-lease", 0.1...3600)
         },
         Option(
+            flag: "--group-batch", placeholder: "n",
+            help: "Members of a large group send expanded per transaction in the background (default 1000)."
+        ) {
+            $0.groupBatchSize = try number($1, "--group-batch", 1...5_000)
+        },
+        Option(
             flag: "--retention-days", placeholder: "days",
             help: "Days finished jobs, trace events and idempotency keys are kept; 0 keeps all (default 7)."
         ) {

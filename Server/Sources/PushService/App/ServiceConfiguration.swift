@@ -88,6 +88,11 @@ public struct ServiceConfiguration: Sendable {
     /// died are claimed again after it, or at once by the next process started on the same
     /// database (`--job-lease`, `PUSH_JOB_LEASE`).
     public var jobLeaseSeconds = 60.0
+    /// Members of a group send expanded per store transaction (`--group-batch`,
+    /// `PUSH_GROUP_BATCH`): a send to a group larger than the inline limit (1,000) is answered at
+    /// once and its jobs are made in the background, this many members at a time, each batch one
+    /// transaction with its cursor (issue 31, docs/design/group-sends.md).
+    public var groupBatchSize = 1_000
     /// Days finished work is kept (`--retention-days`, `PUSH_RETENTION_DAYS`): finished push
     /// and webhook jobs, trace events, idempotency records and call records older than this
     /// are deleted in the background; 0 keeps everything (never purges).

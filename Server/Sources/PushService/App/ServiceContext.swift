@@ -39,6 +39,9 @@ final class ServiceContext: Sendable {
     let retentionDeleted = Locked(RetentionCounts())
     /// The HTTP server, once it runs: its connection counts go to `/metrics`.
     let httpServer = Locked<HTTPServer?>(nil)
+    /// Wakes this instance's group send worker (``GroupSendWorker``) when a send to a large
+    /// group was accepted; other instances find it at their next poll.
+    let groupSendsWake = Locked<(@Sendable () -> Void)?>(nil)
 
     init(
         configuration: ServiceConfiguration, store: any ServiceStore, secrets: SecretBox, adminKey: String, logger: Logger,
@@ -57,6 +60,11 @@ final class ServiceContext: Sendable {
     }
 
     var now: Date { clock() }
+
+    /// Wakes the group send worker (a send to a large group was accepted).
+    func wakeGroupSends() {
+        groupSendsWake.withLock { $0 }?()
+    }
 
     /// A new random id for jobs, requests and messages: a lowercase version-4 UUID.
     func newId() -> String {

@@ -31,6 +31,23 @@ enum ActivityHold {
         }.joined()
     }
 
+    /// A recipient's pushes held while they read the conversation elsewhere.
+    struct Held {
+        var uid: String
+        var conversationId: String
+        var jobIds: [String]
+    }
+
+    /// Records held pushes once their jobs are stored, for a read to cancel them. A crash in
+    /// between only lets them go when their hold ends, as if nobody read.
+    static func record(_ held: [Held], store: any ServiceStore, appId: String, seconds: Int, now: Date) throws {
+        for entry in held {
+            try store.recordHeldPushes(
+                appId: appId, uid: entry.uid, conversationId: entry.conversationId, jobIds: entry.jobIds,
+                until: now.addingTimeInterval(Double(seconds)), now: now)
+        }
+    }
+
     /// Holds `uid`'s chat jobs of the conversation the user is reading elsewhere: each job of
     /// an alert token that is not the reading device's waits `seconds` (its `notBefore`) and
     /// gets ``rule`` (unless a preference already named one). Returns the conversation and the

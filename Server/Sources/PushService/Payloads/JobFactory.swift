@@ -21,6 +21,9 @@ struct JobFactory {
     /// The app's texts per language and `loc-key` choice: each token's payload is written in
     /// its registered languages (``PushTemplates``).
     var localization: AppLocalization = .standard
+    /// When the send was accepted, when its jobs are made later (a group send's background
+    /// batch): an alert's `apns-expiration` counts `ttlSeconds` from then, not from the batch.
+    var acceptedAt: Date? = nil
 
     /// Which tokens get the event: VoIP tokens only for calls (and then only them when the
     /// user has any); device and FCM tokens for everything else.
@@ -77,7 +80,7 @@ struct JobFactory {
                 kind = .campaign
                 collapseId = CollapseId.of(.campaign, id: campaign.id, keyed: keyed)
             }
-            let headers = Self.headers(voip: voip, kind: kind, collapseId: collapseId, now: now, ttlSeconds: ttlSeconds)
+            let headers = Self.headers(voip: voip, kind: kind, collapseId: collapseId, now: acceptedAt ?? now, ttlSeconds: ttlSeconds)
             let done: Built
             if let privateMode, let keyed {
                 payload = PrivatePayload.keyingThread(payload, with: keyed)

@@ -44,7 +44,9 @@ struct PushTrace {
     /// `GET /notifications/push/v1/send/{requestId}/trace`.
     func trace(appId: String, requestId: String) throws -> Any {
         let entries = try service.store.pushJobLog(appId: appId, requestId: requestId)
-        guard let first = entries.first else {
+        // A send to a large group (issue 31): its expansion's progress, before any job exists too.
+        let expansion = try service.store.groupSend(appId: appId, id: requestId)
+        guard let acceptedAt = expansion?.createdAt ?? entries.first?.createdAt else {
             throw APIError.sendRequestNotFound(requestId)
         }
         let events = Dictionary(grouping: try service.store.pushEvents(appId: appId, requestId: requestId), by: \.pushId)
@@ -65,7 +67,20 @@ struct PushTrace {
             if let skipped = skipped[uid] { recipient["skipped"] = skipped }
             return recipient
         }
-        return ["requestId": requestId, "acceptedAt": Self.milliseconds(first.createdAt), "recipients": recipients]
+        var trace: [String: Any] = ["requestId": requestId, "acceptedAt": Self.milliseconds(acceptedAt), "recipients": recipients]
+        if let expansion { trace["expansion"] = Self.expansion(expansion) }
+        return trace
+    }
+
+    /// `{guid, members, done, jobs, state, finishedAt?, error?}`: how far a group send's
+    /// background expansion got (members expanded, jobs made; `state` expanding, done or failed).
+    static func expansion(_ send: GroupSend) -> [String: Any] {
+        var value: [String: Any] = [
+            "guid": send.guid, "members": send.members, "done": send.done, "jobs": send.jobs, "state": send.state.rawValue,
+        ]
+        if let finishedAt = send.finishedAt { value["finishedAt"] = milliseconds(finishedAt) }
+        if let error = send.lastError { value["error"] = error }
+        return value
     }
 
     static func device(_ entry: PushJobLogEntry, events: [PushEvent]) -> [String: Any] {

@@ -21,11 +21,31 @@ struct SendRequest {
         var autoBadge = false
     }
 
-    /// The most recipients in one request.
+    /// `"recipients": {"group": "<guid>", "badge": <n> | "auto"}` (issue 31): the group's members
+    /// as the service keeps them, taken when the send is accepted, each with the same badge.
+    struct GroupTarget {
+        /// The group.
+        var guid: String
+        /// The badge every member's push gives (`badge`, else `unreadMessageCount`).
+        var badge: Int?
+        /// `badge: "auto"`: each member's count.
+        var autoBadge = false
+
+        /// A member as a recipient of the send.
+        func recipient(_ uid: String) -> Recipient {
+            Recipient(uid: uid, badge: badge, autoBadge: autoBadge)
+        }
+    }
+
+    /// The most recipients in one request, and in a group send made while the request waits
+    /// (a larger group is expanded in the background).
     static let maxRecipients = 1_000
 
     var event: Event
+    /// The recipients named (for a group send: the members, once they are known).
     var recipients: [Recipient]
+    /// The group the send names instead of recipients.
+    var group: GroupTarget?
     /// Seconds APNs keeps an alert push for an offline device (`apns-expiration`).
     var ttlSeconds: Int64
 
@@ -40,19 +60,52 @@ struct SendRequest {
         default: throw .badRequest("The type field must be chat, call or campaign.", field: "type", problem: type)
         }
         var recipients: [Recipient] = []
-        var seen = Set<String>()
-        for item in try body.objects("recipients", maxCount: maxRecipients) {
-            let uid = try item.string("uid", maxLength: 128)
-            let autoBadge = try self.autoBadge(item)
-            let explicitBadge = autoBadge ? nil : try item.int("badge", in: 0...999_999)
-            let unread = try item.int("unreadMessageCount", in: 0...999_999)
-            let badge = autoBadge ? nil : explicitBadge ?? unread
-            if seen.insert(uid).inserted {
-                recipients.append(Recipient(uid: uid, badge: badge.map(Int.init), autoBadge: autoBadge))
+        var group: GroupTarget?
+        if body["recipients"] is [String: Any] {
+            group = try self.group(body.object("recipients"))
+        } else {
+            guard body["recipients"] is [Any] else {
+                throw .badRequest(
+                    "The recipients field must be an array of recipients ({uid, badge?}) or a group ({group, badge?}).",
+                    field: "recipients", problem: "not an array or an object")
+            }
+            var seen = Set<String>()
+            for item in try body.objects("recipients", maxCount: maxRecipients) {
+                let uid = try item.string("uid", maxLength: 128)
+                let (badge, autoBadge) = try self.badge(item)
+                if seen.insert(uid).inserted {
+                    recipients.append(Recipient(uid: uid, badge: badge, autoBadge: autoBadge))
+                }
             }
         }
         let ttl = try body.int("ttlSeconds", in: 0...2_419_200) ?? 86_400
-        return SendRequest(event: event, recipients: recipients, ttlSeconds: ttl)
+        return SendRequest(event: event, recipients: recipients, group: group, ttlSeconds: ttl)
+    }
+
+    /// `recipients: {group, badge?}`: the group's id and the badge of every member.
+    private static func group(_ object: JSONObject) throws(APIError) -> GroupTarget {
+        let guid = try object.string("group", maxLength: 128)
+        try Validate.identifier(guid, field: "recipients.group")
+        let (badge, autoBadge) = try self.badge(object)
+        return GroupTarget(guid: guid, badge: badge, autoBadge: autoBadge)
+    }
+
+    /// A recipient's (or a group's) badge: a number (`badge`, else `unreadMessageCount`), or `auto`.
+    private static func badge(_ item: JSONObject) throws(APIError) -> (badge: Int?, autoBadge: Bool) {
+        let autoBadge = try self.autoBadge(item)
+        let explicitBadge = autoBadge ? nil : try item.int("badge", in: 0...999_999)
+        let unread = try item.int("unreadMessageCount", in: 0...999_999)
+        return (autoBadge ? nil : (explicitBadge ?? unread).map(Int.init), autoBadge)
+    }
+
+    /// The uid of the event's sender (a chat message's or a call's; a campaign has none): a
+    /// group send never goes to its sender.
+    var senderUid: String? {
+        switch event {
+        case .chat(let chat): return chat.sender.id
+        case .call(let call): return call.sender.id
+        case .campaign: return nil
+        }
     }
 
     /// Whether a recipient's `badge` is `"auto"` (a number or absent: false; another string: 400).

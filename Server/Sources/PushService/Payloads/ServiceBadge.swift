@@ -35,29 +35,65 @@ struct ServiceBadge {
     /// ``Counted`` says what this send added, for ``Counted/takeBack(_:)`` when the send is not
     /// accepted after all.
     func resolve(_ request: SendRequest) throws -> (recipients: [SendRequest.Recipient], counted: Counted) {
-        let appAuto = appDefault == .auto && request.recipients.contains { !$0.autoBadge }
-        func isAuto(_ recipient: SendRequest.Recipient) -> Bool { recipient.autoBadge || (appAuto && recipient.badge == nil) }
-        let counted = request.recipients.filter { $0.autoBadge || appAuto }
-        guard !counted.isEmpty else { return (request.recipients, Counted(appId: appId)) }
+        let plan = plan(request.event, recipients: request.recipients)
+        guard plan.counts else { return (request.recipients, Counted(appId: appId)) }
+        let (totals, added) = try service.store.addUnreadCounting(
+            appId: appId, messages: plan.messages, totalsOf: plan.totalsOf, now: service.now)
+        let message = Self.countedMessage(request.event)
+        return (
+            plan.apply(totals), Counted(appId: appId, conversationId: message?.conversationId, messageId: message?.messageId, uids: added)
+        )
+    }
+
+    /// What counting the badges of `recipients` takes: the messages to count and whose totals to
+    /// read. ``resolve(_:)`` counts in a transaction of its own; a group send's batch counts in
+    /// the transaction that stores its jobs (``GroupSendStore/commitGroupSendBatch(_:lease:now:build:)``).
+    func plan(_ event: SendRequest.Event, recipients: [SendRequest.Recipient]) -> Plan {
+        let appAuto = appDefault == .auto && recipients.contains { !$0.autoBadge }
+        let counted = recipients.filter { $0.autoBadge || appAuto }
+        guard !counted.isEmpty else { return Plan(recipients: recipients, appAuto: false, counts: false) }
         var messages: [UnreadMessage] = []
-        if let message = Self.countedMessage(request.event) {
+        if let message = Self.countedMessage(event) {
             // A message its sender sent never counts for them (a copy to their other devices).
             messages = counted.filter { $0.uid != message.sender }.map {
                 UnreadMessage(uid: $0.uid, conversationId: message.conversationId, messageId: message.messageId)
             }
         }
-        let autoUids = request.recipients.filter(isAuto).map(\.uid)
-        let (totals, added) = try service.store.addUnreadCounting(appId: appId, messages: messages, totalsOf: autoUids, now: service.now)
-        let recipients = request.recipients.map { recipient in
-            var recipient = recipient
-            if isAuto(recipient) {
-                recipient.badge = totals[recipient.uid] ?? 0
-                recipient.autoBadge = true
+        var plan = Plan(recipients: recipients, appAuto: appAuto, counts: true)
+        plan.messages = messages
+        plan.totalsOf = recipients.filter(plan.isAuto).map(\.uid)
+        return plan
+    }
+
+    /// How a send's badges are counted (``plan(_:recipients:)``).
+    struct Plan {
+        /// The recipients, as the send gave them.
+        let recipients: [SendRequest.Recipient]
+        /// Whether the app's default (`auto`) makes the service's count every recipient's badge
+        /// that the send gave no number.
+        let appAuto: Bool
+        /// Whether anything is counted or read (false: the recipients keep what the send gave).
+        let counts: Bool
+        /// The messages to count unread.
+        var messages: [UnreadMessage] = []
+        /// The recipients whose totals their pushes carry.
+        var totalsOf: [String] = []
+
+        /// Whether a recipient's badge is the service's.
+        func isAuto(_ recipient: SendRequest.Recipient) -> Bool { recipient.autoBadge || (appAuto && recipient.badge == nil) }
+
+        /// The recipients with the totals read (an `auto` recipient's badge is their total).
+        func apply(_ totals: [String: Int]) -> [SendRequest.Recipient] {
+            guard counts else { return recipients }
+            return recipients.map { recipient in
+                var recipient = recipient
+                if isAuto(recipient) {
+                    recipient.badge = totals[recipient.uid] ?? 0
+                    recipient.autoBadge = true
+                }
+                return recipient
             }
-            return recipient
         }
-        let message = Self.countedMessage(request.event)
-        return (recipients, Counted(appId: appId, conversationId: message?.conversationId, messageId: message?.messageId, uids: added))
     }
 
     /// What one send counted: the recipients for whom it added its message.

@@ -23,6 +23,8 @@ public struct RetentionCounts: Sendable, Equatable, CustomStringConvertible {
     public var revokedPushTokens = 0
     /// Messages of the service's badge read (or deleted) before the cutoff.
     public var readMessages = 0
+    /// Group sends whose expansion ended before the cutoff, with the members they were taken for.
+    public var groupSends = 0
 
     /// No rows.
     public init() {}
@@ -42,7 +44,7 @@ public struct RetentionCounts: Sendable, Equatable, CustomStringConvertible {
 
     /// Every row deleted.
     public var total: Int {
-        pushJobs + webhookJobs + pushEvents + idempotencyKeys + calls + changes + revokedPushTokens + readMessages
+        pushJobs + webhookJobs + pushEvents + idempotencyKeys + calls + changes + revokedPushTokens + readMessages + groupSends
     }
 
     /// Each kind with its count, in a fixed order; the names are the `kind` labels of the
@@ -51,7 +53,7 @@ public struct RetentionCounts: Sendable, Equatable, CustomStringConvertible {
         [
             ("push_jobs", pushJobs), ("webhook_jobs", webhookJobs), ("push_events", pushEvents),
             ("idempotency_keys", idempotencyKeys), ("calls", calls), ("changes", changes),
-            ("revoked_push_tokens", revokedPushTokens), ("read_messages", readMessages),
+            ("revoked_push_tokens", revokedPushTokens), ("read_messages", readMessages), ("group_sends", groupSends),
         ]
     }
 
@@ -70,5 +72,6 @@ public struct RetentionCounts: Sendable, Equatable, CustomStringConvertible {
         lhs.changes += rhs.changes
         lhs.revokedPushTokens += rhs.revokedPushTokens
         lhs.readMessages += rhs.readMessages
+        lhs.groupSends += rhs.groupSends
     }
 }

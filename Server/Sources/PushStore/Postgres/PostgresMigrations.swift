@@ -256,6 +256,33 @@ enum PostgresMigrations {
             job_id TEXT COLLATE "C" NOT NULL, until BIGINT NOT NULL, PRIMARY KEY (app_id, uid, conversation_id, job_id),
             FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
         """,
+        // 20: group membership (issue 31, part 1): SQLite's 20. Members need not be users (no
+        // foreign key to `users`); a user's deletion removes their memberships.
+        """
+        CREATE TABLE push_groups (
+            app_id TEXT COLLATE "C" NOT NULL REFERENCES apps(id) ON DELETE CASCADE, guid TEXT COLLATE "C" NOT NULL,
+            created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, PRIMARY KEY (app_id, guid));
+        CREATE TABLE push_group_members (
+            app_id TEXT COLLATE "C" NOT NULL, guid TEXT COLLATE "C" NOT NULL, uid TEXT COLLATE "C" NOT NULL,
+            added_at BIGINT NOT NULL, PRIMARY KEY (app_id, guid, uid),
+            FOREIGN KEY (app_id, guid) REFERENCES push_groups(app_id, guid) ON DELETE CASCADE);
+        CREATE INDEX push_group_members_user ON push_group_members(app_id, uid);
+        """,
+        // 21: sends to a whole group expanded in the background (issue 31, part 1): SQLite's 21.
+        // A send's lease holder is a store's lease owner, whose advisory lock says whether it
+        // still runs (as for the outbox's leases).
+        """
+        CREATE TABLE push_group_sends (
+            id TEXT COLLATE "C" PRIMARY KEY, app_id TEXT COLLATE "C" NOT NULL REFERENCES apps(id) ON DELETE CASCADE,
+            guid TEXT COLLATE "C" NOT NULL, request BYTEA NOT NULL, members BIGINT NOT NULL, done BIGINT NOT NULL,
+            jobs BIGINT NOT NULL, cursor TEXT COLLATE "C", state TEXT COLLATE "C" NOT NULL, lease_owner TEXT COLLATE "C",
+            lease_until BIGINT, created_at BIGINT NOT NULL, finished_at BIGINT, last_error TEXT COLLATE "C");
+        CREATE INDEX push_group_sends_expanding ON push_group_sends(created_at) WHERE state = 'expanding';
+        CREATE INDEX push_group_sends_finished ON push_group_sends(finished_at);
+        CREATE TABLE push_group_send_members (
+            send_id TEXT COLLATE "C" NOT NULL REFERENCES push_group_sends(id) ON DELETE CASCADE, uid TEXT COLLATE "C" NOT NULL,
+            PRIMARY KEY (send_id, uid));
+        """,
     ]
 
     /// The queue's lanes: due calls (claimed first), other due jobs, leased jobs (claimable

@@ -110,8 +110,17 @@ extension PostgresStore {
     }
 
     public func deleteUser(appId: String, uid: String) throws -> Bool {
-        try withConnection {
-            try $0.query("DELETE FROM users WHERE app_id = $1 AND uid = $2", [.text(appId), .text(uid)]).affected > 0
+        try withConnection { connection in
+            try connection.transaction {
+                let deleted =
+                    try connection.query("DELETE FROM users WHERE app_id = $1 AND uid = $2", [.text(appId), .text(uid)]).affected > 0
+                // Group members need not be users (no foreign key): the user's memberships go
+                // with the user, found through `push_group_members_user`.
+                if deleted {
+                    try connection.query("DELETE FROM push_group_members WHERE app_id = $1 AND uid = $2", [.text(appId), .text(uid)])
+                }
+                return deleted
+            }
         }
     }
 

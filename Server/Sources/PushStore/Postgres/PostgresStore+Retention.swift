@@ -45,6 +45,14 @@ extension PostgresStore {
         counts.changes = try purgeChanges(before: cutoff, batchSize: batchSize)
         counts.revokedPushTokens = try purge("revoked_push_tokens", where: "revoked_at < $1")
         counts.readMessages = try purge("unread_messages", where: "read_at < $1")
+        // Group sends whose expansion ended: the members they were taken for first, then the sends.
+        _ = try purge(
+            """
+            DELETE FROM push_group_send_members WHERE ctid = ANY(ARRAY(
+                SELECT m.ctid FROM push_group_sends s JOIN push_group_send_members m ON m.send_id = s.id
+                WHERE s.finished_at < $1 LIMIT $2 FOR UPDATE OF m SKIP LOCKED))
+            """)
+        counts.groupSends = try purge("push_group_sends", where: "finished_at < $1")
         return counts
     }
 }

@@ -54,6 +54,10 @@ extension PostgresStore {
         case .unreadMessages: return ["app_id", "uid", "conversation_id", "message_id"]
         case .userActivity: return ["app_id", "uid", "source"]
         case .heldPushes: return ["app_id", "uid", "conversation_id", "job_id"]
+        case .pushGroups: return ["app_id", "guid"]
+        case .pushGroupMembers: return ["app_id", "guid", "uid"]
+        case .pushGroupSends: return ["id"]
+        case .pushGroupSendMembers: return ["send_id", "uid"]
         }
     }
 

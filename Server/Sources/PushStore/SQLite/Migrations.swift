@@ -226,5 +226,39 @@ enum Migrations {
             PRIMARY KEY (app_id, uid, conversation_id, job_id),
             FOREIGN KEY (app_id, uid) REFERENCES users(app_id, uid) ON DELETE CASCADE);
         """,
+        // 20: group membership (issue 31, part 1; PostgreSQL's 20 is the same). An app's groups
+        // and their members, kept by the app's back end through the admin API. A member is a uid
+        // that need not be a user of the app yet (no foreign key to `users`): deleting a user
+        // removes their memberships (found through `push_group_members_user`), deleting a group
+        // or the app its members (ON DELETE CASCADE). The primary key (app, guid, uid) makes
+        // "the members after X in uid order" and "is X a member" index lookups.
+        """
+        CREATE TABLE push_groups (
+            app_id TEXT NOT NULL REFERENCES apps(id) ON DELETE CASCADE, guid TEXT NOT NULL,
+            created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, PRIMARY KEY (app_id, guid));
+        CREATE TABLE push_group_members (
+            app_id TEXT NOT NULL, guid TEXT NOT NULL, uid TEXT NOT NULL, added_at INTEGER NOT NULL,
+            PRIMARY KEY (app_id, guid, uid),
+            FOREIGN KEY (app_id, guid) REFERENCES push_groups(app_id, guid) ON DELETE CASCADE);
+        CREATE INDEX push_group_members_user ON push_group_members(app_id, uid);
+        """,
+        // 21: sends to a whole group (issue 31, part 1; PostgreSQL's 21 is the same). A send to
+        // a group larger than the inline limit is recorded with the members it was accepted for
+        // (taken from the group then, its sender left out) and expanded into jobs in the
+        // background, a batch per transaction behind `cursor` (the last member expanded), leased
+        // to one store at a time. The members stay until the retention purge deletes a finished
+        // send (`push_group_sends_finished`); the claim reads `push_group_sends_expanding`.
+        """
+        CREATE TABLE push_group_sends (
+            id TEXT PRIMARY KEY, app_id TEXT NOT NULL REFERENCES apps(id) ON DELETE CASCADE, guid TEXT NOT NULL,
+            request BLOB NOT NULL, members INTEGER NOT NULL, done INTEGER NOT NULL, jobs INTEGER NOT NULL, cursor TEXT,
+            state TEXT NOT NULL, lease_owner TEXT, lease_until INTEGER, created_at INTEGER NOT NULL, finished_at INTEGER,
+            last_error TEXT);
+        CREATE INDEX push_group_sends_expanding ON push_group_sends(created_at) WHERE state = 'expanding';
+        CREATE INDEX push_group_sends_finished ON push_group_sends(finished_at);
+        CREATE TABLE push_group_send_members (
+            send_id TEXT NOT NULL REFERENCES push_group_sends(id) ON DELETE CASCADE, uid TEXT NOT NULL,
+            PRIMARY KEY (send_id, uid));
+        """,
     ]
 }

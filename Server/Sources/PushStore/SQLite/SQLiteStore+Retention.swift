@@ -37,6 +37,7 @@ extension SQLiteStore {
         counts.changes = try purgeChanges(before: cutoff, batchSize: batchSize)
         counts.revokedPushTokens = try purge("revoked_push_tokens", index: "revoked_push_tokens_at", where: "revoked_at < ?1")
         counts.readMessages = try purge("unread_messages", index: "unread_messages_read", where: "read_at < ?1")
+        counts.groupSends = try purgeGroupSends(before: cutoff, batchSize: batchSize)
         return counts
     }
 }

@@ -13,29 +13,35 @@ extension SQLiteStore {
         totals: [String: Int], added: [String]
     ) {
         try withConnection { connection in
-            try connection.transaction {
-                var added: [String] = []
-                for message in messages {
-                    // Only for a user of the app; a message already counted stays one row.
-                    let inserted = try connection.run(
-                        """
-                        INSERT INTO unread_messages (app_id, uid, conversation_id, message_id, created_at)
-                        SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM users WHERE app_id = ? AND uid = ?)
-                        ON CONFLICT (app_id, uid, conversation_id, message_id) DO NOTHING
-                        """,
-                        [
-                            .text(appId), .text(message.uid), .text(message.conversationId), .text(message.messageId), .date(now),
-                            .text(appId), .text(message.uid),
-                        ])
-                    if inserted > 0 { added.append(message.uid) }
-                }
-                var totals: [String: Int] = [:]
-                for uid in Set(uids + messages.map(\.uid)) {
-                    totals[uid] = try Self.unreadTotal(connection, appId: appId, uid: uid)
-                }
-                return (totals, added)
-            }
+            try connection.transaction { try Self.countUnread(connection, appId: appId, messages: messages, totalsOf: uids, now: now) }
         }
+    }
+
+    /// ``addUnreadCounting(appId:messages:totalsOf:now:)`` inside the caller's transaction (a
+    /// group send's batch counts in the transaction that stores its jobs).
+    static func countUnread(
+        _ connection: SQLiteConnection, appId: String, messages: [UnreadMessage], totalsOf uids: [String], now: Date
+    ) throws -> (totals: [String: Int], added: [String]) {
+        var added: [String] = []
+        for message in messages {
+            // Only for a user of the app; a message already counted stays one row.
+            let inserted = try connection.run(
+                """
+                INSERT INTO unread_messages (app_id, uid, conversation_id, message_id, created_at)
+                SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM users WHERE app_id = ? AND uid = ?)
+                ON CONFLICT (app_id, uid, conversation_id, message_id) DO NOTHING
+                """,
+                [
+                    .text(appId), .text(message.uid), .text(message.conversationId), .text(message.messageId), .date(now),
+                    .text(appId), .text(message.uid),
+                ])
+            if inserted > 0 { added.append(message.uid) }
+        }
+        var totals: [String: Int] = [:]
+        for uid in Set(uids + messages.map(\.uid)) {
+            totals[uid] = try Self.unreadTotal(connection, appId: appId, uid: uid)
+        }
+        return (totals, added)
     }
 
     public func removeUnread(appId: String, uid: String, conversationId: String?, now: Date) throws -> (removed: Int, total: Int) {

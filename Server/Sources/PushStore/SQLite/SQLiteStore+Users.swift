@@ -22,8 +22,16 @@ extension SQLiteStore {
     }
 
     public func deleteUser(appId: String, uid: String) throws -> Bool {
-        try withConnection {
-            try $0.run("DELETE FROM users WHERE app_id = ? AND uid = ?", [.text(appId), .text(uid)]) > 0
+        try withConnection { connection in
+            try connection.transaction {
+                let deleted = try connection.run("DELETE FROM users WHERE app_id = ? AND uid = ?", [.text(appId), .text(uid)]) > 0
+                // Group members need not be users (no foreign key): the user's memberships go
+                // with the user, found through `push_group_members_user`.
+                if deleted {
+                    try connection.run("DELETE FROM push_group_members WHERE app_id = ? AND uid = ?", [.text(appId), .text(uid)])
+                }
+                return deleted
+            }
         }
     }
 

@@ -27,6 +27,10 @@ public final class SQLiteStore: ServiceStore, @unchecked Sendable {
     /// The schema version after migrations.
     public let schemaVersion: Int
 
+    /// Who holds the leases of group sends this store claims: the process's identity
+    /// (``ProcessIdentity``) and a random part, so that two stores of one process are two holders.
+    let groupLeaseOwner = ProcessIdentity.current + "#" + String(UInt64.random(in: 1...UInt64.max), radix: 16)
+
     /// Opens or creates the database at `path` and migrates it. A new database file is created
     /// with mode 0600 (not SQLite's 0644), and so are its `-wal` and `-shm` files, which SQLite
     /// creates with the database file's mode.
