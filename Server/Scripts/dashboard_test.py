@@ -607,6 +607,50 @@ def main():
                   "refresh: the picked push's trace stays shown")
         browser_log("user pushes")
 
+        # Held and cancelled (issue 31 part 2): alice reads dave's conversation on the web. A push
+        # held 1 s is sent when its hold ends; one held 15 s is cancelled by her read.
+        def set_hold(seconds):
+            status, body = http("PUT", base + "/apps/" + APP, admin, {"holdWhileActiveSeconds": seconds})
+            assert status == 200, body
+
+        status, body = http("PUT", base + "/users/alice/activity", app_admin, {"conversationId": "alice_user_dave", "seconds": 120})
+        assert status == 200, body
+        def push_of(request_id):
+            return [p for p in alice_pushes("?limit=100")["pushes"] if p["requestId"] == request_id][0]
+
+        set_hold(1)
+        held_request, _ = send_to_alice("dave")
+        # Her read would cancel it too while it waits: it is read once the push went.
+        deadline = time.monotonic() + 60
+        while push_of(held_request)["state"] != "delivered" and time.monotonic() < deadline:
+            time.sleep(0.2)
+        set_hold(15)
+        cancelled_request, _ = send_to_alice("dave")
+        status, body = http("POST", base + "/users/alice/read", app_admin, {"receiverType": "user", "receiver": "dave"})
+        assert status == 200, body
+        held, cancelled = push_of(held_request), push_of(cancelled_request)
+        checks.ok(held["state"] == "delivered" and held["rule"] == "held-while-active"
+                  and cancelled["state"] == "skipped" and cancelled["rule"] == "read-elsewhere",
+                  "hold: the push held 1 s was delivered, the one held 15 s cancelled by the read (%s, %s)" % (
+                      (held["state"], held["rule"]), (cancelled["state"], cancelled["rule"])))
+        driver.find_element(By.ID, "pushes-refresh").click()
+        waiter().until(lambda d: {held["pushId"], cancelled["pushId"]} <= {r[0] for r in listed()},
+                       "pushes: the held and the cancelled push are not listed")
+        steps = open_trace(held["pushId"])
+        checks.ok([s[0] for s in steps] == ["accepted", "preferences", "sent"] and not any(s[2] for s in steps)
+                  and "held-while-active" in steps[1][3] and "Held: the user was reading" in steps[1][3]
+                  and "APNs answered 200" in steps[2][3] and steps[2][1] - steps[0][1] >= 1000,
+                  "trace: a held push shows its hold at preferences, then APNs' 200 at least 1 s after it was accepted (%s)" % (
+                      [s[:2] for s in steps],))
+        steps = open_trace(cancelled["pushId"])
+        checks.ok([s[0] for s in steps] == ["accepted", "preferences"] and steps[1][2]
+                  and "Stopped here: read-elsewhere" in steps[1][3] and "Cancelled: the user read" in steps[1][3],
+                  "trace: a cancelled push stops at preferences: read elsewhere (%s)" % [s[:3] for s in steps])
+        shot("09e-pushes-cancelled")
+        status, body = http("PUT", base + "/users/alice/activity", app_admin, {"conversationId": None})
+        assert status == 200, body
+        browser_log("user pushes (held and cancelled)")
+
         # Bob's push, refused by the mock: its timeline stops at sent with APNs' reason.
         find_user("bob")
         waiter().until(lambda d: len(listed()) == 1, "pushes: bob's push not listed")

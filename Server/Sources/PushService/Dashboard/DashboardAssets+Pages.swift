@@ -626,6 +626,11 @@ extension DashboardAssets {
           var PUSHES_PAGE = 10;
           var STATS_MINUTES = 60;
           var STEP_LABELS = { accepted: "Accepted", preferences: "Preferences", sent: "Sent", delivered: "Delivered", opened: "Opened", replied: "Replied" };
+          // What the hold while a user reads elsewhere did to a push (issue 31 part 2), in words.
+          var RULE_NOTES = {
+            "held-while-active": "Held: the user was reading this conversation elsewhere, so it waited the app's hold before it was sent.",
+            "read-elsewhere": "Cancelled: the user read the conversation elsewhere while it was held."
+          };
           var OUTCOMES = [
             { key: "delivered", label: "delivered" }, { key: "failed", label: "failed" }, { key: "expired", label: "expired" },
             { key: "skipped", label: "skipped" }, { key: "inFlight", label: "in flight" }
@@ -823,7 +828,8 @@ extension DashboardAssets {
                       el("time", { datetime: new Date(s.at).toISOString(), text: clock(s.at, true) }), " ",
                       el("span", { className: "offset", text: offset(s.at - start) })),
                     stepDetail(s, p, device),
-                    stopped ? el("p", { className: "stop-reason", text: "Stopped here: " + stop.reason }) : null);
+                    stopped ? el("p", { className: "stop-reason", text: "Stopped here: " + stop.reason }) : null,
+                    stopped && RULE_NOTES[stop.reason] ? el("p", { className: "rule-note", text: RULE_NOTES[stop.reason] }) : null);
                 });
                 // Stopped before a step it never reached (expired before it was sent).
                 if (stop && !steps.some(function (s) { return s.step === stop.step; })) {
@@ -852,7 +858,8 @@ extension DashboardAssets {
                     return el("p", { className: "step-detail" },
                       "Rule: ", detail && detail !== "none" ? el("code", { className: "rule", text: detail }) : el("span", { className: "muted", text: "none" }),
                       device.interruptionLevel ? [" · interruption level ", el("code", { className: "level", text: device.interruptionLevel }),
-                        " (" + (device.levelReason || "none") + ")"] : null);
+                        " (" + (device.levelReason || "none") + ")"] : null,
+                      detail === "held-while-active" ? el("span", { className: "rule-note", text: " " + RULE_NOTES[detail] }) : null);
                   case "sent":
                     var answer = detail || {};
                     var provider = String(device.platform || "").indexOf("fcm") === 0 ? "FCM" : "APNs";

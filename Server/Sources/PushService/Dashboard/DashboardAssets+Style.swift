@@ -125,6 +125,7 @@ extension DashboardAssets {
         .offset { display: inline-block; margin-left: 0.4em; padding: 0 0.45em; border-radius: 999px; background: #eef1f6; color: var(--ink); font-size: 0.85em; }
         .step-detail { margin: 0.15em 0 0; font-size: 0.92em; overflow-wrap: anywhere; }
         .stop-reason { margin: 0.35em 0 0; padding: 0.3em 0.6em; border-radius: 6px; background: var(--bad-bg); color: var(--bad); font-weight: 700; }
+        .rule-note { margin: 0.25em 0 0; color: var(--muted); font-style: italic; }
         .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(24em, 1fr)); gap: 1.2em; }
         .chart-figure { margin: 0; }
         .chart-figure figcaption { font-weight: 600; margin: 0 0 0.4em; }
