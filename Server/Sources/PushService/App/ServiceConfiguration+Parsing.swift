@@ -1,3 +1,4 @@
+import APNs
 import ServerSupport
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -179,6 +180,15 @@ extension ServiceConfiguration {
         },
         Option(flag: "--apns-connections", placeholder: "n", help: "HTTP/2 connections per APNs key (default 4).") {
             $0.delivery.apnsConnections = try number($1, "--apns-connections", 1...64)
+        },
+        Option(
+            flag: "--apns-transport", placeholder: "curl|native",
+            help: "What APNs pushes go out with: curl (libcurl, default) or native (our HTTP/2 client on nghttp2)."
+        ) { configuration, value in
+            guard let transport = APNsTransport(rawValue: value.lowercased()) else {
+                throw ConfigurationError.invalid("--apns-transport must be curl or native")
+            }
+            configuration.delivery.apnsTransport = transport
         },
         Option(
             flag: "--breaker-window", placeholder: "n",
