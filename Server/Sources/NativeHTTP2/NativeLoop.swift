@@ -158,7 +158,8 @@ final class NativeLoop: @unchecked Sendable {
         polled.removeAll(keepingCapacity: true)
         pollFDs.append(pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0))
         var immediate = false
-        for connection in [current].compactMap({ $0 }) + draining where connection.fd >= 0 {
+        eachConnection { connection in
+            guard connection.fd >= 0 else { return }
             var events = Int16(POLLIN)
             switch connection.state {
             case .connecting: events = Int16(POLLOUT)
@@ -166,7 +167,7 @@ final class NativeLoop: @unchecked Sendable {
             case .open:
                 if connection.wantsWrite || connection.hasOutput { events |= Int16(POLLOUT) }
                 if connection.readAgain { immediate = true }
-            case .closed: continue
+            case .closed: return
             }
             pollFDs.append(pollfd(fd: connection.fd, events: events, revents: 0))
             polled.append(connection)
@@ -206,6 +207,12 @@ final class NativeLoop: @unchecked Sendable {
 
     private var pendingCount: Int { pending.count - pendingHead }
 
+    /// Calls `body` with the current connection, then each draining one (no array made).
+    private func eachConnection(_ body: (NativeConnection) -> Void) {
+        if let current { body(current) }
+        for connection in draining { body(connection) }
+    }
+
     private func popPending() -> NativeRequest? {
         guard pendingHead < pending.count else { return nil }
         let request = pending[pendingHead]
@@ -231,10 +238,9 @@ final class NativeLoop: @unchecked Sendable {
 
     /// Connection attempts and their time limits, pings, and the end of drained connections.
     private func maintain(now: UInt64) {
-        for connection in [current].compactMap({ $0 }) + draining
-        where (connection.state == .connecting || connection.state == .handshaking) && now >= connection.connectDeadline {
-            connection.close(reason: "connection attempt timed out after \(configuration.connectTimeoutMilliseconds) ms")
-            connectFailed(connection, now: now)
+        if let current, current.state == .connecting || current.state == .handshaking, now >= current.connectDeadline {
+            current.close(reason: "connection attempt timed out after \(configuration.connectTimeoutMilliseconds) ms")
+            connectFailed(current, now: now)
         }
         if pendingCount > 0, current == nil, now >= holdUntil { openConnection(now: now) }
         if configuration.pingIntervalMilliseconds > 0, let current, current.state == .open {
@@ -420,7 +426,9 @@ final class NativeLoop: @unchecked Sendable {
         for request in expired {
             fail(request, code: 28, message: "no stream within \(request.request.timeoutMilliseconds) ms", connect: true)
         }
-        for connection in [current].compactMap({ $0 }) + draining {
+        var connections = draining
+        if let current { connections.append(current) }
+        for connection in connections {
             var late: [(Int32, NativeRequest)] = []
             for (streamId, request) in connection.streams {
                 if request.deadline <= now {
@@ -497,7 +505,9 @@ final class NativeLoop: @unchecked Sendable {
         }
         var requests: [NativeRequest] = []
         while let request = popPending() { requests.append(request) }
-        for connection in [current].compactMap({ $0 }) + draining {
+        var connections = draining
+        if let current { connections.append(current) }
+        for connection in connections {
             requests += connection.streams.values
             connection.streams.removeAll()
             connection.close()

@@ -181,6 +181,39 @@ import Testing
         #expect(delivered)
     }
 
+    /// TLS: the server's certificate must chain to a trusted CA (here the system store, which
+    /// does not hold the mock's test CA) and name the host the client connects to (the mock's
+    /// certificate names localhost, 127.0.0.1 and ::1; ::ffff:127.0.0.1 reaches the same socket
+    /// under a name the certificate does not carry). Nothing reaches the mock either way.
+    @Test(arguments: ["untrusted CA", "other name"], APNsTransport.allCases)
+    func aServerCertificateThatDoesNotVerifyIsRefused(fault: String, transport: APNsTransport) async throws {
+        let credentials = mock.credentials
+        let untrusted = fault == "untrusted CA"
+        let client = APNsClient(
+            environment: .custom(baseURL: untrusted ? mock.baseURL : "https://[::ffff:127.0.0.1]:\(mock.port)"),
+            tokens: try APNsTokenProvider(
+                key: PrivateKey(pem: credentials.apnsPrivateKeyPEM), keyId: MockPushServer.keyId, teamId: MockPushServer.teamId),
+            http: HTTP2Client.Configuration(caFile: untrusted ? nil : credentials.caFile), timeoutMilliseconds: 5_000,
+            transport: transport)
+        let response = await client.send(alert("ac01"))
+        if case .transportFailure(let message) = response {
+            // The certificate check refused it (not some other failure on the way)
+            #expect(message.lowercased().contains("certificate"), "\(message)")
+        } else {
+            Issue.record("expected a transport failure, got \(response)")
+        }
+        #expect(mock.log(kind: "apns").isEmpty)
+    }
+
+    /// A host name (SNI and the certificate's DNS name) works as an address does.
+    @Test(arguments: APNsTransport.allCases)
+    func aHostNameInTheCertificateIsAccepted(transport: APNsTransport) async throws {
+        let client = try Self.client(
+            of: "https://localhost:\(mock.port)", credentials: mock.credentials, timeoutMilliseconds: 5_000, transport: transport)
+        guard case .answered(let answer) = await client.send(alert("ac02")) else { Issue.record("no answer"); return }
+        #expect(answer.status == 200)
+    }
+
     /// The resend this guards against: libcurl retries every transfer of a reused connection
     /// that failed with a receive error before any of its answer arrived, including pushes the
     /// server had read whole. (Streams refused by a GOAWAY: the next test.)
