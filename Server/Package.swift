@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(
             name: "LiveServiceTests",
             dependencies: [
-                "PushService", "PushStore", "PushCore", "HTTPServer", "PushMocks", "PushTestSupport", "ServerSupport",
+                "PushService", "PushStore", "PushCore", "HTTPServer", "PushMocks", "PushTestSupport", "ServerSupport", "APNs",
                 "apns-mock-native", "push-server",
             ]),
 
@@ -149,7 +149,8 @@ let package = Package(
                 "PushCore", "PushStore", "PushService", "PushCrypto", "HTTPServer", "PushMocks", "ServerSupport", "CLibPQ", "CSQLite",
             ]),
         .testTarget(
-            name: "APNsTests", dependencies: ["APNs", "PushCore", "CurlHTTP", "PushCrypto", "PushMocks", "PushTestSupport", "ServerSupport"]),
+            name: "APNsTests",
+            dependencies: ["APNs", "PushCore", "CurlHTTP", "NativeHTTP2", "PushCrypto", "PushMocks", "PushTestSupport", "ServerSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

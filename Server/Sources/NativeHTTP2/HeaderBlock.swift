@@ -74,6 +74,16 @@ final class HeaderBlock {
         /// Copies `text` into the byte buffer (lowercased when it is a name) and returns where.
         func pack<S: Sequence>(_ text: S, lowercase: Bool) -> (UnsafeMutablePointer<UInt8>, Int) where S.Element == UInt8 {
             let start = bytes + used
+            if !lowercase,
+                let count = text.withContiguousStorageIfAvailable({ source -> Int in
+                    if let base = source.baseAddress { start.update(from: base, count: source.count) }
+                    return source.count
+                })
+            {
+                // A native string's bytes in one copy.
+                used += count
+                return (start, count)
+            }
             for byte in text {
                 bytes[used] = lowercase && byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
                 used += 1

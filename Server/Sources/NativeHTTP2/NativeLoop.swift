@@ -95,6 +95,11 @@ final class NativeLoop: @unchecked Sendable {
     // MARK: Any thread
 
     func submit(_ request: OutboundRequest, completion: @escaping @Sendable (Result<OutboundResponse, HTTPTransportError>) -> Void) {
+        guard request.url.utf8.starts(with: origin.prefix.utf8) else {
+            return completion(
+                .failure(
+                    HTTPTransportError(code: 3, message: "the URL is not of \(origin.prefix)", isConnectFailure: true, client: "h2")))
+        }
         let item = NativeRequest(request: request, completion: completion, now: Monotonic.now())
         inFlight.add(1, ordering: .relaxed)
         let accepted = queue.withLock { queue -> Bool in
@@ -323,11 +328,7 @@ final class NativeLoop: @unchecked Sendable {
             pushPendingFront(request)
             return false
         }
-        let url = request.request.url.utf8
-        guard url.starts(with: origin.prefix.utf8) else {
-            fail(request, code: 3, message: "the URL is not of \(origin.prefix)", connect: true)
-            return false
-        }
+        // The URL starts with the origin (checked when it was submitted).
         let path = request.request.url.utf8.dropFirst(origin.prefix.utf8.count)
         let streamId = headerBlock.withHeaders(of: request.request, path: path, origin: origin) { headers, count in
             if request.request.body != nil {
