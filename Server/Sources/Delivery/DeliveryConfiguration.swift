@@ -26,7 +26,7 @@ public struct DeliveryConfiguration: Sendable {
     /// HTTP/2 connections per APNs pool (environment, key id), each driven by its own thread.
     public var apnsConnections: Int = 4
     /// What APNs pushes go out with: libcurl or the HTTP/2 client of our own (`--apns-transport`).
-    public var apnsTransport: APNsTransport = .curl
+    public var apnsTransport: APNsTransport = .native
     /// The per-provider circuit breaker's tuning.
     public var breaker = ProviderBreakers.Settings()
     /// Where the instances of a cluster share each key's APNs provider token (nil: each

@@ -32,7 +32,7 @@ final class DeliveryHarness: Sendable {
     static func start(
         latencyMilliseconds: Int = 0, retry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: 0.05, maxDelay: 5),
         apnsURL: (@Sendable (MockPushServer) throws -> String)? = nil, requestTimeoutMilliseconds: Int = 3_000,
-        transport: APNsTransport = .curl
+        transport: APNsTransport? = nil
     ) async throws -> DeliveryHarness {
         try await offThePool {
             try DeliveryHarness(
@@ -43,7 +43,7 @@ final class DeliveryHarness: Sendable {
 
     private init(
         latencyMilliseconds: Int, retry: RetryPolicy, apnsURL: ((MockPushServer) throws -> String)?, requestTimeoutMilliseconds: Int,
-        transport: APNsTransport
+        transport: APNsTransport?
     ) throws {
         mock = try MockPushServer(latencyMilliseconds: latencyMilliseconds)
         let dir = NSTemporaryDirectory() + "delivery-\(UUID().uuidString)"
@@ -69,7 +69,8 @@ final class DeliveryHarness: Sendable {
             requestTimeoutMilliseconds: requestTimeoutMilliseconds)
         // The FCM token_uri is the mock's, on 127.0.0.1: allowed as `--allow-private-destinations 127.0.0.0/8` would.
         configuration.privateDestinations = [try CIDRBlock(parsing: "127.0.0.0/8")]
-        configuration.apnsTransport = transport
+        // nil: the service's default transport
+        if let transport { configuration.apnsTransport = transport }
         sender = DeliverySender(
             directory: directory,
             configuration: configuration,
