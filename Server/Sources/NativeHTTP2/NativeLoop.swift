@@ -181,6 +181,7 @@ final class NativeLoop: @unchecked Sendable {
         var timeout: UInt64 = 1_000_000_000
         if pendingCount > 0, current == nil, holdUntil > now { timeout = min(timeout, holdUntil - now) }
         if nextDeadline > now { timeout = min(timeout, nextDeadline - now) } else { timeout = 0 }
+        if let due = pingDue(), due > now { timeout = min(timeout, due - now) }
         sleeping.store(true, ordering: .sequentiallyConsistent)
         if immediate || !queue.withLock({ $0.requests.isEmpty && !$0.stopped }) { timeout = 0 }
         let milliseconds = Int32((timeout + 999_999) / 1_000_000)
@@ -239,6 +240,14 @@ final class NativeLoop: @unchecked Sendable {
             pending.insert(request, at: 0)
         }
         nextDeadline = min(nextDeadline, request.deadline)
+    }
+
+    /// When the current connection's next PING is due, or its unanswered PING ends it (nil: none).
+    private func pingDue() -> UInt64? {
+        guard configuration.pingIntervalMilliseconds > 0, let current, current.state == .open else { return nil }
+        let interval = UInt64(configuration.pingIntervalMilliseconds) * 1_000_000
+        if let sent = current.pingSentAt { return sent + max(interval, 5_000_000_000) + 1 }
+        return current.lastReceived + interval
     }
 
     /// Connection attempts and their time limits, pings, and the end of drained connections.

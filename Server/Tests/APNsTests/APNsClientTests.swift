@@ -3,6 +3,7 @@ import CurlHTTP
 import Foundation
 import PushCrypto
 import PushMocks
+import PushTestSupport
 import ServerSupport
 import Testing
 
@@ -212,6 +213,26 @@ import Testing
             of: "https://localhost:\(mock.port)", credentials: mock.credentials, timeoutMilliseconds: 5_000, transport: transport)
         guard case .answered(let answer) = await client.send(alert("ac02")) else { Issue.record("no answer"); return }
         #expect(answer.status == 200)
+    }
+
+    /// The native transport pings a connection nothing arrived on for `pingIntervalMilliseconds`
+    /// (keep-alive), and the connection stays in use. (libcurl pings busy connections only.)
+    @Test func anIdleConnectionIsPinged() async throws {
+        let credentials = mock.credentials
+        var http = HTTP2Client.Configuration(caFile: credentials.caFile)
+        http.pingIntervalMilliseconds = 200
+        let client = APNsClient(
+            environment: .custom(baseURL: mock.baseURL),
+            tokens: try APNsTokenProvider(
+                key: PrivateKey(pem: credentials.apnsPrivateKeyPEM), keyId: MockPushServer.keyId, teamId: MockPushServer.teamId),
+            http: http, connections: 1, timeoutMilliseconds: 5_000, transport: .native)
+        guard case .answered = await client.send(alert("ba01")) else { Issue.record("no answer"); return }
+        // When the connection stays idle, the mock sees PINGs
+        let pinged = await eventually(timeout: 10) { mock.log(kind: "ping").count >= 2 }
+        #expect(pinged)
+        // And the connection still carries pushes
+        guard case .answered(let answer) = await client.send(alert("ba02")) else { Issue.record("no answer"); return }
+        #expect(answer.status == 200 && client.connectionsUp == 1)
     }
 
     /// The resend this guards against: libcurl retries every transfer of a reused connection
