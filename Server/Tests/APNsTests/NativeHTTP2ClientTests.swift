@@ -1,6 +1,10 @@
+import APNs
 import CurlHTTP
 import Foundation
 import NativeHTTP2
+import PushCrypto
+import PushMocks
+import PushTestSupport
 import ServerSupport
 import Testing
 
@@ -9,7 +13,8 @@ import Glibc
 #endif
 
 /// The HTTP/2 client of our own on its own: origins, shutdown and deadlines against a server that
-/// takes the TCP connection and never answers (a listening socket nobody accepts on).
+/// takes the TCP connection and never answers (a listening socket nobody accepts on), and a
+/// connection gone dead under the APNs client (its PING unanswered).
 @Suite struct NativeHTTP2ClientTests {
     /// A listening socket on 127.0.0.1 that never accepts: connections complete in the kernel
     /// and the TLS handshake never gets an answer.
@@ -76,6 +81,39 @@ import Glibc
         #expect(error.code == 28, "\(error)")
         #expect(took >= .milliseconds(300) && took < .seconds(5), "\(took)")
         #expect(client.inFlight == 0 && !client.isAnswering)
+    }
+
+    /// A connection that goes dead without a FIN or RST (every byte dropped) is noticed by its
+    /// unanswered PING (after at least 5 s) and replaced by a new one.
+    @Test func aConnectionWhosePingIsNotAnsweredIsReplaced() async throws {
+        // Given a push answered through a proxy, on a client that pings after 300 ms of silence
+        let mock = try MockPushServer()
+        let proxy = try FaultProxy(targetPort: mock.port, mode: .forward)
+        var http = HTTP2Client.Configuration(caFile: mock.credentials.caFile)
+        http.pingIntervalMilliseconds = 300
+        let client = APNsClient(
+            environment: .custom(baseURL: proxy.baseURL),
+            tokens: try APNsTokenProvider(
+                key: PrivateKey(pem: mock.credentials.apnsPrivateKeyPEM), keyId: MockPushServer.keyId,
+                teamId: MockPushServer.teamId),
+            http: http, connections: 1, timeoutMilliseconds: 5_000, transport: .native)
+        defer { client.shutdown() }
+        let notification = APNsNotification(
+            deviceToken: "dead01", bundleId: "com.example.app", pushType: .alert, payload: Array(#"{"aps":{}}"#.utf8))
+        guard case .answered = await client.send(notification) else { Issue.record("no answer"); return }
+        #expect(client.connectionsUp == 1)
+        // When the connection goes silent
+        try proxy.set(.stall)
+        let started = ContinuousClock.now
+        // Then the client gives it up once its PING stays unanswered (not before 5 s)
+        let noticed = await eventually(timeout: 30) { client.connectionsUp == 0 }
+        #expect(noticed)
+        #expect(ContinuousClock.now - started >= .seconds(5))
+        // And the next push goes out on a new connection
+        try proxy.set(.forward)
+        guard case .answered(let answer) = await client.send(notification) else { Issue.record("no answer"); return }
+        #expect(answer.status == 200)
+        #expect(proxy.accepted == 2)
     }
 
     @Test func shutdownFailsWhatIsInFlightAndWhatComesAfter() async throws {
