@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(
             name: "LiveServiceTests",
             dependencies: [
-                "PushService", "PushStore", "PushCore", "HTTPServer", "PushMocks", "PushTestSupport", "ServerSupport",
+                "PushService", "PushStore", "PushCore", "HTTPServer", "PushMocks", "PushTestSupport", "ServerSupport", "APNs",
                 "apns-mock-native", "push-server",
             ]),
 
@@ -94,6 +94,13 @@ let package = Package(
         .systemLibrary(
             name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+        /// libnghttp2 (HTTP/2 framing) and OpenSSL's libssl (TLS), for NativeHTTP2 only.
+        .systemLibrary(
+            name: "CNGHTTP2", path: "Sources/CNGHTTP2", pkgConfig: "libnghttp2",
+            providers: [.apt(["libnghttp2-dev"]), .brew(["libnghttp2"])]),
+        .systemLibrary(
+            name: "CSSL", path: "Sources/CSSL", pkgConfig: "libssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         /// All of the service's cryptography: JWT signing (ES256, RS256) and the APNs
         /// provider-token cache, hashes and MACs, random bytes, the sealing of stored secrets,
         /// webhook signatures, and Web Push message encryption (RFC 8291) for private push.
@@ -103,8 +110,14 @@ let package = Package(
         /// request the service sends (`OutboundRequest`), with the destination checks of the URLs
         /// an admin chooses.
         .target(name: "CurlHTTP", dependencies: ["CCurl", "ServerSupport"]),
-        /// The APNs provider API client (token auth, push types, payload limits, `APNsReason`).
-        .target(name: "APNs", dependencies: ["PushCore", "CurlHTTP", "PushCrypto", "ServerSupport"]),
+        /// An HTTP/2 client of our own on libnghttp2 and libssl (one event-loop thread per
+        /// connection, frames coalesced into one TLS write per turn): the APNs transport
+        /// `--apns-transport native`. It sends CurlHTTP's `OutboundRequest` through the same seam
+        /// (`HTTP2Transport`).
+        .target(name: "NativeHTTP2", dependencies: ["CNGHTTP2", "CSSL", "CSystem", "CurlHTTP", "ServerSupport"]),
+        /// The APNs provider API client (token auth, push types, payload limits, `APNsReason`),
+        /// on libcurl or on NativeHTTP2 (`APNsTransport`).
+        .target(name: "APNs", dependencies: ["PushCore", "CurlHTTP", "NativeHTTP2", "PushCrypto", "ServerSupport"]),
         /// The FCM HTTP v1 client (service-account OAuth exchange, messages:send).
         .target(name: "FCM", dependencies: ["CurlHTTP", "PushCrypto", "ServerSupport"]),
         /// The delivery engine and its senders, `AnswerPolicy` (what each provider answer means),
@@ -136,7 +149,8 @@ let package = Package(
                 "PushCore", "PushStore", "PushService", "PushCrypto", "HTTPServer", "PushMocks", "ServerSupport", "CLibPQ", "CSQLite",
             ]),
         .testTarget(
-            name: "APNsTests", dependencies: ["APNs", "PushCore", "CurlHTTP", "PushCrypto", "PushMocks", "PushTestSupport", "ServerSupport"]),
+            name: "APNsTests",
+            dependencies: ["APNs", "PushCore", "CurlHTTP", "NativeHTTP2", "PushCrypto", "PushMocks", "PushTestSupport", "ServerSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,7 +10,9 @@ For each injected latency (default 0 ms and 50 ms) it:
      APNs answered) from `/metrics` and the server's peak RSS (VmHWM),
   4. sends the same N notifications with `aioapns` to the same mock and times them.
 Prints pushes/s for both (delivered pushes only; the service runs with its default
---sqlite-sync full). A script that prints numbers, not a test. For a long steady run that
+--sqlite-sync full). Step 3 runs once per APNs transport of the service (--transports, default
+curl and native: `--apns-transport`, issue 32), in turn in each run, with the service's CPU
+microseconds per delivered push. A script that prints numbers, not a test. For a long steady run that
 watches memory, file descriptors and p99, see soak.py.
 
 Several instances on one PostgreSQL (issue 17): --instances N with --database postgres://…
@@ -31,7 +33,7 @@ its token's key, RFC 8291; the tokens registered with `encryption` keys this scr
 Python's cryptography) in turn against one mock, and prints pushes/s of both and the ratio
 (target: private at least 50 % of standard).
 
-usage: python3 Server/Benchmarks/bench.py [-n 20000] [--latency 0 50] [--build-dir DIR]
+usage: python3 Server/Benchmarks/bench.py [-n 20000] [--latency 0 50] [--transports curl native] [--build-dir DIR]
        python3 Server/Benchmarks/bench.py --group [-n 50000] [--latency 0] [--runs 1]
        python3 Server/Benchmarks/bench.py --private [-n 20000] [--latency 0] [--runs 3]
        python3 Server/Benchmarks/bench.py --scaling [--postgres | --database URL] [--runs 3]
@@ -198,7 +200,7 @@ def tokens_for(n):
 
 
 def run_service(bin_dir, creds, mock_port, n, work, mock_pid=None, instances=1, postgres=None, pool=None,
-                users_per_send=1000, private=False):
+                users_per_send=1000, private=False, transport=None):
     """Starts `instances` push-servers (SQLite in `work`, or all on a fresh schema of
     `postgres`), registers n tokens, then times n pushes sent through the instances in turn."""
     admin_key = "adm_bench_" + os.urandom(8).hex()
@@ -215,6 +217,8 @@ def run_service(bin_dir, creds, mock_port, n, work, mock_pid=None, instances=1, 
                    "--log-level", "error", "--rate-limit", "1000000", "--rate-burst", "1000000"]
             if database:
                 cmd += ["--database", database] + (["--database-pool", str(pool)] if pool else [])
+            if transport:
+                cmd += ["--apns-transport", transport]
             # One after the other: the first creates the schema.
             servers.append(start(cmd, r"listening on http://[\d.]+:(\d+)", env))
         return measure(servers, creds, n, admin_key, mock_pid, postgres, users_per_send, private)
@@ -403,6 +407,9 @@ def main():
     parser.add_argument("--no-peer", action="store_true", help="skip aioapns; print the cluster table")
     parser.add_argument("--private", action="store_true",
                         help="standard and private (sealed, issue 28) apps in turn in the same run; prints both and the ratio")
+    parser.add_argument("--transports", nargs="+", choices=["curl", "native"], default=["curl", "native"],
+                        help="the service's APNs transports (--apns-transport) measured in turn in each run (default: "
+                             "curl and native); the other tables use the first")
     parser.add_argument("--group", action="store_true",
                         help="a send to a group of N members (default 50,000) beside N explicit uids in sends of 1,000 "
                              "(issue 31): accept time and pushes/s of each")
@@ -425,31 +432,33 @@ def main():
     if args.private:
         return private_table(args, bin_dir, creds, work)
     print("N = %d pushes per run, 2 cores, mock: apns-mock-native (HTTP/2 + TLS)" % args.n)
-    print("%-8s %-10s %12s %9s %9s %9s %9s %7s %8s" % ("latency", "client", "pushes/s", "seconds", "p50 ms", "p99 ms",
-                                                       "RSS MB", "failed", "CPU s"))
+    print("%-8s %-12s %12s %9s %9s %9s %9s %7s %8s %10s" % ("latency", "client", "pushes/s", "seconds", "p50 ms", "p99 ms",
+                                                             "RSS MB", "failed", "CPU s", "CPU us/push"))
     summary = []
     for latency in args.latency:
         mock, mock_port = start([os.path.join(bin_dir, "apns-mock-native"), "--cert", creds + "/server.pem", "--key",
                                  creds + "/server.key", "--latency-ms", str(latency)], r"PORT (\d+)")
-        ours_runs, peer_runs = [], []
+        ours_runs, peer_runs = {transport: [] for transport in args.transports}, []
         try:
-            # Ours and the peer alternate, so slow spells of a shared machine hit both.
+            # Ours (each transport) and the peer alternate, so slow spells of a shared machine hit all.
             for run in range(args.runs):
-                ours = run_service(bin_dir, creds, mock_port, args.n,
-                                   os.path.join(work, "data-%d-%d" % (latency, run)), mock.pid)
-                ours_runs.append(ours)
-                print("%-8s %-10s %12.0f %9.2f %9.1f %9.1f %9.1f %7d %8.2f" % (
-                    "%d ms" % latency, "ours", ours["rate"], ours["elapsed"], ours["p50"], ours["p99"], ours["rss"],
-                    ours["failed"], ours["cpu"]), flush=True)
-                print("         (send accepted after %.2f s; mock CPU %.2f s)" % (ours["accepted"], ours["mock_cpu"]),
-                      flush=True)
+                for transport in args.transports:
+                    ours = run_service(bin_dir, creds, mock_port, args.n,
+                                       os.path.join(work, "data-%d-%d-%s" % (latency, run, transport)), mock.pid,
+                                       transport=transport)
+                    ours_runs[transport].append(ours)
+                    print("%-8s %-12s %12.0f %9.2f %9.1f %9.1f %9.1f %7d %8.2f %10.0f" % (
+                        "%d ms" % latency, "ours/" + transport, ours["rate"], ours["elapsed"], ours["p50"], ours["p99"],
+                        ours["rss"], ours["failed"], ours["cpu"], ours["cpu"] / max(1, ours["delivered"]) * 1e6), flush=True)
+                    print("         (send accepted after %.2f s; mock CPU %.2f s)" % (ours["accepted"], ours["mock_cpu"]),
+                          flush=True)
                 peer_cpu = time.process_time()
                 peer = run_aioapns(creds, mock_port, args.n)
                 peer["cpu"] = time.process_time() - peer_cpu
                 peer_runs.append(peer)
-                print("%-8s %-10s %12.0f %9.2f %9s %9s %9s %7d %8.2f" % (
+                print("%-8s %-12s %12.0f %9.2f %9s %9s %9s %7d %8.2f %10.0f" % (
                     "%d ms" % latency, "aioapns", peer["rate"], peer["elapsed"], "-", "-", "-", peer["failed"],
-                    peer["cpu"]), flush=True)
+                    peer["cpu"], peer["cpu"] / max(1, args.n - peer["failed"]) * 1e6), flush=True)
         finally:
             mock.send_signal(signal.SIGTERM)
             mock.wait(10)
@@ -457,18 +466,21 @@ def main():
     if args.runs > 1 or len(summary) > 1:
         print("\nmedian of %d run(s) per latency (RSS: the highest peak of all runs)" % args.runs)
         verdicts = []
-        for latency, ours_runs, peer_runs in summary:
-            ours_rate = statistics.median(r["rate"] for r in ours_runs)
+        for latency, transport_runs, peer_runs in summary:
             peer_rate = statistics.median(r["rate"] for r in peer_runs)
-            rss = max(r["rss"] for r in ours_runs)
-            p50 = statistics.median(r["p50"] for r in ours_runs)
-            p99 = statistics.median(r["p99"] for r in ours_runs)
-            print("%-8s ours %8.0f/s (runs %s), p50 %.0f ms, p99 %.0f ms, peak RSS %.1f MB; aioapns %8.0f/s" % (
-                "%d ms" % latency, ours_rate, ", ".join("%.0f" % r["rate"] for r in ours_runs), p50, p99, rss,
-                peer_rate))
-            verdicts.append("%d ms: %s 10,000/s, %s aioapns, %s 64 MB" % (
-                latency, ">=" if ours_rate >= 10000 else "BELOW", "faster than" if ours_rate > peer_rate else "NOT faster than",
-                "under" if rss < 64 else "NOT under"))
+            for transport, ours_runs in transport_runs.items():
+                ours_rate = statistics.median(r["rate"] for r in ours_runs)
+                rss = max(r["rss"] for r in ours_runs)
+                p50 = statistics.median(r["p50"] for r in ours_runs)
+                p99 = statistics.median(r["p99"] for r in ours_runs)
+                cpu = statistics.median(r["cpu"] / max(1, r["delivered"]) * 1e6 for r in ours_runs)
+                print("%-8s ours/%-6s %8.0f/s (runs %s), p50 %.0f ms, p99 %.0f ms, peak RSS %.1f MB, CPU %.0f us/push; "
+                      "aioapns %8.0f/s" % (
+                          "%d ms" % latency, transport, ours_rate, ", ".join("%.0f" % r["rate"] for r in ours_runs), p50,
+                          p99, rss, cpu, peer_rate))
+                verdicts.append("%d ms %s: %s 10,000/s, %s aioapns, %s 64 MB" % (
+                    latency, transport, ">=" if ours_rate >= 10000 else "BELOW",
+                    "faster than" if ours_rate > peer_rate else "NOT faster than", "under" if rss < 64 else "NOT under"))
         print("targets: " + "; ".join(verdicts))
 
 def private_table(args, bin_dir, creds, work):
@@ -485,7 +497,7 @@ def private_table(args, bin_dir, creds, work):
         for run in range(args.runs):
             for mode in ("standard", "private"):
                 result = run_service(bin_dir, creds, mock_port, args.n, os.path.join(work, "data-%s-%d" % (mode, run)),
-                                     mock.pid, private=mode == "private")
+                                     mock.pid, private=mode == "private", transport=args.transports[0])
                 rates[mode].append(result["rate"])
                 print("%-9s %12.0f %9.2f %9.1f %9.1f %7d %8.2f" % (
                     mode, result["rate"], result["elapsed"], result["p50"], result["p99"], result["failed"], result["cpu"]),
@@ -518,7 +530,7 @@ def group_table(args, bin_dir, creds, work):
         for run in range(args.runs):
             cmd = [os.path.join(bin_dir, "push-server"), "--port", "0", "--data-dir", os.path.join(work, "group-%d" % run),
                    "--sender", "delivery", "--apns-url", "https://127.0.0.1:%d" % mock_port, "--ca-file", creds + "/ca.pem",
-                   "--log-level", "error", "--rate-limit", "0"]
+                   "--log-level", "error", "--rate-limit", "0", "--apns-transport", args.transports[0]]
             server, port = start(cmd, r"listening on http://[\d.]+:(\d+)", env)
             try:
                 api = API(port, admin_key)
@@ -622,7 +634,7 @@ def cluster_table(args, bin_dir, creds, work):
                             bin_dir, creds, mock_port, args.n,
                             os.path.join(work, "data-%d-%d-%s-%d" % (latency, run, store, instances)), mock.pid,
                             instances=instances, postgres=postgres if store == "PostgreSQL" else None, pool=args.pool,
-                            users_per_send=users_per_send)
+                            users_per_send=users_per_send, transport=args.transports[0])
                         results[config].append(result)
                         pg_cpu = result["pg_cpu"]
                         total_cpu = result["cpu"] + (pg_cpu or 0.0)

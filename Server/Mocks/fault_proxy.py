@@ -7,6 +7,8 @@ Prints `PORT <n>` once listening. The mode is the first word of --control, re-re
 connection attempt (and every 50 ms for `refuse`):
   forward  pass bytes both ways to 127.0.0.1:<target-port>
   reset    accept the TCP connection and close it at once: the TLS handshake fails
+  stall    accept and connect as forward, but drop every byte both ways, on new connections
+           and on those already open (a connection that went dead without a FIN or RST)
   refuse   stop listening: connection attempts are refused. The port stays the proxy's: a
            second socket bound to it (never listening) keeps any other socket from taking
            it meanwhile. Without it, a server of a test running alongside could be given the
@@ -42,7 +44,7 @@ class Proxy:
 
     async def handle(self, reader, writer):
         self.count()
-        if self.mode() != "forward":
+        if self.mode() not in ("forward", "stall"):
             writer.transport.abort()
             return
         try:
@@ -57,6 +59,8 @@ class Proxy:
                     data = await source.read(65536)
                     if not data:
                         break
+                    if self.mode() == "stall":
+                        continue
                     sink.write(data)
                     await sink.drain()
             except (OSError, asyncio.CancelledError):

@@ -18,7 +18,8 @@ Answers per device token come from --script (JSON file, re-read when it changes)
   {"<token>": [{"status": 410, "reason": "Unregistered", "timestamp": 123,
                 "retry_after": 2, "delay_ms": 0, "fcm_error": "UNREGISTERED"}, ...]}
 Each request for a token consumes the next answer; the last one repeats. Tokens not in the
-script get 200. Every request is appended as a JSON line to --log.
+script get 200. Every request is appended as a JSON line to --log, and every PING a client
+sends as {"kind": "ping"}.
 Faults (an answer with "fault", for fault-injection tests; logged like any request):
   "close"          drop the TCP connection without answering (mid-stream)
   "reset"          the same with a TCP reset (RST, not FIN): the client's next read fails
@@ -233,6 +234,9 @@ class Connection(asyncio.Protocol):
                     self.handle(event.stream_id, headers, bytes(body))
             elif isinstance(event, h2.events.StreamReset):
                 self.streams.pop(event.stream_id, None)
+            elif isinstance(event, h2.events.PingReceived):
+                # h2 answers it; logged so that tests see a client's keep-alive.
+                self.server.record({"kind": "ping"})
         self.flush()
 
     def handle(self, stream_id, headers, body):

@@ -45,7 +45,7 @@ heavy=(
     OutboundTests.CurlUploadTests OutboundTests.HostileClientTests OutboundTests.OutboundRequestTests
     OutboundTests.WakeUpTests APITests.DoorLimitsTests
     DeliveryTests.RestartTests DeliveryTests.FaultTests
-    APNsTests.APNsClientLoadTests APNsTests.RetryAfterTests
+    APNsTests.APNsClientLoadTests APNsTests.RetryAfterTests APNsTests.NativeHTTP2ClientTests
 )
 light_width=${SERVER_CI_WIDTH:-6}
 pg_width=${SERVER_CI_PG_WIDTH:-4}

@@ -1,4 +1,5 @@
 import CurlHTTP
+import NativeHTTP2
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -19,7 +20,9 @@ public final class APNsClient: Sendable {
     /// The provider-token cache for this client's key.
     public let tokens: APNsTokenProvider
     /// One HTTP/2 connection (and loop thread) each; requests are spread round-robin.
-    private let connections: [HTTP2Client]
+    private let connections: [any HTTP2Transport]
+    /// What the connections send with.
+    public let transport: APNsTransport
     private let next = Atomic<Int>(0)
     private let timeoutMilliseconds: Int
 
@@ -30,10 +33,13 @@ public final class APNsClient: Sendable {
     ///   - http: the connections' configuration (CA file for mocks, streams per connection).
     ///   - connections: how many connections the pool keeps, each driven by its own thread.
     ///   - timeoutMilliseconds: per-request time limit.
+    ///   - transport: libcurl or the HTTP/2 client of our own. When the native client cannot be
+    ///     made (a CA file that does not load), the client falls back to libcurl, which then
+    ///     reports the problem on every request.
     public init(
         environment: APNsEnvironment, tokens: APNsTokenProvider,
         http: HTTP2Client.Configuration = HTTP2Client.Configuration(), connections: Int = 2,
-        timeoutMilliseconds: Int = 15_000
+        timeoutMilliseconds: Int = 15_000, transport: APNsTransport = .curl
     ) {
         self.environment = environment
         self.tokens = tokens
@@ -44,7 +50,14 @@ public final class APNsClient: Sendable {
         // streams it refused must be sent again on a new one at once.
         http.singleStreamUntilAuthenticated = true
         http.maxConnectionsPerHost = 2
-        self.connections = (0..<max(connections, 1)).map { _ in HTTP2Client(configuration: http, name: "apns-\(tokens.keyId)") }
+        let name = "apns-\(tokens.keyId)"
+        let made: [any HTTP2Transport]? =
+            transport == .native
+            ? try? (0..<max(connections, 1)).map { _ in
+                try NativeHTTP2Client(baseURL: environment.baseURL, configuration: NativeHTTP2Client.Configuration(http), name: name)
+            } : nil
+        self.transport = made == nil ? .curl : transport
+        self.connections = made ?? (0..<max(connections, 1)).map { _ in HTTP2Client(configuration: http, name: name) }
         self.timeoutMilliseconds = timeoutMilliseconds
     }
 

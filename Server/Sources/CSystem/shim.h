@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/types.h>
+#include <pthread.h>
 
 #ifdef __linux__
 #include <malloc.h>
@@ -23,11 +24,32 @@ static inline int csystem_limit_arenas(int count) { return mallopt(M_ARENA_MAX, 
 /* Returns free heap pages to the kernel (all arenas, not only the top). Returns 1 if any. */
 static inline int csystem_trim_heap(void) { return malloc_trim(0); }
 
+/* A non-blocking, close-on-exec eventfd (a loop's wake-up: NativeHTTP2), or -1. */
+#include <sys/eventfd.h>
+static inline int csystem_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
+
+/* Blocks SIGPIPE in the calling thread: a write to a socket the peer closed then fails with
+   EPIPE instead of ending the process (OpenSSL writes to its socket with write(2), which has no
+   MSG_NOSIGNAL). The signal stays pending on the thread and is never delivered. */
+static inline void csystem_block_sigpipe(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
 /* Names the calling thread (at most 15 bytes are kept) for top, ps and perf. */
 static inline void csystem_set_thread_name(const char *name) { (void)prctl(PR_SET_NAME, name, 0, 0, 0); }
 #else
 static inline int csystem_limit_arenas(int count) { (void)count; return 0; }
 static inline void csystem_set_thread_name(const char *name) { (void)name; }
+static inline int csystem_eventfd(void) { return -1; }
+static inline void csystem_block_sigpipe(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
 static inline int csystem_trim_heap(void) { return 0; }
 #endif
 

@@ -49,10 +49,14 @@ public struct OutboundResponse: Sendable {
 
 /// A request that got no HTTP answer.
 public struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
-    /// libcurl's result code (`CURLcode`).
+    /// libcurl's result code (`CURLcode`); the HTTP/2 client of our own uses the same numbers
+    /// for the same failures (7 no connection, 28 deadline, 35 TLS handshake, 56 connection lost,
+    /// 92 stream reset).
     public var code: Int
     /// libcurl's description of it.
     public var message: String
+    /// The client that failed: `curl` (``HTTP2Client``) or `h2` (NativeHTTP2's client).
+    public var client: String
     /// Whether the failure happened before the request could reach the server (connect,
     /// TLS handshake), so it is safe to send again on another connection.
     public var isConnectFailure: Bool
@@ -61,13 +65,14 @@ public struct HTTPTransportError: Error, Sendable, CustomStringConvertible {
     public var isDestinationRefused: Bool
 
     /// Creates an error.
-    public init(code: Int, message: String, isConnectFailure: Bool, isDestinationRefused: Bool = false) {
+    public init(code: Int, message: String, isConnectFailure: Bool, isDestinationRefused: Bool = false, client: String = "curl") {
         self.code = code
+        self.client = client
         self.message = message
         self.isConnectFailure = isConnectFailure
         self.isDestinationRefused = isDestinationRefused
     }
 
-    /// "curl error <code>: <message>", or the message alone for a refused destination.
-    public var description: String { isDestinationRefused ? message : "curl error \(code): \(message)" }
+    /// "curl error <code>: <message>" (or "h2 error …"), or the message alone for a refused destination.
+    public var description: String { isDestinationRefused ? message : "\(client) error \(code): \(message)" }
 }

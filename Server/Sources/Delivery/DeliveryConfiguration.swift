@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import APNs
 import CurlHTTP
 import PushCore
 import PushCrypto
@@ -24,6 +25,8 @@ public struct DeliveryConfiguration: Sendable {
     public var providerCacheSeconds: TimeInterval
     /// HTTP/2 connections per APNs pool (environment, key id), each driven by its own thread.
     public var apnsConnections: Int = 4
+    /// What APNs pushes go out with: libcurl or the HTTP/2 client of our own (`--apns-transport`).
+    public var apnsTransport: APNsTransport = .native
     /// The per-provider circuit breaker's tuning.
     public var breaker = ProviderBreakers.Settings()
     /// Where the instances of a cluster share each key's APNs provider token (nil: each

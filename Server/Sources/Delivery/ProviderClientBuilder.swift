@@ -36,7 +36,8 @@ struct ProviderClientBuilder: Sendable {
     func apnsClient(environment: APNsEnvironment, tokens: APNsTokenProvider, connections: Int) -> APNsClient {
         APNsClient(
             environment: environment, tokens: tokens, http: HTTP2Client.Configuration(caFile: configuration.caFile),
-            connections: connections, timeoutMilliseconds: configuration.requestTimeoutMilliseconds)
+            connections: connections, timeoutMilliseconds: configuration.requestTimeoutMilliseconds,
+            transport: configuration.apnsTransport)
     }
 
     /// The connection pool FCM clients send on (and exchange their OAuth tokens on).

@@ -13,6 +13,9 @@ public final class FaultProxy: @unchecked Sendable {
         case reset
         /// Refuse them (nothing listens).
         case refuse
+        /// Keep them, and the open ones, but drop every byte both ways (a connection gone dead
+        /// without a FIN or RST).
+        case stall
     }
 
     private let process = ChildProcess()
@@ -40,7 +43,8 @@ public final class FaultProxy: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: control + ".log")
     }
 
-    /// Switches what the proxy does with new connections (existing ones are kept).
+    /// Switches what the proxy does with new connections (existing ones are kept; `stall` stops
+    /// their bytes too).
     public func set(_ mode: Mode) throws {
         try Data(mode.rawValue.utf8).write(to: URL(fileURLWithPath: control), options: .atomic)
     }

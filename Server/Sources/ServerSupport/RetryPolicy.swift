@@ -22,8 +22,9 @@ import Darwin
 /// Its users: push retries (`DeliveryConfiguration.retry`, with the outcome from PushCore's
 /// `retry(attempt:reason:retryAfter:minimum:transport:now:)`), webhook retries
 /// (`ServiceConfiguration.webhookRetry`, forever), the probe schedule of a provider whose circuit
-/// breaker is open (`ProviderBreakers.Settings.probe`, exact) and the HTTP/2 client's reconnection
-/// back-off (`HTTP2Client.Configuration.reconnect`, exact).
+/// breaker is open (`ProviderBreakers.Settings.probe`, exact) and the HTTP/2 clients' reconnection
+/// back-off (`HTTP2Client.Configuration.reconnect` and `NativeHTTP2Client.Configuration.reconnect`,
+/// exact).
 public struct RetryPolicy: Sendable, Equatable {
     /// Attempts before giving up, the first one included.
     public var maxAttempts: Int

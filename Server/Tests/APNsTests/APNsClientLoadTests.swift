@@ -10,11 +10,13 @@ import Testing
 /// mock had taken) while the mock let nghttp2's rapid-reset guard close a connection every
 /// ~1,000 streams: libcurl 7.88 resets every finished stream.
 @Suite struct APNsClientLoadTests {
-    @Test func tenThousandPushesAreAllAnsweredOnce() async throws {
+    @Test(arguments: APNsTransport.allCases)
+    func tenThousandPushesAreAllAnsweredOnce(transport: APNsTransport) async throws {
         let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let mock = try NativeMockAPNs(binaryDirectory: directory, latencyMilliseconds: 50)
         defer { mock.stop() }
-        let client = try APNsClientTests.client(of: mock.baseURL, credentials: mock.credentials, timeoutMilliseconds: 15_000)
+        let client = try APNsClientTests.client(
+            of: mock.baseURL, credentials: mock.credentials, timeoutMilliseconds: 15_000, transport: transport)
         let failures = Locked<[String]>([])
         let ids = Locked<[String]>([])
         await withTaskGroup(of: Void.self) { group in

@@ -3,26 +3,37 @@ import CurlHTTP
 import Foundation
 import PushCrypto
 import PushMocks
+import PushTestSupport
 import ServerSupport
 import Testing
 
+/// The APNs client against the mock APNs, on both transports (libcurl and the HTTP/2 client of
+/// our own): every test runs once per transport.
 @Suite(.serialized) struct APNsClientTests {
     let mock: MockPushServer
-    let client: APNsClient
 
     init() throws {
         mock = try MockPushServer()
-        client = try Self.client(of: mock.baseURL, credentials: mock.credentials, timeoutMilliseconds: 5_000)
+    }
+
+    /// A client of this suite's mock on `transport`.
+    func makeClient(_ transport: APNsTransport) throws -> APNsClient {
+        try Self.client(of: mock.baseURL, credentials: mock.credentials, timeoutMilliseconds: 5_000, transport: transport)
     }
 
     /// A client of the mock APNs at `baseURL`, signing with the test key and trusting its CA.
-    static func client(of baseURL: String, credentials: TestCredentials, timeoutMilliseconds: Int) throws -> APNsClient {
-        APNsClient(
+    static func client(
+        of baseURL: String, credentials: TestCredentials, timeoutMilliseconds: Int, transport: APNsTransport = .curl
+    ) throws -> APNsClient {
+        let client = APNsClient(
             environment: .custom(baseURL: baseURL),
             tokens: try APNsTokenProvider(
                 key: PrivateKey(pem: credentials.apnsPrivateKeyPEM), keyId: MockPushServer.keyId,
                 teamId: MockPushServer.teamId),
-            http: HTTP2Client.Configuration(caFile: credentials.caFile), timeoutMilliseconds: timeoutMilliseconds)
+            http: HTTP2Client.Configuration(caFile: credentials.caFile), timeoutMilliseconds: timeoutMilliseconds,
+            transport: transport)
+        #expect(client.transport == transport)
+        return client
     }
 
     func alert(_ token: String, payload: String = #"{"aps":{"alert":"hi"}}"#) -> APNsNotification {
@@ -32,7 +43,9 @@ import Testing
             payload: Array(payload.utf8))
     }
 
-    @Test func alertPushIsAcceptedWithTheRightHeaders() async throws {
+    @Test(arguments: APNsTransport.allCases)
+    func alertPushIsAcceptedWithTheRightHeaders(transport: APNsTransport) async throws {
+        let client = try makeClient(transport)
         // When an alert push is sent
         let notification = alert("aa01")
         let response = await client.send(notification)
@@ -48,7 +61,9 @@ import Testing
         #expect(entry["body"] as? String == #"{"aps":{"alert":"hi"}}"#)
     }
 
-    @Test func voipPushUsesTheVoipTopic() async throws {
+    @Test(arguments: APNsTransport.allCases)
+    func voipPushUsesTheVoipTopic(transport: APNsTransport) async throws {
+        let client = try makeClient(transport)
         let response = await client.send(
             APNsNotification(
                 deviceToken: "bb02", bundleId: "com.example.app", pushType: .voip, priority: 10,
@@ -64,12 +79,15 @@ import Testing
         #expect(entry["expiration"] as? String == "0")
     }
 
-    @Test(arguments: [
-        (410, APNsReason.unregistered), (400, .badDeviceToken), (400, .deviceTokenNotForTopic),
-        (413, .payloadTooLarge), (429, .tooManyRequests), (500, .internalServerError),
-        (503, .serviceUnavailable), (400, .unknown("ReasonFromTheFuture")),
-    ])
-    func errorAnswersAreReportedWithTheirReason(status: Int, reason: APNsReason) async throws {
+    @Test(
+        arguments: [
+            (410, APNsReason.unregistered), (400, .badDeviceToken), (400, .deviceTokenNotForTopic),
+            (413, .payloadTooLarge), (429, .tooManyRequests), (500, .internalServerError),
+            (503, .serviceUnavailable), (400, .unknown("ReasonFromTheFuture")),
+        ], APNsTransport.allCases)
+    func errorAnswersAreReportedWithTheirReason(answer expected: (Int, APNsReason), transport: APNsTransport) async throws {
+        let (status, reason) = expected
+        let client = try makeClient(transport)
         try mock.script(["cc03": [["status": status, "reason": reason.rawValue, "timestamp": 1_700_000_000_000, "retry_after": 7]]])
         guard case .answered(let answer) = await client.send(alert("cc03")) else {
             Issue.record("no answer")
@@ -81,7 +99,9 @@ import Testing
         #expect(answer.unregisteredAt == Date(timeIntervalSince1970: 1_700_000_000))
     }
 
-    @Test func expiredProviderTokenGetsANewJWTAndOneRetry() async throws {
+    @Test(arguments: APNsTransport.allCases)
+    func expiredProviderTokenGetsANewJWTAndOneRetry(transport: APNsTransport) async throws {
+        let client = try makeClient(transport)
         // Given APNs refuses the first token once
         try mock.script(["dd04": [["status": 403, "reason": "ExpiredProviderToken"], ["status": 200]]])
 
@@ -97,14 +117,18 @@ import Testing
         #expect(client.tokens.tokensSigned == 2)
     }
 
-    @Test func anExpiredTokenTwiceIsReportedNotRetriedForever() async throws {
+    @Test(arguments: APNsTransport.allCases)
+    func anExpiredTokenTwiceIsReportedNotRetriedForever(transport: APNsTransport) async throws {
+        let client = try makeClient(transport)
         try mock.script(["ee05": [["status": 403, "reason": "ExpiredProviderToken"]]])
         guard case .answered(let answer) = await client.send(alert("ee05")) else { Issue.record("no answer"); return }
         #expect(answer.reason == .expiredProviderToken)
         #expect(mock.log(kind: "apns").count == 2)
     }
 
-    @Test func oversizedPayloadsAreRefusedBeforeSending() async {
+    @Test(arguments: APNsTransport.allCases)
+    func oversizedPayloadsAreRefusedBeforeSending(transport: APNsTransport) async throws {
+        let client = try makeClient(transport)
         let big = #"{"aps":{"alert":""# + String(repeating: "x", count: 4100) + #""}}"#
         #expect(await client.send(alert("ff06", payload: big)) == .rejectedLocally(reason: .payloadTooLarge))
         // VoIP allows 5,120 bytes
@@ -113,7 +137,9 @@ import Testing
         #expect(mock.log(kind: "apns").isEmpty)
     }
 
-    @Test func manyConcurrentPushesRespectTheStreamRules() async throws {
+    @Test(arguments: APNsTransport.allCases)
+    func manyConcurrentPushesRespectTheStreamRules(transport: APNsTransport) async throws {
+        let client = try makeClient(transport)
         // The mock allows one stream until the first authenticated request, then 1000.
         let results = await withTaskGroup(of: Int.self) { group in
             for i in 0..<300 {
@@ -130,7 +156,9 @@ import Testing
         #expect(mock.log(kind: "apns").count == 300)
     }
 
-    @Test func aLostServerIsATransportFailureAndTheClientReconnects() async throws {
+    @Test(arguments: APNsTransport.allCases)
+    func aLostServerIsATransportFailureAndTheClientReconnects(transport: APNsTransport) async throws {
+        let client = try makeClient(transport)
         // Given a connection that worked
         guard case .answered = await client.send(alert("ab01")) else { Issue.record("no answer"); return }
 
@@ -154,14 +182,67 @@ import Testing
         #expect(delivered)
     }
 
+    /// TLS: the server's certificate must chain to a trusted CA (here the system store, which
+    /// does not hold the mock's test CA) and name the host the client connects to (the mock's
+    /// certificate names localhost, 127.0.0.1 and ::1; ::ffff:127.0.0.1 reaches the same socket
+    /// under a name the certificate does not carry). Nothing reaches the mock either way.
+    @Test(arguments: ["untrusted CA", "other name"], APNsTransport.allCases)
+    func aServerCertificateThatDoesNotVerifyIsRefused(fault: String, transport: APNsTransport) async throws {
+        let credentials = mock.credentials
+        let untrusted = fault == "untrusted CA"
+        let client = APNsClient(
+            environment: .custom(baseURL: untrusted ? mock.baseURL : "https://[::ffff:127.0.0.1]:\(mock.port)"),
+            tokens: try APNsTokenProvider(
+                key: PrivateKey(pem: credentials.apnsPrivateKeyPEM), keyId: MockPushServer.keyId, teamId: MockPushServer.teamId),
+            http: HTTP2Client.Configuration(caFile: untrusted ? nil : credentials.caFile), timeoutMilliseconds: 5_000,
+            transport: transport)
+        let response = await client.send(alert("ac01"))
+        if case .transportFailure(let message) = response {
+            // The certificate check refused it (not some other failure on the way)
+            #expect(message.lowercased().contains("certificate"), "\(message)")
+        } else {
+            Issue.record("expected a transport failure, got \(response)")
+        }
+        #expect(mock.log(kind: "apns").isEmpty)
+    }
+
+    /// A host name (SNI and the certificate's DNS name) works as an address does.
+    @Test(arguments: APNsTransport.allCases)
+    func aHostNameInTheCertificateIsAccepted(transport: APNsTransport) async throws {
+        let client = try Self.client(
+            of: "https://localhost:\(mock.port)", credentials: mock.credentials, timeoutMilliseconds: 5_000, transport: transport)
+        guard case .answered(let answer) = await client.send(alert("ac02")) else { Issue.record("no answer"); return }
+        #expect(answer.status == 200)
+    }
+
+    /// The native transport pings a connection nothing arrived on for `pingIntervalMilliseconds`
+    /// (keep-alive), and the connection stays in use. (libcurl pings busy connections only.)
+    @Test func anIdleConnectionIsPinged() async throws {
+        let credentials = mock.credentials
+        var http = HTTP2Client.Configuration(caFile: credentials.caFile)
+        http.pingIntervalMilliseconds = 200
+        let client = APNsClient(
+            environment: .custom(baseURL: mock.baseURL),
+            tokens: try APNsTokenProvider(
+                key: PrivateKey(pem: credentials.apnsPrivateKeyPEM), keyId: MockPushServer.keyId, teamId: MockPushServer.teamId),
+            http: http, connections: 1, timeoutMilliseconds: 5_000, transport: .native)
+        guard case .answered = await client.send(alert("ba01")) else { Issue.record("no answer"); return }
+        // When the connection stays idle, the mock sees PINGs
+        let pinged = await eventually(timeout: 10) { mock.log(kind: "ping").count >= 2 }
+        #expect(pinged)
+        // And the connection still carries pushes
+        guard case .answered(let answer) = await client.send(alert("ba02")) else { Issue.record("no answer"); return }
+        #expect(answer.status == 200 && client.connectionsUp == 1)
+    }
+
     /// The resend this guards against: libcurl retries every transfer of a reused connection
     /// that failed with a receive error before any of its answer arrived, including pushes the
     /// server had read whole. (Streams refused by a GOAWAY: the next test.)
-    @Test(arguments: ["close", "reset"])
-    func noPushIsResentBehindTheCallersBackWhenAConnectionFailsUnderLoad(fault: String) async throws {
+    @Test(arguments: ["close", "reset"], APNsTransport.allCases)
+    func noPushIsResentBehindTheCallersBackWhenAConnectionFailsUnderLoad(fault: String, transport: APNsTransport) async throws {
         // Given APNs answering after 50 ms and a connection already open
         let slow = try MockPushServer(latencyMilliseconds: 50)
-        let client = try Self.client(of: slow.baseURL, credentials: slow.credentials, timeoutMilliseconds: 5_000)
+        let client = try Self.client(of: slow.baseURL, credentials: slow.credentials, timeoutMilliseconds: 5_000, transport: transport)
         guard case .answered = await client.send(alert("ad00")) else { Issue.record("no answer"); return }
 
         // When 20 pushes are in flight on it and the server fails the connection under the 6th
@@ -186,9 +267,10 @@ import Testing
     /// processed streams may wait for the request deadline (libcurl 7.88 does not notice the
     /// close under them); neither may hold back the refused pushes, nor the pushes sent next
     /// (the new connection's first request authenticates it, then the rest follow).
-    @Test func pushesRefusedByAGoawayAndTheNextOnesDoNotWaitForTheDeadline() async throws {
+    @Test(arguments: APNsTransport.allCases)
+    func pushesRefusedByAGoawayAndTheNextOnesDoNotWaitForTheDeadline(transport: APNsTransport) async throws {
         let slow = try MockPushServer(latencyMilliseconds: 50)
-        let client = try Self.client(of: slow.baseURL, credentials: slow.credentials, timeoutMilliseconds: 4_000)
+        let client = try Self.client(of: slow.baseURL, credentials: slow.credentials, timeoutMilliseconds: 4_000, transport: transport)
         for token in ["ae00", "ae01"] {
             guard case .answered = await client.send(alert(token)) else { Issue.record("no answer"); return }
         }
@@ -210,7 +292,11 @@ import Testing
                 }
             }
             group.addTask {
-                while firstFailure.withLock({ $0 }) == nil, ContinuousClock.now - started < .seconds(10) {
+                // The first failure, or every push ended (the client of our own sends the pushes
+                // the GOAWAY left unprocessed again by itself: none may fail)
+                while firstFailure.withLock({ $0 }) == nil, ended.withLock({ $0.count }) < tokens.count,
+                    ContinuousClock.now - started < .seconds(10)
+                {
                     try? await Task.sleep(for: .milliseconds(5))
                 }
                 await withTaskGroup(of: Void.self) { next in

@@ -1,3 +1,4 @@
+import APNs
 import Delivery
 import Foundation
 import PushCore
@@ -30,17 +31,19 @@ final class DeliveryHarness: Sendable {
     /// start a harness at once.
     static func start(
         latencyMilliseconds: Int = 0, retry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: 0.05, maxDelay: 5),
-        apnsURL: (@Sendable (MockPushServer) throws -> String)? = nil, requestTimeoutMilliseconds: Int = 3_000
+        apnsURL: (@Sendable (MockPushServer) throws -> String)? = nil, requestTimeoutMilliseconds: Int = 3_000,
+        transport: APNsTransport? = nil
     ) async throws -> DeliveryHarness {
         try await offThePool {
             try DeliveryHarness(
                 latencyMilliseconds: latencyMilliseconds, retry: retry, apnsURL: apnsURL,
-                requestTimeoutMilliseconds: requestTimeoutMilliseconds)
+                requestTimeoutMilliseconds: requestTimeoutMilliseconds, transport: transport)
         }
     }
 
     private init(
-        latencyMilliseconds: Int, retry: RetryPolicy, apnsURL: ((MockPushServer) throws -> String)?, requestTimeoutMilliseconds: Int
+        latencyMilliseconds: Int, retry: RetryPolicy, apnsURL: ((MockPushServer) throws -> String)?, requestTimeoutMilliseconds: Int,
+        transport: APNsTransport?
     ) throws {
         mock = try MockPushServer(latencyMilliseconds: latencyMilliseconds)
         let dir = NSTemporaryDirectory() + "delivery-\(UUID().uuidString)"
@@ -66,6 +69,8 @@ final class DeliveryHarness: Sendable {
             requestTimeoutMilliseconds: requestTimeoutMilliseconds)
         // The FCM token_uri is the mock's, on 127.0.0.1: allowed as `--allow-private-destinations 127.0.0.0/8` would.
         configuration.privateDestinations = [try CIDRBlock(parsing: "127.0.0.0/8")]
+        // nil: the service's default transport
+        if let transport { configuration.apnsTransport = transport }
         sender = DeliverySender(
             directory: directory,
             configuration: configuration,

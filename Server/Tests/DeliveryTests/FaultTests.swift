@@ -1,3 +1,4 @@
+import APNs
 import Delivery
 import Foundation
 import PushCore
@@ -11,7 +12,8 @@ import Glibc
 #endif
 
 /// A misbehaving APNs, injected at the mock: for each fault every job is delivered, none is
-/// sent more than twice, reconnects back off, and the metrics show what happened.
+/// sent more than twice, reconnects back off, and the metrics show what happened. Each fault runs
+/// on both APNs transports (libcurl and the HTTP/2 client of our own).
 @Suite struct FaultTests {
     static let tokens = (0..<20).map { String(format: "%04x", 0xfa00 + $0) }
 
@@ -42,21 +44,29 @@ import Glibc
             .compactMap { Int($0.split(separator: " ").last ?? "") }.reduce(0, +)
     }
 
-    @Test(arguments: ["close", "goaway", "goaway_reason"])
-    func aConnectionLostMidStreamLosesNothing(fault: String) async throws {
+    @Test(arguments: ["close", "goaway", "goaway_reason"], APNsTransport.allCases)
+    func aConnectionLostMidStreamLosesNothing(fault: String, transport: APNsTransport) async throws {
         // Given APNs drops the connection (or sends GOAWAY) under one request while others are open
-        let harness = try await DeliveryHarness.start(latencyMilliseconds: 50)
+        let harness = try await DeliveryHarness.start(latencyMilliseconds: 50, transport: transport)
         try harness.mock.script([Self.tokens[5]: [["fault": fault], ["status": 200]]])
         try await Self.deliverAll(harness)
         #expect(harness.mock.log(kind: "apns").contains { $0["fault"] as? String == fault }, "the fault happened")
-        // The retries show in the metrics
-        #expect(Self.retried(harness) >= 1)
-        #expect(harness.engine.metrics.prometheusText(queue: nil).contains("push_retried_total{reason=\"network\"}"))
+        if transport == .native && fault != "close" {
+            // The client of our own sends the streams a GOAWAY left unprocessed again by itself,
+            // on a new connection: the request under the fault reached the mock twice
+            let sends = harness.mock.log(kind: "apns").filter { $0["token"] as? String == Self.tokens[5] }
+            #expect(sends.count == 2)
+        } else {
+            // The retries show in the metrics
+            #expect(Self.retried(harness) >= 1)
+            #expect(harness.engine.metrics.prometheusText(queue: nil).contains("push_retried_total{reason=\"network\"}"))
+        }
     }
 
-    @Test func aStreamNeverAnsweredEndsAtTheRequestDeadline() async throws {
+    @Test(arguments: APNsTransport.allCases)
+    func aStreamNeverAnsweredEndsAtTheRequestDeadline(transport: APNsTransport) async throws {
         // Given APNs accepts a request and never answers it
-        let harness = try await DeliveryHarness.start(requestTimeoutMilliseconds: 1_500)
+        let harness = try await DeliveryHarness.start(requestTimeoutMilliseconds: 1_500, transport: transport)
         try harness.mock.script([Self.tokens[3]: [["fault": "hang"], ["status": 200]]])
         let started = Date()
         try await Self.deliverAll(harness)
@@ -66,10 +76,11 @@ import Glibc
         #expect(Self.retried(harness) >= 1)
     }
 
-    @Test(arguments: [(429, "TooManyRequests"), (503, "ServiceUnavailable")])
-    func retryAfterIsHonoured(status: Int, reason: String) async throws {
+    @Test(arguments: [(429, "TooManyRequests"), (503, "ServiceUnavailable")], APNsTransport.allCases)
+    func retryAfterIsHonoured(answer: (Int, String), transport: APNsTransport) async throws {
+        let (status, reason) = answer
         // Given APNs answers one request with a status and retry-after: 1
-        let harness = try await DeliveryHarness.start()
+        let harness = try await DeliveryHarness.start(transport: transport)
         try harness.mock.script([Self.tokens[0]: [["status": status, "reason": reason, "retry_after": 1], ["status": 200]]])
         try await Self.deliverAll(harness)
         // Then it was sent again no sooner than a second later
@@ -79,14 +90,17 @@ import Glibc
         #expect(harness.engine.metrics.prometheusText(queue: nil).contains("push_retried_total{reason=\"\(reason)\"} 1"))
     }
 
-    @Test func aFailingTLSHandshakeIsRetriedWithBackOff() async throws {
+    @Test(arguments: APNsTransport.allCases)
+    func aFailingTLSHandshakeIsRetriedWithBackOff(transport: APNsTransport) async throws {
         // Given every connection to APNs fails its TLS handshake for two seconds
         let proxy = Locked<FaultProxy?>(nil)
-        let harness = try await DeliveryHarness.start(retry: RetryPolicy(maxAttempts: 20, baseDelay: 0.05, maxDelay: 1)) { mock in
-            let made = try FaultProxy(targetPort: mock.port, mode: .reset)
-            proxy.withLock { $0 = made }
-            return made.baseURL
-        }
+        let harness = try await DeliveryHarness.start(
+            retry: RetryPolicy(maxAttempts: 20, baseDelay: 0.05, maxDelay: 1),
+            apnsURL: { mock in
+                let made = try FaultProxy(targetPort: mock.port, mode: .reset)
+                proxy.withLock { $0 = made }
+                return made.baseURL
+            }, transport: transport)
         let fault = try #require(proxy.withLock { $0 })
         for token in Self.tokens { try harness.register(token) }
         for token in Self.tokens { try harness.enqueue(token) }
@@ -113,15 +127,17 @@ import Glibc
         #expect(Self.retried(harness) >= 1)
     }
 
-    @Test(.enabled(if: isReleaseBuild, "30 s of refused connections: release builds only"))
-    func refusedConnectionsForThirtySecondsLoseNothing() async throws {
+    @Test(.enabled(if: isReleaseBuild, "30 s of refused connections: release builds only"), arguments: APNsTransport.allCases)
+    func refusedConnectionsForThirtySecondsLoseNothing(transport: APNsTransport) async throws {
         // Given APNs refuses every connection for 30 s
         let proxy = Locked<FaultProxy?>(nil)
-        let harness = try await DeliveryHarness.start(retry: RetryPolicy(maxAttempts: 30, baseDelay: 0.5, maxDelay: 5)) { mock in
-            let made = try FaultProxy(targetPort: mock.port, mode: .refuse)
-            proxy.withLock { $0 = made }
-            return made.baseURL
-        }
+        let harness = try await DeliveryHarness.start(
+            retry: RetryPolicy(maxAttempts: 30, baseDelay: 0.5, maxDelay: 5),
+            apnsURL: { mock in
+                let made = try FaultProxy(targetPort: mock.port, mode: .refuse)
+                proxy.withLock { $0 = made }
+                return made.baseURL
+            }, transport: transport)
         let fault = try #require(proxy.withLock { $0 })
         for token in Self.tokens { try harness.register(token) }
         for token in Self.tokens { try harness.enqueue(token) }

@@ -1,3 +1,4 @@
+import APNs
 import CurlHTTP
 import Foundation
 import HTTPServer
@@ -89,8 +90,23 @@ import Testing
         #expect(breaker.window == 20 && breaker.healthyWithin == 120)
     }
 
+    /// `--apns-transport`: the HTTP/2 client of our own by default, libcurl when asked, and
+    /// libcurl when an HTTPS proxy is set and no transport was chosen (only libcurl reads the
+    /// proxy variables).
+    @Test func theAPNsTransportIsChosenByFlag() throws {
+        func transport(_ arguments: [String], _ environment: [String: String] = [:]) throws -> APNsTransport {
+            try ServiceConfiguration.parse(arguments: arguments, environment: environment).delivery.apnsTransport
+        }
+        #expect(try transport([]) == .native)
+        #expect(try transport(["--apns-transport", "curl"]) == .curl)
+        #expect(try transport([], ["PUSH_APNS_TRANSPORT": "curl"]) == .curl)
+        #expect(try transport([], ["https_proxy": "http://proxy:3128"]) == .curl)
+        #expect(try transport(["--apns-transport=native"], ["HTTPS_PROXY": "http://proxy:3128"]) == .native)
+    }
+
     @Test(arguments: [
         ["--port", "70000"], ["--nope"], ["--port"], ["--sender", "apns"], ["--sqlite-sync", "off"], ["--apns-connections", "0"],
+        ["--apns-transport", "quic"],
     ])
     func badFlagsAreReported(_ arguments: [String]) {
         #expect(throws: ConfigurationError.self) { try ServiceConfiguration.parse(arguments: arguments, environment: [:]) }

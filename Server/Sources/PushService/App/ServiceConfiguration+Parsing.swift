@@ -1,3 +1,4 @@
+import APNs
 import ServerSupport
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -51,8 +52,19 @@ extension ServiceConfiguration {
             if inlineValue == nil { index += 1 }
             try option.apply(&configuration, value)
         }
+        // An HTTPS proxy (libcurl's variables) reaches APNs only through libcurl: the client of
+        // our own connects directly. Unless a transport was chosen, APNs stays on libcurl then.
+        let transportChosen =
+            environment["PUSH_APNS_TRANSPORT"] != nil
+            || arguments.contains { $0 == "--apns-transport" || $0.hasPrefix("--apns-transport=") }
+        if !transportChosen, proxyVariables.contains(where: { !(environment[$0] ?? "").isEmpty }) {
+            configuration.delivery.apnsTransport = .curl
+        }
         return configuration
     }
+
+    /// The environment variables that send libcurl's HTTPS requests through a proxy.
+    static let proxyVariables = ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
 
     /// The `--help` text.
     public static var helpText: String {
@@ -179,6 +191,15 @@ extension ServiceConfiguration {
         },
         Option(flag: "--apns-connections", placeholder: "n", help: "HTTP/2 connections per APNs key (default 4).") {
             $0.delivery.apnsConnections = try number($1, "--apns-connections", 1...64)
+        },
+        Option(
+            flag: "--apns-transport", placeholder: "curl|native",
+            help: "What APNs pushes go out with: native (our HTTP/2 client, default; curl behind an HTTPS proxy) or curl (libcurl)."
+        ) { configuration, value in
+            guard let transport = APNsTransport(rawValue: value.lowercased()) else {
+                throw ConfigurationError.invalid("--apns-transport must be curl or native")
+            }
+            configuration.delivery.apnsTransport = transport
         },
         Option(
             flag: "--breaker-window", placeholder: "n",

@@ -42,7 +42,7 @@ public struct ServiceConfiguration: Sendable {
     /// When set, the log sender appends each job id to this file (`--sender-journal`, `PUSH_SENDER_JOURNAL`).
     public var senderJournal: String?
     /// Where and how the engine reaches APNs and FCM (`--apns-url`, `--fcm-url`, `--ca-file`,
-    /// `--apns-connections`).
+    /// `--apns-connections`, `--apns-transport`).
     public var delivery = DeliveryConfiguration()
     /// Most concurrent sends (`--delivery-max-in-flight`, `PUSH_DELIVERY_MAX_IN_FLIGHT`).
     public var deliveryMaxInFlight = 1400
