@@ -540,7 +540,7 @@ struct PostgresStoreTests {
         #expect(stores.allSatisfy { $0.schemaVersion == 21 })
         #expect(
             try schema.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations")
-                == "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19"
+                == "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21"
         )
         let reopened = try schema.open(poolSize: 1)
         defer { reopened.close() }
