@@ -139,7 +139,7 @@ struct Subject {
             name = "PostgreSQL (schema \(schema), pool \(options.pool))"
             cleanUp = {
                 store.close()
-                try? execute("DROP SCHEMA \(schema) CASCADE", on: url)
+                try? execute("SET client_min_messages = warning; DROP SCHEMA \(schema) CASCADE", on: url)
             }
         } else {
             let directory = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
