@@ -151,6 +151,11 @@ let package = Package(
         .testTarget(
             name: "APNsTests",
             dependencies: ["APNs", "PushCore", "CurlHTTP", "NativeHTTP2", "PushCrypto", "PushMocks", "PushTestSupport", "ServerSupport"]),
+
+        // MARK: Benchmarks
+        /// The outbox's accept, claim and finish at batch speed on SQLite or PostgreSQL
+        /// (Benchmarks/README.md, "The store at batch speed").
+        .executableTarget(name: "store-bench", dependencies: ["PushStore", "PushCore", "ServerSupport", "CLibPQ"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,11 +8,14 @@ For each injected latency (default 0 ms and 50 ms) it:
   3. times N pushes: `POST /notifications/push/v1/send` (100 tokens per user, up to 1,000
      users per request) until the outbox reports N delivered; reads p50/p99 (job accepted ->
      APNs answered) from `/metrics` and the server's peak RSS (VmHWM),
-  4. sends the same N notifications with `aioapns` to the same mock and times them.
+  4. sends the same N notifications with `aioapns` to the same mock and times them,
+  5. sends the same N requests with `h2load -c 4 -m 100` (nghttp2-client; bearer JWT, apns-topic,
+     /3/device/<token>) to the same mock: the mock's ceiling on this machine (issue 32).
 Prints pushes/s for both (delivered pushes only; the service runs with its default
---sqlite-sync full). Step 3 runs once per APNs transport of the service (--transports, default
-curl and native: `--apns-transport`, issue 32), in turn in each run, with the service's CPU
-microseconds per delivered push. A script that prints numbers, not a test. For a long steady run that
+--sqlite-sync full), ours as a percentage of h2load's, and the service's CPU µs per push.
+Step 3 runs once per APNs transport of the service (--transports, default curl and native:
+`--apns-transport`, issue 32), in turn in each run. --profile records the service with perf and
+prints its CPU split by library. A script that prints numbers, not a test. For a long steady run that
 watches memory, file descriptors and p99, see soak.py.
 
 Several instances on one PostgreSQL (issue 17): --instances N with --database postgres://…
@@ -277,6 +280,7 @@ def measure(servers, creds, n, admin_key, mock_pid, postgres, users_per_send, pr
                           "-o", os.environ["BENCH_PERF"] + (".private" if private else ""),
                           "--", "sleep", "12"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(0.5)
+    profile = start_profile(pids[0], "%d" % pids[0])
     cpu_before = sum(cpu_seconds(pid) for pid in pids)
     pg_cpu_before = postgres.cpu() if postgres else None
     mock_cpu_before = cpu_seconds(mock_pid) if mock_pid else 0.0
@@ -337,6 +341,7 @@ def measure(servers, creds, n, admin_key, mock_pid, postgres, users_per_send, pr
             raise RuntimeError("timed out: %s" % outbox)
         time.sleep(0.005)
     elapsed = time.time() - started
+    profile = stop_profile(profile)
     if os.environ.get("BENCH_TIMES"):
         print("started %.3f accepted %.3f done %.3f" % (started % 1000, (started + accepted) % 1000, (started + elapsed) % 1000))
     cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
@@ -356,7 +361,7 @@ def measure(servers, creds, n, admin_key, mock_pid, postgres, users_per_send, pr
     # instances: the highest p50/p99 of any instance, the highest peak RSS of any instance.
     return {"rate": outbox["delivered"] / elapsed, "elapsed": elapsed, "failed": outbox["failed"], "cpu": cpu,
             "pg_cpu": pg_cpu, "delivered": outbox["delivered"], "p50": max(p50s), "p99": max(p99s),
-            "rss": rss, "mock_cpu": mock_cpu, "accepted": accepted}
+            "rss": rss, "mock_cpu": mock_cpu, "accepted": accepted, "profile": profile}
 
 
 def run_aioapns(creds, mock_port, n):
@@ -387,6 +392,160 @@ def run_aioapns(creds, mock_port, n):
     return asyncio.run(main())
 
 
+
+# --- h2load, the ceiling of the mock (issue 32) -------------------------------------------------
+
+H2LOAD = "/usr/bin/h2load"  # Debian's nghttp2-client
+
+
+def apns_jwt(creds):
+    """An ES256 provider token of the test key, as APNs wants it (PyJWT, which aioapns uses)."""
+    import jwt
+    return jwt.encode({"iss": TEAM_ID, "iat": int(time.time())}, open(creds + "/apns.p8").read(), algorithm="ES256",
+                      headers={"kid": KEY_ID})
+
+
+def run_h2load(creds, mock_port, n, work, clients=4, streams=100):
+    """The same N pushes from h2load (nghttp2's C load generator) to the same mock: `clients`
+    connections, `streams` requests in flight on each, each request a POST of the aioapns
+    message to /3/device/<token> (one token each, from an -i list) with the headers APNs takes
+    (bearer JWT, apns-topic, apns-push-type, apns-priority). What a client with next to no cost
+    per request gets from this mock on this machine: the ceiling. None without h2load."""
+    if not os.path.exists(H2LOAD):
+        return None
+    payload = os.path.join(work, "h2load-payload.json")
+    with open(payload, "w") as f:
+        json.dump({"aps": {"alert": {"title": "Bench", "body": "Hello from the benchmark"}, "mutable-content": 1},
+                   "type": "chat"}, f)
+    uris = os.path.join(work, "h2load-uris.txt")
+    with open(uris, "w") as f:
+        f.writelines("https://127.0.0.1:%d/3/device/%s\n" % (mock_port, token) for token in tokens_for(n))
+    cmd = [H2LOAD, "-n", str(n), "-c", str(clients), "-m", str(streams), "-t", "1", "-i", uris, "-d", payload,
+           "-H", "authorization: bearer " + apns_jwt(creds), "-H", "apns-topic: " + BUNDLE,
+           "-H", "apns-push-type: alert", "-H", "apns-priority: 10", "-H", "content-type: application/json"]
+    before = os.times()
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=600).stdout
+    after = os.times()
+    finished = re.search(r"finished in ([\d.]+)(ms|s)", out)
+    codes = re.search(r"status codes: (\d+) 2xx", out)
+    if not finished or not codes:
+        raise RuntimeError("h2load printed no result:\n" + out[-2000:])
+    elapsed = float(finished.group(1)) / (1000 if finished.group(2) == "ms" else 1)
+    ok = int(codes.group(1))
+    return {"rate": ok / elapsed, "elapsed": elapsed, "failed": n - ok, "flags": "-c %d -m %d" % (clients, streams),
+            "cpu": (after.children_user - before.children_user) + (after.children_system - before.children_system)}
+
+
+# --- --profile: where the service's CPU goes (issue 32) ------------------------------------------
+
+PROFILE = {}  # set by main() with --profile: {"dir": …, "freq": …}
+
+
+def start_profile(pid, label):
+    """Starts `perf record` (no call graph: only where each sample fell) on the service, or
+    returns None without --profile."""
+    if not PROFILE:
+        return None
+    path = os.path.join(PROFILE["dir"], "perf-%s.data" % label)
+    proc = subprocess.Popen(["perf", "record", "-F", str(PROFILE["freq"]), "-p", str(pid), "-o", path],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(0.3)  # perf attaches before the timed part starts
+    return proc, path
+
+
+def stop_profile(profile):
+    """Ends the recording (SIGINT: perf writes its file) and returns the file's path."""
+    if not profile:
+        return None
+    proc, path = profile
+    proc.send_signal(signal.SIGINT)
+    proc.wait(30)
+    return path
+
+
+# The groups of the CPU split: by the shared object a sample fell in, and inside the statically
+# linked push-server by symbol (the Swift runtime and standard library, Foundation, ours).
+LIBRARY_GROUPS = [
+    ("kernel", lambda dso, sym: dso.startswith("[kernel") or dso == "[vdso]"),
+    ("libc", lambda dso, sym: re.match(r"((libc|libm|libpthread)\.so|ld-linux)", dso) is not None),
+    ("libcurl", lambda dso, sym: dso.startswith("libcurl")),
+    ("nghttp2", lambda dso, sym: dso.startswith("libnghttp2")),
+    ("OpenSSL", lambda dso, sym: dso.startswith(("libssl", "libcrypto"))),
+    ("SQLite", lambda dso, sym: dso.startswith("libsqlite3")),
+    ("libpq", lambda dso, sym: dso.startswith("libpq")),
+    ("libmicrohttpd", lambda dso, sym: dso.startswith("libmicrohttpd")),
+    ("Swift runtime + stdlib", lambda dso, sym: dso == "push-server" and (
+        sym.startswith(("swift_", "swift::", "_swift", "$ss", "$sS", "__swift")) or "swift_" in sym[:12])),
+    ("Foundation", lambda dso, sym: dso == "push-server" and sym.startswith(("$s20FoundationEssentials", "$s10Foundation"))),
+    ("our code", lambda dso, sym: dso == "push-server"),
+]
+
+
+def cpu_split(path):
+    """The recording's samples by group (percent of all), and the hottest symbols."""
+    out = subprocess.run(["perf", "report", "-i", path, "--stdio", "--no-children", "-g", "none", "--sort", "dso,sym",
+                          "--percent-limit", "0"], capture_output=True, text=True).stdout
+    groups, symbols = {}, []
+    for line in out.splitlines():
+        match = re.match(r"\s*([\d.]+)%\s+(\S+)\s+\[([.k])\]\s+(.*?)\s*$", line)
+        if not match:
+            continue
+        percent, dso, kind, sym = float(match.group(1)), match.group(2), match.group(3), match.group(4)
+        if kind == "k":
+            dso = "[kernel.kallsyms]"
+        group = next((name for name, test in LIBRARY_GROUPS if test(dso, sym)), "other (%s)" % dso)
+        groups[group] = groups.get(group, 0.0) + percent
+        symbols.append((percent, dso, sym))
+    return groups, sorted(symbols, reverse=True)[:8]
+
+
+def print_profile(ours, n, label):
+    """Prints the service's CPU per push and, with --profile, its split by library."""
+    per_push = ours["cpu"] / max(1, ours["delivered"]) * 1e6
+    print("         service CPU %.2f s for %d pushes: %.0f µs per push (utime + stime, /proc/<pid>/stat)" % (
+        ours["cpu"], n, per_push), flush=True)
+    if not ours.get("profile"):
+        return
+    groups, symbols = cpu_split(ours["profile"])
+    print("         CPU split (%s, perf record -F %d of push-server over the timed part):" % (label, PROFILE["freq"]))
+    for name, percent in sorted(groups.items(), key=lambda item: -item[1]):
+        print("           %-24s %5.1f %%  %5.0f µs/push" % (name, percent, per_push * percent / 100))
+    print("         hottest symbols:")
+    for percent, dso, sym in symbols:
+        print("           %5.1f %%  %-18s %s" % (percent, dso[:18], sym[:100]))
+    sys.stdout.flush()
+
+
+
+def print_h2load_row(latency, h2, ours, transport):
+    """h2load's row of the main table (once per run), and our rate on `transport` as a share of it."""
+    if not h2:
+        return
+    if not h2.get("printed"):
+        h2["printed"] = True
+        print("%-8s %-12s %12.0f %9.2f %9s %9s %9s %7d %8.2f %10s" % (
+            "%d ms" % latency, "h2load", h2["rate"], h2["elapsed"], "-", "-", "-", h2["failed"], h2["cpu"], "-"), flush=True)
+    print("         (ours/%s = %.0f %% of h2load %s)" % (transport, ours["rate"] / h2["rate"] * 100, h2["flags"]), flush=True)
+
+
+def print_h2load_summary(summary, h2_summary):
+    """The medians of h2load and, per transport, of ours as a share of it and of the service's
+    CPU per push."""
+    for latency, transport_runs, peer_runs in summary:
+        peer_rate = statistics.median(r["rate"] for r in peer_runs)
+        h2 = [r for r in h2_summary.get(latency, []) if r]
+        h2_rate = statistics.median(r["rate"] for r in h2) if h2 else None
+        for transport, ours_runs in transport_runs.items():
+            ours_rate = statistics.median(r["rate"] for r in ours_runs)
+            per_push = statistics.median(r["cpu"] / max(1, r["delivered"]) * 1e6 for r in ours_runs)
+            if h2_rate:
+                print("%-8s h2load %8.0f/s: ours/%s = %.0f %% of h2load, aioapns = %.0f %% of h2load; "
+                      "service CPU %.0f µs per push" % ("%d ms" % latency, h2_rate, transport, ours_rate / h2_rate * 100,
+                                                       peer_rate / h2_rate * 100, per_push))
+            else:
+                print("%-8s ours/%s: service CPU %.0f µs per push" % ("%d ms" % latency, transport, per_push))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("-n", type=int, default=20000)
@@ -413,7 +572,16 @@ def main():
     parser.add_argument("--group", action="store_true",
                         help="a send to a group of N members (default 50,000) beside N explicit uids in sends of 1,000 "
                              "(issue 31): accept time and pushes/s of each")
+    parser.add_argument("--no-h2load", action="store_true", help="skip h2load (nghttp2-client) against the mock")
+    parser.add_argument("--h2load-clients", type=int, default=4, help="h2load's connections (-c)")
+    parser.add_argument("--h2load-streams", type=int, default=100,
+                        help="h2load's requests in flight per connection (-m); at a latency L it cannot pass c*m/L per second")
+    parser.add_argument("--profile", action="store_true",
+                        help="record the service with perf over each timed part; print its CPU split by library")
+    parser.add_argument("--profile-freq", type=int, default=999, help="perf's sampling rate with --profile (Hz)")
     args = parser.parse_args()
+    if args.profile:
+        PROFILE.update({"dir": tempfile.mkdtemp(prefix="push-bench-perf-"), "freq": args.profile_freq})
     cluster = args.scaling or args.no_peer or args.instances > 1 or args.database or args.postgres
     if args.latency is None:
         args.latency = [50] if cluster else [0, 50]
@@ -434,11 +602,11 @@ def main():
     print("N = %d pushes per run, 2 cores, mock: apns-mock-native (HTTP/2 + TLS)" % args.n)
     print("%-8s %-12s %12s %9s %9s %9s %9s %7s %8s %10s" % ("latency", "client", "pushes/s", "seconds", "p50 ms", "p99 ms",
                                                              "RSS MB", "failed", "CPU s", "CPU us/push"))
-    summary = []
+    summary, h2_summary = [], {}
     for latency in args.latency:
         mock, mock_port = start([os.path.join(bin_dir, "apns-mock-native"), "--cert", creds + "/server.pem", "--key",
                                  creds + "/server.key", "--latency-ms", str(latency)], r"PORT (\d+)")
-        ours_runs, peer_runs = {transport: [] for transport in args.transports}, []
+        ours_runs, peer_runs, h2_runs = {transport: [] for transport in args.transports}, [], []
         try:
             # Ours (each transport) and the peer alternate, so slow spells of a shared machine hit all.
             for run in range(args.runs):
@@ -459,10 +627,17 @@ def main():
                 print("%-8s %-12s %12.0f %9.2f %9s %9s %9s %7d %8.2f %10.0f" % (
                     "%d ms" % latency, "aioapns", peer["rate"], peer["elapsed"], "-", "-", "-", peer["failed"],
                     peer["cpu"], peer["cpu"] / max(1, args.n - peer["failed"]) * 1e6), flush=True)
+                h2 = None if args.no_h2load else run_h2load(creds, mock_port, args.n, work, args.h2load_clients,
+                                                             args.h2load_streams)
+                h2_runs.append(h2)
+                for transport in args.transports:
+                    print_h2load_row(latency, h2, ours_runs[transport][-1], transport)
+                    print_profile(ours_runs[transport][-1], args.n, "%d ms, run %d, %s" % (latency, run + 1, transport))
         finally:
             mock.send_signal(signal.SIGTERM)
             mock.wait(10)
         summary.append((latency, ours_runs, peer_runs))
+        h2_summary[latency] = h2_runs
     if args.runs > 1 or len(summary) > 1:
         print("\nmedian of %d run(s) per latency (RSS: the highest peak of all runs)" % args.runs)
         verdicts = []
@@ -482,6 +657,7 @@ def main():
                     latency, transport, ">=" if ours_rate >= 10000 else "BELOW",
                     "faster than" if ours_rate > peer_rate else "NOT faster than", "under" if rss < 64 else "NOT under"))
         print("targets: " + "; ".join(verdicts))
+        print_h2load_summary(summary, h2_summary)
 
 def private_table(args, bin_dir, creds, work):
     """Standard and private mode in turn against one mock (so slow spells of a shared machine hit

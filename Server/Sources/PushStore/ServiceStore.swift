@@ -79,6 +79,10 @@ public protocol ServiceStore: OutboxStore, SharedStore, MessageChangeStore, Encr
     func deleteToken(appId: String, token: String) throws -> Bool
     /// The app's tokens (of one user when `uid` is given), oldest first.
     func tokens(appId: String, uid: String?) throws -> [PushTokenRecord]
+    /// When the token was last registered (its ``PushTokenRecord/updatedAt``), nil when the app
+    /// has no such token: one primary-key lookup, whatever the app holds. The delivery engine
+    /// asks it for a token APNs calls unregistered since a time (410), on the sending thread.
+    func tokenRegisteredAt(appId: String, token: String) throws -> Date?
 
     // MARK: Sends (the outbox side that writes)
     /// Stores the jobs of a send (push jobs and webhook jobs) and its idempotency record in

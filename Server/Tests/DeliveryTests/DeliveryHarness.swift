@@ -75,7 +75,7 @@ final class DeliveryHarness: Sendable {
             directory: directory,
             configuration: configuration,
             lastRegistration: { app, token in
-                (try? store.tokens(appId: app, uid: nil))?.first { $0.token == token }?.updatedAt
+                try? store.tokenRegisteredAt(appId: app, token: token)
             },
             tokenDelivered: { app, token in (try? store.tokenHasDelivered(appId: app, token: token)) ?? false },
             lastDelivery: { app, provider in try? store.providerLastDelivered(appId: app, providerId: provider) },

@@ -102,7 +102,7 @@ public final class PushServiceApp: Sendable {
                 configuration: configuration.delivery.sharingProviderTokens(through: store, secrets: secrets, logger: logger),
                 engine: configuration.engine,
                 lastRegistration: { appId, token in
-                    (try? store.tokens(appId: appId, uid: nil))?.first { $0.token == token }?.updatedAt
+                    try? store.tokenRegisteredAt(appId: appId, token: token)
                 }, logger: logger, clock: workerClock, privateKeys: privateKeys)
         case (nil, .log):
             let sender = LogSender(journalPath: configuration.senderJournal, logger: logger)

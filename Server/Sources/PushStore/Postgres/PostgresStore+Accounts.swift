@@ -332,6 +332,14 @@ extension PostgresStore {
         }
     }
 
+    /// The token's `updated_at`, read through the primary key.
+    public func tokenRegisteredAt(appId: String, token: String) throws -> Date? {
+        try withConnection {
+            try $0.query("SELECT updated_at FROM push_tokens WHERE app_id = $1 AND token = $2", [.text(appId), .text(token)])
+                .first { $0.date(0) }
+        }
+    }
+
     /// Stores the APNs environment a send found a token to work in (it and its pending jobs
     /// use it from then on).
     public func recordTokenEnvironment(appId: String, token: String, environment: TokenEnvironment) throws {

@@ -27,9 +27,28 @@ final class SQLiteConnection {
         sqlite3_busy_timeout(db, 5_000)
     }
 
+    /// Told about each commit's log size instead of SQLite checkpointing in the commit (kept
+    /// here: the WAL hook holds it unretained).
+    private var walObserver: SQLiteCheckpointer?
+
     deinit {
+        if walObserver != nil { sqlite3_wal_hook(db, nil, nil) }
         for stmt in cache.values { sqlite3_finalize(stmt) }
         sqlite3_close_v2(db)
+    }
+
+    /// Hands the log's size after each commit to `observer` (``SQLiteCheckpointer``), which
+    /// checkpoints on its own thread: SQLite's automatic checkpoint inside the commit is off.
+    func checkpoint(with observer: SQLiteCheckpointer) {
+        walObserver = observer
+        sqlite3_wal_hook(
+            db,
+            { context, _, _, pages in
+                if let context {
+                    Unmanaged<SQLiteCheckpointer>.fromOpaque(context).takeUnretainedValue().committed(walPages: Int(pages))
+                }
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(observer).toOpaque())
     }
 
     /// Runs one or more statements without parameters.

@@ -13,9 +13,7 @@ extension SQLiteStore {
         guard !changes.isEmpty || !pushJobs.isEmpty else { return }
         try withConnection { connection in
             try connection.transaction {
-                for job in pushJobs {
-                    try Self.insert(job, into: connection)
-                }
+                try Self.insert(pushJobs, into: connection)
                 try Self.insert(changes, into: connection)
             }
         }
@@ -79,9 +77,7 @@ extension SQLiteStore {
                     try connection.run(
                         "UPDATE push_jobs SET payload = ? WHERE id = ? AND state = ?", [.blob(payload), .text(id), .text(JobState.pending)])
                 }
-                for job in decided.jobs {
-                    try Self.insert(job, into: connection)
-                }
+                try Self.insert(decided.jobs, into: connection)
                 try Self.insert(decided.changes, into: connection)
                 try connection.run(
                     "INSERT INTO idempotency (app_id, key, request_hash, response, created_at) VALUES (?, ?, ?, ?, ?)",

@@ -128,9 +128,7 @@ extension SQLiteStore {
                     .totals
                 }
                 let jobs = try build(totals)
-                for job in jobs {
-                    try Self.insert(job, into: connection)
-                }
+                try Self.insert(jobs, into: connection)
                 let cursor = batch.uids.last ?? batch.after
                 let more =
                     try connection.query(

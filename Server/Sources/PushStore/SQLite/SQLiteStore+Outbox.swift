@@ -18,9 +18,7 @@ extension SQLiteStore {
                 if let (hash, stored) = seen.first {
                     return hash == requestHash ? .replayed(response: stored) : .keyReused
                 }
-                for job in jobs {
-                    try Self.insert(job, into: connection)
-                }
+                try Self.insert(jobs, into: connection)
                 for webhook in webhooks {
                     try Self.insert(webhook, into: connection)
                 }
@@ -40,9 +38,7 @@ extension SQLiteStore {
                 for webhook in webhooks {
                     try Self.insert(webhook, into: connection)
                 }
-                for job in pushJobs {
-                    try Self.insert(job, into: connection)
-                }
+                try Self.insert(pushJobs, into: connection)
             }
         }
         reportAdded(pushJobs, webhooks: webhooks)
@@ -77,17 +73,27 @@ extension SQLiteStore {
                     ) { $0.text(0) }
                 }
                 guard !ids.isEmpty else { return [] }
-                let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
-                let returning = Self.jobColumns.replacing("SELECT ", with: "RETURNING ")
-                    .replacing(" FROM push_jobs", with: "")
                 let jobs = try connection.query(
-                    "UPDATE push_jobs SET state = ?, lease_until = ?, lease_owner = ?, attempts = attempts + 1 "
-                        + "WHERE id IN (\(placeholders)) " + returning,
-                    [.text(JobState.leased), .date(now.addingTimeInterval(lease)), .text(ProcessIdentity.current)]
-                        + ids.map { .text($0) }, PushJob.init(row:))
+                    Self.leaseStatement,
+                    [
+                        .text(JobState.leased), .date(now.addingTimeInterval(lease)), .text(ProcessIdentity.current),
+                        .text(try Self.idList(ids)),
+                    ], PushJob.init(row:))
                 return jobs.sorted { ($0.kind == .call ? 0 : 1, $0.notBefore) < ($1.kind == .call ? 0 : 1, $1.notBefore) }
             }
         }
+    }
+
+    /// The claim's lease of the jobs it chose: the ids travel as one JSON array (one statement
+    /// shape however many, each job found through the primary key), the leased rows come back.
+    private static let leaseStatement =
+        "UPDATE push_jobs SET state = ?, lease_until = ?, lease_owner = ?, attempts = attempts + 1 "
+        + "WHERE id IN (SELECT value FROM json_each(?)) "
+        + jobColumns.replacing("SELECT ", with: "RETURNING ").replacing(" FROM push_jobs", with: "")
+
+    /// Job ids as one JSON array of strings, bound to a `json_each(?)`.
+    static func idList(_ ids: some Sequence<String>) throws -> String {
+        String(decoding: try JSONCodec.encodeData(Array(ids)), as: UTF8.self)
     }
 
     /// The claim's query for jobs whose lease ran out, the longest expired first. It reads them
@@ -111,13 +117,13 @@ extension SQLiteStore {
         let batch = OutcomeBatch(results)
         try withConnection { connection in
             try connection.transaction {
-                // Delivered jobs (nearly all of them) are marked with one statement per 500.
-                for start in stride(from: 0, to: batch.delivered.count, by: 500) {
-                    let chunk = batch.delivered[start..<min(start + 500, batch.delivered.count)]
-                    let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                // Delivered jobs (nearly all of them) are marked with one statement, their ids
+                // one JSON array.
+                if !batch.delivered.isEmpty {
                     try connection.run(
-                        "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = NULL WHERE id IN (\(placeholders))",
-                        [.text(JobState.delivered), .date(now)] + chunk.map { .text($0) })
+                        "UPDATE push_jobs SET state = ?, lease_until = NULL, finished_at = ?, last_error = NULL "
+                            + "WHERE id IN (SELECT value FROM json_each(?))",
+                        [.text(JobState.delivered), .date(now), .text(try Self.idList(batch.delivered))])
                 }
                 for (id, rows) in batch.others {
                     try Self.apply(rows, toJob: id, now: now, on: connection)
@@ -205,23 +211,54 @@ extension SQLiteStore {
         }
     }
 
-    static func insert(_ job: PushJob, into connection: SQLiteConnection) throws {
-        try connection.run(
-            """
-            INSERT INTO push_jobs (id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type,
-                priority, expiration, collapse_id, topic_suffix, state, attempts, not_before, created_at, environment, rule,
-                finished_at, private_plaintext, trimmed, interruption_level, level_reason)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            [
-                .text(job.id), .text(job.appId), .text(job.requestId), .text(job.uid), .text(job.token), .text(job.platform.rawValue),
-                .text(job.kind.rawValue), .text(job.providerId), .blob(job.payload), .text(job.headers.pushType.rawValue),
-                .int(Int64(job.headers.priority)), .int(job.headers.expiration), .optionalText(job.headers.collapseId),
-                .text(job.headers.topicSuffix), .text(job.skipped ? JobState.skipped : JobState.pending), .int(Int64(job.attempts)),
-                .date(job.notBefore), .date(job.createdAt), .optionalText(job.environment?.rawValue), .optionalText(job.rule),
-                job.skipped ? .date(job.createdAt) : .null, PrivatePushColumns.plaintext(job).map(SQLValue.blob) ?? .null,
-                .optionalText(PrivatePushColumns.trimmed(job)), .optionalText(job.interruptionLevel), .optionalText(job.levelReason),
-            ])
+    /// Most rows of one multi-row `INSERT` of push jobs: 25 parameters each, 12,800 in all
+    /// (SQLite allows 32,766).
+    static let insertChunk = 512
+
+    /// Inserts push jobs with one multi-row `INSERT` per ``insertChunk`` jobs (a 20,000-job send
+    /// is 40 statements, not 20,000). The rest of a send is inserted in chunks of powers of two,
+    /// so that at most ten statement shapes exist and each stays in the connection's cache.
+    static func insert(_ jobs: some Collection<PushJob>, into connection: SQLiteConnection) throws {
+        var rest = jobs[...]
+        while !rest.isEmpty {
+            var rows = insertChunk
+            while rows > rest.count { rows /= 2 }
+            var values: [SQLValue] = []
+            values.reserveCapacity(rows * jobValueCount)
+            for job in rest.prefix(rows) { appendValues(of: job, to: &values) }
+            try connection.run(insertStatement(rows: rows), values)
+            rest = rest.dropFirst(rows)
+        }
+    }
+
+    /// The columns of a push job's row as ``insert(_:into:)`` writes them.
+    private static let jobInsertColumns = """
+        INSERT INTO push_jobs (id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type,
+            priority, expiration, collapse_id, topic_suffix, state, attempts, not_before, created_at, environment, rule,
+            finished_at, private_plaintext, trimmed, interruption_level, level_reason)
+        VALUES
+        """
+
+    /// Parameters per job row.
+    private static let jobValueCount = 25
+
+    /// The `INSERT` of `rows` job rows.
+    private static func insertStatement(rows: Int) -> String {
+        let row = "(" + Array(repeating: "?", count: jobValueCount).joined(separator: ", ") + ")"
+        return jobInsertColumns + " " + Array(repeating: row, count: rows).joined(separator: ",\n")
+    }
+
+    /// Appends the ``jobValueCount`` parameters of `job`'s row, in ``jobInsertColumns``' order.
+    private static func appendValues(of job: PushJob, to values: inout [SQLValue]) {
+        values.append(contentsOf: [
+            .text(job.id), .text(job.appId), .text(job.requestId), .text(job.uid), .text(job.token), .text(job.platform.rawValue),
+            .text(job.kind.rawValue), .text(job.providerId), .blob(job.payload), .text(job.headers.pushType.rawValue),
+            .int(Int64(job.headers.priority)), .int(job.headers.expiration), .optionalText(job.headers.collapseId),
+            .text(job.headers.topicSuffix), .text(job.skipped ? JobState.skipped : JobState.pending), .int(Int64(job.attempts)),
+            .date(job.notBefore), .date(job.createdAt), .optionalText(job.environment?.rawValue), .optionalText(job.rule),
+            job.skipped ? .date(job.createdAt) : .null, PrivatePushColumns.plaintext(job).map(SQLValue.blob) ?? .null,
+            .optionalText(PrivatePushColumns.trimmed(job)), .optionalText(job.interruptionLevel), .optionalText(job.levelReason),
+        ])
     }
 
     static func insert(_ webhook: WebhookJob, into connection: SQLiteConnection) throws {

@@ -130,6 +130,15 @@ extension SQLiteStore {
         }
     }
 
+    /// The token's `updated_at` (``tokenRegisteredAtQuery``, through the primary key).
+    public func tokenRegisteredAt(appId: String, token: String) throws -> Date? {
+        try withConnection { try $0.query(Self.tokenRegisteredAtQuery, [.text(appId), .text(token)]) { $0.date(0) }.first }
+    }
+
+    /// The statement of ``tokenRegisteredAt(appId:token:)``: one token's `updated_at` by its
+    /// primary key (its parameters: the app, the token).
+    public static let tokenRegisteredAtQuery = "SELECT updated_at FROM push_tokens WHERE app_id = ? AND token = ?"
+
     /// The columns of a ``PushTokenRecord``, in ``tokenRow(_:)``'s order.
     public static let tokenColumns = """
         SELECT app_id, uid, token, platform, provider_id, timezone, auth_token_hash, auth_token_hint, created_at, updated_at,

@@ -26,6 +26,8 @@ public final class SQLiteStore: ServiceStore, @unchecked Sendable {
 
     /// The schema version after migrations.
     public let schemaVersion: Int
+    /// Checkpoints the log off the commits (nil for an in-memory database).
+    private let checkpointer: SQLiteCheckpointer?
 
     /// Who holds the leases of group sends this store claims: the process's identity
     /// (``ProcessIdentity``) and a random part, so that two stores of one process are two holders.
@@ -45,7 +47,18 @@ public final class SQLiteStore: ServiceStore, @unchecked Sendable {
         // at most (it grows only as pages are read).
         try connection.execute("PRAGMA cache_size=-\(Self.cacheKiB)")
         schemaVersion = try Self.migrate(connection)
+        if try connection.query("PRAGMA journal_mode", [], { $0.text(0) }).first == "wal" {
+            let checkpointer = try SQLiteCheckpointer(path: path, synchronousFull: synchronousFull)
+            connection.checkpoint(with: checkpointer)
+            self.checkpointer = checkpointer
+        } else {
+            checkpointer = nil
+        }
         database = Locked(connection)
+    }
+
+    deinit {
+        checkpointer?.stop()
     }
 
     /// Migrates the database at `path` (created when missing) to schema `version` (at most the
