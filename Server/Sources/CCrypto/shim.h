@@ -168,6 +168,85 @@ done:
     return key;
 }
 
+/// P-256's group for the curve arithmetic of Web Push's sender side (ccrypto_p256_point,
+/// ccrypto_p256_ephemeral_ecdh), built once: OpenSSL's nistz256 implementation, shared read-only
+/// between threads (every use passes its own BN_CTX). NULL on failure.
+static inline EC_GROUP *ccrypto_p256_group(void) {
+    EC_GROUP *group = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1);
+    if (group == NULL) { ERR_clear_error(); }
+    return group;
+}
+
+/// Decodes a 65-byte uncompressed P-256 point (0x04 || x || y) on `group`. Returns NULL, with
+/// the error queue cleared, unless it is a point on the curve (EC_POINT_oct2point refuses
+/// coordinates not below the prime and points off the curve; 65 bytes with 0x04 first cannot
+/// encode the point at infinity). Free with EC_POINT_free.
+static inline EC_POINT *ccrypto_p256_point(const EC_GROUP *group, const unsigned char *octets, size_t length) {
+    EC_POINT *point = NULL;
+    if (group == NULL || octets == NULL || length != 65 || octets[0] != 0x04) { return NULL; }
+    point = EC_POINT_new(group);
+    if (point == NULL || EC_POINT_oct2point(group, point, octets, length, NULL) != 1) {
+        EC_POINT_free(point);
+        point = NULL;
+        ERR_clear_error();
+    }
+    return point;
+}
+
+/// The sender's side of RFC 8291's ECDH in one call, on OpenSSL's EC arithmetic without an
+/// EVP_PKEY per message (in OpenSSL 3.0 making one, exporting its public key and deriving
+/// through EVP_PKEY_CTX cost a third more than the two scalar multiplications): a fresh
+/// ephemeral scalar from OpenSSL's private random generator in [1, n-1] (or `scalar`, 32
+/// bytes big-endian, for test vectors; NULL otherwise), its public point written uncompressed to
+/// `public_out` (65 bytes), and the x coordinate of scalar × `peer` to `secret_out` (32 bytes).
+/// The scalar lives in secure memory and is cleared. Returns 1, or 0 with the error queue
+/// cleared (a scalar out of range, a result at infinity, an OpenSSL failure).
+static inline int ccrypto_p256_ephemeral_ecdh(
+    const EC_GROUP *group, const EC_POINT *peer, const unsigned char *scalar, unsigned char *public_out, unsigned char *secret_out) {
+    int ok = 0;
+    BN_CTX *ctx = NULL;
+    BIGNUM *k = NULL;
+    BIGNUM *x = NULL;
+    EC_POINT *ephemeral = NULL;
+    EC_POINT *shared = NULL;
+    const BIGNUM *order = NULL;
+    if (group == NULL || peer == NULL || public_out == NULL || secret_out == NULL) { return 0; }
+    ctx = BN_CTX_secure_new();
+    k = BN_secure_new();
+    x = BN_new();
+    ephemeral = EC_POINT_new(group);
+    shared = EC_POINT_new(group);
+    order = EC_GROUP_get0_order(group);
+    if (ctx == NULL || k == NULL || x == NULL || ephemeral == NULL || shared == NULL || order == NULL) { goto done; }
+    if (scalar != NULL) {
+        if (BN_bin2bn(scalar, 32, k) == NULL || BN_is_zero(k) || BN_cmp(k, order) >= 0) { goto done; }
+    } else {
+        do {
+            if (BN_priv_rand_range_ex(k, order, 0, ctx) != 1) { goto done; }
+        } while (BN_is_zero(k));
+    }
+    if (EC_POINT_mul(group, ephemeral, k, NULL, NULL, ctx) != 1
+        || EC_POINT_point2oct(group, ephemeral, POINT_CONVERSION_UNCOMPRESSED, public_out, 65, ctx) != 65) {
+        goto done;
+    }
+    if (EC_POINT_mul(group, shared, NULL, peer, k, ctx) != 1 || EC_POINT_is_at_infinity(group, shared)
+        || EC_POINT_get_affine_coordinates(group, shared, x, NULL, ctx) != 1 || BN_bn2binpad(x, secret_out, 32) != 32) {
+        goto done;
+    }
+    ok = 1;
+done:
+    EC_POINT_clear_free(shared);
+    EC_POINT_free(ephemeral);
+    BN_clear_free(x);
+    BN_clear_free(k);
+    BN_CTX_free(ctx);
+    if (!ok) {
+        OPENSSL_cleanse(secret_out, 32);
+        ERR_clear_error();
+    }
+    return ok;
+}
+
 /// OpenSSL's HKDF, fetched once (EVP_KDF_fetch) for ccrypto_hkdf_sha256: a fetch per call
 /// costs twice the derivation. Shared read-only between threads. NULL on failure.
 static inline EVP_KDF *ccrypto_hkdf_fetch(void) {

@@ -12,6 +12,8 @@ enum OpenSSLObjects {
 
     /// P-256's domain parameters (`ccrypto_p256_parameters`).
     nonisolated(unsafe) static let p256Parameters: OpaquePointer? = ccrypto_p256_parameters()
+    /// P-256's group for the sender side of Web Push (`ccrypto_p256_group`).
+    nonisolated(unsafe) static let p256Group: OpaquePointer? = ccrypto_p256_group()
     /// HKDF (`ccrypto_hkdf_fetch`).
     nonisolated(unsafe) static let hkdf: OpaquePointer? = ccrypto_hkdf_fetch()
     /// AES-128-GCM, for Web Push's content encryption.

@@ -31,8 +31,9 @@ public enum WebPushError: Error, Equatable, Sendable {
     case openSSLFailure(String)
 }
 
-/// A P-256 key pair for ECDH: the service's fresh ephemeral key for one message, or a device's
-/// key (what the SDK keeps in the keychain; here to decrypt in tests and round trips).
+/// A P-256 key pair for ECDH: a device's key (what the SDK keeps in the keychain; here to
+/// decrypt in tests and round trips). The service's ephemeral key of a message never leaves
+/// `ccrypto_p256_ephemeral_ecdh`.
 ///
 /// `@unchecked Sendable`: the wrapped `EVP_PKEY` is never mutated after creation, and OpenSSL 3
 /// allows concurrent derivations with one key when each call has its own context.
@@ -95,8 +96,10 @@ public final class P256KeyAgreementKey: @unchecked Sendable {
 /// A P-256 public key parsed and checked by OpenSSL (on the curve, coordinates below the field
 /// prime; a 65-byte uncompressed point is never the point at infinity).
 final class P256PublicKey: @unchecked Sendable {
-    // `@unchecked Sendable`: the wrapped `EVP_PKEY` is never mutated after import.
+    // `@unchecked Sendable`: the wrapped `EVP_PKEY` and `EC_POINT` are never mutated after import.
     let pkey: OpaquePointer
+    /// The same point for the sender side's curve arithmetic (`ccrypto_p256_ephemeral_ecdh`).
+    let point: OpaquePointer
 
     /// Parses a 65-byte uncompressed point.
     init(uncompressed point: [UInt8]) throws(WebPushError) {
@@ -107,10 +110,18 @@ final class P256PublicKey: @unchecked Sendable {
         guard let pkey = ccrypto_p256_public_key(OpenSSLObjects.p256Parameters, point, point.count) else {
             throw .invalidP256DH("not a point on P-256")
         }
+        guard let decoded = ccrypto_p256_point(OpenSSLObjects.p256Group, point, point.count) else {
+            EVP_PKEY_free(pkey)
+            throw .invalidP256DH("not a point on P-256")
+        }
         self.pkey = pkey
+        self.point = decoded
     }
 
-    deinit { EVP_PKEY_free(pkey) }
+    deinit {
+        EVP_PKEY_free(pkey)
+        EC_POINT_free(point)
+    }
 }
 
 /// A device's Web Push keys as it registers them (`"encryption": {"p256dh", "auth"}`): its
@@ -174,28 +185,37 @@ public enum WebPushEncryption {
     ///   plaintext.
     /// - Throws: `WebPushError.plaintextTooLarge`, or `.openSSLFailure`.
     public static func encrypt(_ plaintext: [UInt8], for keys: WebPushKeys) throws(WebPushError) -> [UInt8] {
-        try encrypt(plaintext, for: keys, ephemeralKey: P256KeyAgreementKey(), salt: Array(Crypto.randomBytes(16)))
+        try encrypt(plaintext, for: keys, ephemeralScalar: nil, salt: Array(Crypto.randomBytes(16)))
     }
 
-    /// Encrypts with a given ephemeral key and salt: for RFC 8291's test vector. Never reuse
-    /// either outside tests.
+    /// Encrypts with a given ephemeral private scalar (32 bytes, big-endian) and salt: for RFC
+    /// 8291's test vector, through the same code as every message. Never reuse either outside
+    /// tests. `nil`: a fresh ephemeral key, as ``encrypt(_:for:)``.
     package static func encrypt(
-        _ plaintext: [UInt8], for keys: WebPushKeys, ephemeralKey: P256KeyAgreementKey, salt: [UInt8]
+        _ plaintext: [UInt8], for keys: WebPushKeys, ephemeralScalar: [UInt8]?, salt: [UInt8]
     ) throws(WebPushError) -> [UInt8] {
         guard plaintext.count <= maximumPlaintextLength else { throw .plaintextTooLarge(length: plaintext.count) }
         precondition(salt.count == 16, "an aes128gcm salt is 16 bytes")
-        let shared = try ephemeralKey.sharedSecret(with: keys.device)
+        if let ephemeralScalar, ephemeralScalar.count != 32 { throw .invalidPrivateKey }
+        // The ephemeral key pair and the ECDH secret in one call: no EVP_PKEY per message.
+        var senderPublic = [UInt8](repeating: 0, count: 65)
+        var shared = [UInt8](repeating: 0, count: 32)
+        guard
+            ccrypto_p256_ephemeral_ecdh(OpenSSLObjects.p256Group, keys.device.point, ephemeralScalar, &senderPublic, &shared) == 1
+        else {
+            if ephemeralScalar != nil { throw .invalidPrivateKey }
+            throw .openSSLFailure("P-256 ephemeral key and ECDH")
+        }
         let (key, nonce) = try contentKeys(
-            sharedSecret: shared, auth: keys.auth, devicePublic: keys.p256dh, senderPublic: ephemeralKey.publicKey,
-            salt: salt)
+            sharedSecret: shared, auth: keys.auth, devicePublic: keys.p256dh, senderPublic: senderPublic, salt: salt)
         guard let sealed = AESGCM.seal(key: key, nonce: nonce, plaintext: plaintext + [2]) else {
             throw .openSSLFailure("AES-128-GCM")
         }
         var message = salt
         message.reserveCapacity(headerLength + sealed.count)
         message += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: recordSize >> $0) }
-        message.append(UInt8(ephemeralKey.publicKey.count))
-        message += ephemeralKey.publicKey
+        message.append(UInt8(senderPublic.count))
+        message += senderPublic
         message += sealed
         return message
     }

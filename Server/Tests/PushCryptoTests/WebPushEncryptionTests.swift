@@ -32,7 +32,7 @@ private enum RFC8291 {
 
         // When the plaintext is encrypted with them
         let message = try WebPushEncryption.encrypt(
-            RFC8291.plaintext, for: keys, ephemeralKey: sender, salt: RFC8291.bytes(RFC8291.salt))
+            RFC8291.plaintext, for: keys, ephemeralScalar: RFC8291.bytes(RFC8291.asPrivate), salt: RFC8291.bytes(RFC8291.salt))
 
         // Then the message is the RFC's, byte for byte
         #expect(Base64URL.encode(message) == RFC8291.message)
@@ -153,6 +153,14 @@ private enum RFC8291 {
         #expect(throws: WebPushError.invalidPrivateKey) { try P256KeyAgreementKey(privateScalar: [UInt8](repeating: 0, count: 32)) }
         #expect(throws: WebPushError.invalidPrivateKey) { try P256KeyAgreementKey(privateScalar: [UInt8](repeating: 0xff, count: 32)) }
         #expect(throws: WebPushError.invalidPrivateKey) { try P256KeyAgreementKey(privateScalar: [1]) }
+        // The sender side's scalar too (zero, at least the group order, not 32 bytes).
+        let keys = try? WebPushKeys(p256dh: RFC8291.uaPublic, auth: RFC8291.auth)
+        for scalar in [[UInt8](repeating: 0, count: 32), [UInt8](repeating: 0xff, count: 32), [1]] {
+            #expect(throws: WebPushError.invalidPrivateKey) {
+                try WebPushEncryption.encrypt(
+                    [1, 2, 3], for: #require(keys), ephemeralScalar: scalar, salt: [UInt8](repeating: 7, count: 16))
+            }
+        }
     }
 
     // MARK: Messages a device cannot open
