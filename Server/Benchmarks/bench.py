@@ -566,9 +566,9 @@ def main():
     parser.add_argument("--no-peer", action="store_true", help="skip aioapns; print the cluster table")
     parser.add_argument("--private", action="store_true",
                         help="standard and private (sealed, issue 28) apps in turn in the same run; prints both and the ratio")
-    parser.add_argument("--transports", nargs="+", choices=["curl", "native"], default=["curl", "native"],
+    parser.add_argument("--transports", nargs="+", choices=["curl", "native"],
                         help="the service's APNs transports (--apns-transport) measured in turn in each run (default: "
-                             "curl and native); the other tables use the first")
+                             "curl and native); the other tables use the first given, else the service's default (native)")
     parser.add_argument("--group", action="store_true",
                         help="a send to a group of N members (default 50,000) beside N explicit uids in sends of 1,000 "
                              "(issue 31): accept time and pushes/s of each")
@@ -580,6 +580,10 @@ def main():
                         help="record the service with perf over each timed part; print its CPU split by library")
     parser.add_argument("--profile-freq", type=int, default=999, help="perf's sampling rate with --profile (Hz)")
     args = parser.parse_args()
+    # The main table compares both transports; the others measure one: the one asked for, else
+    # the service's default (no flag).
+    args.single_transport = args.transports[0] if args.transports else None
+    args.transports = args.transports or ["curl", "native"]
     if args.profile:
         PROFILE.update({"dir": tempfile.mkdtemp(prefix="push-bench-perf-"), "freq": args.profile_freq})
     cluster = args.scaling or args.no_peer or args.instances > 1 or args.database or args.postgres
@@ -673,11 +677,12 @@ def private_table(args, bin_dir, creds, work):
         for run in range(args.runs):
             for mode in ("standard", "private"):
                 result = run_service(bin_dir, creds, mock_port, args.n, os.path.join(work, "data-%s-%d" % (mode, run)),
-                                     mock.pid, private=mode == "private", transport=args.transports[0])
+                                     mock.pid, private=mode == "private", transport=args.single_transport)
                 rates[mode].append(result["rate"])
                 print("%-9s %12.0f %9.2f %9.1f %9.1f %7d %8.2f" % (
                     mode, result["rate"], result["elapsed"], result["p50"], result["p99"], result["failed"], result["cpu"]),
                     flush=True)
+                print_profile(result, args.n, "%s, run %d" % (mode, run + 1))
     finally:
         mock.send_signal(signal.SIGTERM)
         mock.wait(10)
@@ -706,7 +711,8 @@ def group_table(args, bin_dir, creds, work):
         for run in range(args.runs):
             cmd = [os.path.join(bin_dir, "push-server"), "--port", "0", "--data-dir", os.path.join(work, "group-%d" % run),
                    "--sender", "delivery", "--apns-url", "https://127.0.0.1:%d" % mock_port, "--ca-file", creds + "/ca.pem",
-                   "--log-level", "error", "--rate-limit", "0", "--apns-transport", args.transports[0]]
+                   "--log-level", "error", "--rate-limit", "0"] + (
+                       ["--apns-transport", args.single_transport] if args.single_transport else [])
             server, port = start(cmd, r"listening on http://[\d.]+:(\d+)", env)
             try:
                 api = API(port, admin_key)
@@ -810,7 +816,7 @@ def cluster_table(args, bin_dir, creds, work):
                             bin_dir, creds, mock_port, args.n,
                             os.path.join(work, "data-%d-%d-%s-%d" % (latency, run, store, instances)), mock.pid,
                             instances=instances, postgres=postgres if store == "PostgreSQL" else None, pool=args.pool,
-                            users_per_send=users_per_send, transport=args.transports[0])
+                            users_per_send=users_per_send, transport=args.single_transport)
                         results[config].append(result)
                         pg_cpu = result["pg_cpu"]
                         total_cpu = result["cpu"] + (pg_cpu or 0.0)
