@@ -517,15 +517,15 @@ def print_profile(ours, n, label):
 
 
 
-def print_h2load_row(latency, h2, ours, transport):
-    """h2load's row of the main table (once per run), and our rate on `transport` as a share of it."""
+def print_h2load_row(latency, h2, transport_runs):
+    """h2load's row of the main table, and each transport's rate of this run as a share of it."""
     if not h2:
         return
-    if not h2.get("printed"):
-        h2["printed"] = True
-        print("%-8s %-12s %12.0f %9.2f %9s %9s %9s %7d %8.2f %10s" % (
-            "%d ms" % latency, "h2load", h2["rate"], h2["elapsed"], "-", "-", "-", h2["failed"], h2["cpu"], "-"), flush=True)
-    print("         (ours/%s = %.0f %% of h2load %s)" % (transport, ours["rate"] / h2["rate"] * 100, h2["flags"]), flush=True)
+    print("%-8s %-12s %12.0f %9.2f %9s %9s %9s %7d %8.2f %10s" % (
+        "%d ms" % latency, "h2load", h2["rate"], h2["elapsed"], "-", "-", "-", h2["failed"], h2["cpu"], "-"), flush=True)
+    for transport, runs in transport_runs.items():
+        print("         (ours/%s = %.0f %% of h2load %s)" % (transport, runs[-1]["rate"] / h2["rate"] * 100, h2["flags"]),
+              flush=True)
 
 
 def print_h2load_summary(summary, h2_summary):
@@ -634,8 +634,8 @@ def main():
                 h2 = None if args.no_h2load else run_h2load(creds, mock_port, args.n, work, args.h2load_clients,
                                                              args.h2load_streams)
                 h2_runs.append(h2)
+                print_h2load_row(latency, h2, ours_runs)
                 for transport in args.transports:
-                    print_h2load_row(latency, h2, ours_runs[transport][-1], transport)
                     print_profile(ours_runs[transport][-1], args.n, "%d ms, run %d, %s" % (latency, run + 1, transport))
         finally:
             mock.send_signal(signal.SIGTERM)
