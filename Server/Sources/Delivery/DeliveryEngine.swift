@@ -64,6 +64,12 @@ public final class DeliveryEngine: Sendable {
         var retries = RetryTimes()
         /// Until when the claimer idles (nil during a pass): a retry due sooner wakes it.
         var claimerIdleUntil: Date?
+        /// The last claim that left providers out and found nothing: until `until`, a new
+        /// send (``DeliveryEngine/wake()``) or a retry falling due, a claim leaving out at
+        /// least these providers would find nothing either, so none is made. Without it, while
+        /// one provider holds its share (one busy app), every answered chunk was followed by a
+        /// claim that read that provider's whole backlog to find nothing.
+        var fruitless: (excluded: Set<ProviderRef>, until: Date)?
     }
 
     /// When the retries the engine recorded fall due, so that the claimer idles until the first
@@ -181,7 +187,10 @@ public final class DeliveryEngine: Sendable {
 
     /// Tells the engine new jobs may be due (after a send was accepted).
     public func wake() {
-        claimer.wake()
+        lock.withLock {
+            shared.fruitless = nil
+            claimer.wakeInsideLock()
+        }
     }
 
     /// Stops claiming, waits up to `timeout` seconds for sends in flight to be recorded, then
@@ -226,17 +235,34 @@ public final class DeliveryEngine: Sendable {
         // but at most four times `maxInFlight` may wait, so a slow store slows claiming.
         let perProvider = self.perProvider
         let providerClaimAt = self.providerClaimAt
-        let slots: (free: Int, excluded: Set<ProviderRef>, busiest: Int)? = lock.withLock {
+        enum Pass {
+            case claim(free: Int, excluded: Set<ProviderRef>, busiest: Int)
+            case idle(until: Date)
+            case end
+        }
+        let pass: Pass = lock.withLock {
             shared.claimerIdleUntil = nil
             let goesOn = claimer.waitWhile {
                 shared.sending > claimAt || shared.inFlight >= configuration.maxInFlight * 4
             }
-            guard goesOn else { return nil }
+            guard goesOn else { return .end }
             let excluded = Set(shared.sendingBy.filter { $0.value > providerClaimAt }.keys)
+            if let fruitless = shared.fruitless, !excluded.isEmpty, excluded.isSuperset(of: fruitless.excluded),
+                clock.now < fruitless.until
+            {
+                // Nothing but the left-out providers' jobs was due: wait as after that claim.
+                shared.claimerIdleUntil = fruitless.until
+                return .idle(until: fruitless.until)
+            }
             let busiest = shared.sendingBy.values.filter { $0 <= providerClaimAt }.max() ?? 0
-            return (configuration.maxInFlight - shared.sending, excluded, busiest)
+            return .claim(free: configuration.maxInFlight - shared.sending, excluded: excluded, busiest: busiest)
         }
-        guard let slots else { return .end }
+        let slots: (free: Int, excluded: Set<ProviderRef>, busiest: Int)
+        switch pass {
+        case .end: return .end
+        case .idle(let until): return .idleUntil(until)
+        case .claim(let free, let excluded, let busiest): slots = (free, excluded, busiest)
+        }
         // A claim may go to one provider only: at most what keeps every provider within its share.
         let limit = min(slots.free, configuration.batchSize, perProvider - slots.busiest)
         let jobs: [PushJob]
@@ -256,6 +282,7 @@ public final class DeliveryEngine: Sendable {
                 lock.withLock {
                     if let retry = shared.retries.next(after: now), retry < until { until = retry }
                     shared.claimerIdleUntil = until
+                    if !slots.excluded.isEmpty { shared.fruitless = (slots.excluded, until) }
                     return until
                 })
         }
@@ -377,6 +404,10 @@ public final class DeliveryEngine: Sendable {
                 // clears them.
                 shared.retries.forget(upTo: time)
                 for retry in retries { shared.retries.insert(retry) }
+                // A retry falling due may be another provider's job: claim for it then.
+                if let fruitless = shared.fruitless, let first = shared.retries.times.first, first < fruitless.until {
+                    shared.fruitless?.until = first
+                }
                 // An idle claimer waits for the first retry instead of its whole poll.
                 if let idle = shared.claimerIdleUntil, let first = shared.retries.times.first, first < idle {
                     claimer.wakeInsideLock()
