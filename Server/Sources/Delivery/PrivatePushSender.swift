@@ -19,11 +19,13 @@ import ServerSupport
 /// - The keys are read when the engine has claimed the job (``prepare(_:)``: one query per app
 ///   and batch) or, for a job sent without it, when it is sent; nothing is kept past that send,
 ///   so a retry after a re-registration uses the new key.
-/// - The encryption runs on a worker of its own (``BackgroundWorker``, thread `push-seal`), off
-///   the engine's claiming thread: it takes the private jobs handed to it in chunks, seals a
-///   chunk, then hands the whole chunk to the inner sender, so that its network loop gets the
-///   pushes in bursts it writes together rather than one wake-up per push. ``stop()`` ends it;
-///   a job handed to it after that, or still waiting then, gets a retry outcome.
+/// - The encryption runs on workers of its own (``BackgroundWorker``, threads `push-seal-N`),
+///   off the engine's claiming thread, one per processor (at most four): each takes the private
+///   jobs handed to it in chunks, seals a chunk, then hands the whole chunk to the inner sender,
+///   so that its network loop gets the pushes in bursts it writes together rather than one
+///   wake-up per push. A token's pushes all go to one worker, so they leave in the order they
+///   came. ``stop()`` ends them; a job handed on after that, or still waiting then, gets a
+///   retry outcome.
 public final class PrivatePushSender: PushSender {
     /// The keys of a token as stored, opened (the auth secret unsealed with the service's key).
     public typealias Opener = @Sendable (_ appId: String, _ token: String, _ stored: StoredEncryptionKeys) throws -> WebPushKeys
@@ -60,41 +62,53 @@ public final class PrivatePushSender: PushSender {
         let completion: @Sendable (JobOutcome) -> Void
     }
 
-    /// The jobs waiting for the sealing worker, oldest first, and whether it was stopped.
-    private let waiting = Locked((jobs: [Waiting](), stopped: false))
-    /// The worker that seals (``sealPass()``).
-    private let sealer: BackgroundWorker
+    /// One sealing worker and the jobs waiting for it, oldest first.
+    private final class Lane: Sendable {
+        let waiting = Locked((jobs: [Waiting](), stopped: false))
+        let worker: BackgroundWorker
+
+        init(name: String) { worker = BackgroundWorker(name: name, idle: 60) }
+    }
+
+    /// The sealing workers (``sealPass(_:)``), each with its own queue.
+    private let lanes: [Lane]
     /// How many jobs one pass seals before it hands them on: a few milliseconds of work.
     package static let chunk = 32
 
     /// The keys the call push of a keyless VoIP token keeps in clear (with `aps` and `pushId`).
     public static let keylessCallKeys = ["type", "callAction", "sessionId"]
 
+    /// The sealing workers by default: one per processor, at most four.
+    public static var defaultSealers: Int { min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)) }
+
     /// Wraps `inner`, reading keys from `keys` and opening them with `open`.
-    /// `now`: the clock a retry after a failed read of the keys is timed on.
+    /// `now`: the clock a retry after a failed read of the keys is timed on. `sealers`: how many
+    /// workers encrypt (at least one).
     public init(
         wrapping inner: any PushSender, keys: any EncryptionKeyStore, open: @escaping Opener, logger: Logger,
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init, sealers: Int = PrivatePushSender.defaultSealers
     ) {
         self.now = now
         self.inner = inner
         self.keys = keys
         self.open = open
         self.logger = logger
-        self.sealer = BackgroundWorker(name: "push-seal", idle: 60)
+        self.lanes = (0..<max(1, sealers)).map { Lane(name: "push-seal-\($0)") }
     }
 
-    /// Ends the sealing worker after the chunk under way; the jobs still waiting, and any
+    /// Ends the sealing workers after the chunks under way; the jobs still waiting, and any
     /// handed on later, get a retry outcome (their keys are read again when they are retried).
     /// Call it after the engine stopped.
     public func stop() {
-        _ = sealer.stop(timeout: 10)
-        let left = waiting.withLock { state -> [Waiting] in
-            state.stopped = true
-            defer { state.jobs.removeAll() }
-            return state.jobs
+        for lane in lanes { _ = lane.worker.stop(timeout: 10) }
+        for lane in lanes {
+            let left = lane.waiting.withLock { state -> [Waiting] in
+                state.stopped = true
+                defer { state.jobs.removeAll() }
+                return state.jobs
+            }
+            for waiting in left { waiting.completion(Self.stopping(now())) }
         }
-        for waiting in left { waiting.completion(Self.stopping(now())) }
     }
 
     private static func stopping(_ now: Date) -> JobOutcome {
@@ -110,20 +124,25 @@ public final class PrivatePushSender: PushSender {
 
     public func send(_ job: PushJob, completion: @escaping @Sendable (JobOutcome) -> Void) {
         guard job.privatePush != nil else { return inner.send(job, completion: completion) }
-        let accepted = waiting.withLock { state -> Bool in
+        // A token's pushes share a lane, so they leave in order.
+        let lane = lanes[Int(UInt(bitPattern: job.token.hashValue) % UInt(lanes.count))]
+        let accepted = lane.waiting.withLock { state -> Bool in
             guard !state.stopped else { return false }
             state.jobs.append(Waiting(job: job, completion: completion))
             return true
         }
         guard accepted else { return completion(Self.stopping(now())) }
         // Starts the worker the first time (later calls do nothing) and wakes it.
-        sealer.start { [weak self] in self?.sealPass() ?? .end }
-        sealer.wake()
+        lane.worker.start { [weak self, weak lane] in
+            guard let self, let lane else { return .end }
+            return self.sealPass(lane)
+        }
+        lane.worker.wake()
     }
 
-    /// One pass of the sealing worker: seals up to ``chunk`` waiting jobs, then hands them all on.
-    private func sealPass() -> BackgroundWorker.Next {
-        let (chunk, more) = waiting.withLock { state -> ([Waiting], Bool) in
+    /// One pass of a sealing worker: seals up to ``chunk`` jobs of its lane, then hands them all on.
+    private func sealPass(_ lane: Lane) -> BackgroundWorker.Next {
+        let (chunk, more) = lane.waiting.withLock { state -> ([Waiting], Bool) in
             let count = min(Self.chunk, state.jobs.count)
             let chunk = Array(state.jobs.prefix(count))
             state.jobs.removeFirst(count)

@@ -73,12 +73,17 @@ public final class P256KeyAgreementKey: @unchecked Sendable {
     deinit { EVP_PKEY_free(pkey) }
 
     /// The ECDH shared secret (the x coordinate, 32 bytes) with a peer's public key. The peer
-    /// was checked when it was imported (`P256PublicKey`), so OpenSSL does not check it again.
+    /// was checked when it was decoded (`P256PublicKey`); its `EVP_PKEY` is made here, where
+    /// only the device's side (decryption) needs one.
     func sharedSecret(with peer: P256PublicKey) throws(WebPushError) -> [UInt8] {
+        guard let peerKey = ccrypto_p256_public_key(OpenSSLObjects.p256Parameters, peer.octets, peer.octets.count) else {
+            throw .invalidP256DH("not a point on P-256")
+        }
+        defer { EVP_PKEY_free(peerKey) }
         guard let ctx = EVP_PKEY_CTX_new(pkey, nil) else { throw .openSSLFailure("ECDH context") }
         defer { EVP_PKEY_CTX_free(ctx) }
         var length = 0
-        guard EVP_PKEY_derive_init(ctx) == 1, EVP_PKEY_derive_set_peer_ex(ctx, peer.pkey, 0) == 1,
+        guard EVP_PKEY_derive_init(ctx) == 1, EVP_PKEY_derive_set_peer_ex(ctx, peerKey, 0) == 1,
             EVP_PKEY_derive(ctx, nil, &length) == 1, length == 32
         else {
             ERR_clear_error()
@@ -93,13 +98,16 @@ public final class P256KeyAgreementKey: @unchecked Sendable {
     }
 }
 
-/// A P-256 public key parsed and checked by OpenSSL (on the curve, coordinates below the field
-/// prime; a 65-byte uncompressed point is never the point at infinity).
+/// A P-256 public key decoded and checked by OpenSSL (`EC_POINT_oct2point`: on the curve,
+/// coordinates below the field prime; a 65-byte uncompressed point is never the point at
+/// infinity), as the point the sender's arithmetic uses (`ccrypto_p256_ephemeral_ecdh`). It
+/// is decoded once per device key, and no `EVP_PKEY` is made for it: a private push's sender
+/// side needs none.
 final class P256PublicKey: @unchecked Sendable {
-    // `@unchecked Sendable`: the wrapped `EVP_PKEY` and `EC_POINT` are never mutated after import.
-    let pkey: OpaquePointer
-    /// The same point for the sender side's curve arithmetic (`ccrypto_p256_ephemeral_ecdh`).
+    // `@unchecked Sendable`: the wrapped `EC_POINT` is never mutated after decoding.
     let point: OpaquePointer
+    /// The 65 bytes it was decoded from.
+    let octets: [UInt8]
 
     /// Parses a 65-byte uncompressed point.
     init(uncompressed point: [UInt8]) throws(WebPushError) {
@@ -107,21 +115,14 @@ final class P256PublicKey: @unchecked Sendable {
             throw .invalidP256DH("must be 65 bytes, got \(point.count)")
         }
         guard point[0] == 0x04 else { throw .invalidP256DH("must be an uncompressed point (0x04 first)") }
-        guard let pkey = ccrypto_p256_public_key(OpenSSLObjects.p256Parameters, point, point.count) else {
-            throw .invalidP256DH("not a point on P-256")
-        }
         guard let decoded = ccrypto_p256_point(OpenSSLObjects.p256Group, point, point.count) else {
-            EVP_PKEY_free(pkey)
             throw .invalidP256DH("not a point on P-256")
         }
-        self.pkey = pkey
         self.point = decoded
+        self.octets = point
     }
 
-    deinit {
-        EVP_PKEY_free(pkey)
-        EC_POINT_free(point)
-    }
+    deinit { EC_POINT_free(point) }
 }
 
 /// A device's Web Push keys as it registers them (`"encryption": {"p256dh", "auth"}`): its
