@@ -118,6 +118,40 @@ import Testing
         rig.sender.stop()
     }
 
+    /// Records each job as it is handed on, on the caller's thread (the recording sender's
+    /// completion form goes through a task, which would reorder them).
+    final class InOrder: PushSender {
+        let sent = Locked<[PushJob]>([])
+        func send(_ job: PushJob) async -> JobOutcome { .delivered }
+        func send(_ job: PushJob, completion: @escaping @Sendable (JobOutcome) -> Void) {
+            sent.withLock { $0.append(job) }
+            completion(.delivered)
+        }
+    }
+
+    @Test func severalSealersKeepEachTokensPushesInOrder() async throws {
+        let rig = try Rig()
+        let inOrder = InOrder()
+        let sender = PrivatePushSender(
+            wrapping: inOrder, keys: rig.keys, open: { appId, token, stored in
+                let auth = try rig.secrets.open(stored.sealedAuth, context: StoredEncryptionKeys.sealingContext(appId: appId, token: token))
+                return try WebPushKeys(p256dh: [UInt8](stored.p256dh), auth: [UInt8](auth))
+            }, logger: rig.log.logger(), sealers: 4)
+        let tokens = (0..<8).map { "tok\($0)" }
+        for token in tokens { _ = try rig.register(token) }
+        // Interleaved across the tokens, handed on one after the other, as the engine does.
+        let jobs = (0..<(PrivatePushSender.chunk * 10)).map { Self.job(token: tokens[$0 % tokens.count]) }
+        let answered = Locked(0)
+        for job in jobs { sender.send(job) { _ in answered.withLock { $0 += 1 } } }
+        #expect(await eventually(timeout: 30) { answered.withLock { $0 } == jobs.count })
+        let sent = inOrder.sent.withLock { $0 }
+        #expect(sent.count == jobs.count)
+        for token in tokens {
+            #expect(sent.filter { $0.token == token }.map(\.id) == jobs.filter { $0.token == token }.map(\.id), "token \(token)")
+        }
+        sender.stop()
+    }
+
     @Test func afterStopAPrivateJobGetsARetryAndNothingIsSent() async throws {
         let rig = try Rig()
         _ = try rig.register("tok")
