@@ -18,6 +18,11 @@ private enum RFC8291 {
         "DGv6ra1nlYgDCS1FRnbzlwAAEABBBP4z9KsN6nGRTbVYI_c7VJSPQTBtkgcy27mlmlMoZIIgDll6e3vCYLocInmYWAmS6TlzAC8wEqKK6PBru3jl7A"
         + "_yl95bQpu6cVPTpK4Mqgkf1CXztLVBSt2Ks3oZwbuwXPXLWyouBWLVWGNWQexSgSxsj_Qulcy4a-fN"
 
+    /// The appendix's intermediate values.
+    static let ecdhSecret = "kyrL1jIIOHEzg3sM2ZWRHDRB62YACZhhSlknJ672kSs"
+    static let cek = "oIhVW04MRdy2XN9CiKLxTg"
+    static let nonce = "4h_95klXJ5E_qnoN"
+
     static func bytes(_ text: String) throws -> [UInt8] { try #require(Base64URL.decode(text)) }
 }
 
@@ -37,6 +42,30 @@ private enum RFC8291 {
         // Then the message is the RFC's, byte for byte
         #expect(Base64URL.encode(message) == RFC8291.message)
         #expect(message.count == RFC8291.plaintext.count + WebPushEncryption.overhead)
+    }
+
+    @Test func theKeyScheduleGivesTheRFCsKeyAndNonceThroughHMACAndThroughHKDF() throws {
+        let inputs = (
+            secret: try RFC8291.bytes(RFC8291.ecdhSecret), auth: try RFC8291.bytes(RFC8291.auth),
+            device: try RFC8291.bytes(RFC8291.uaPublic), sender: try RFC8291.bytes(RFC8291.asPublic),
+            salt: try RFC8291.bytes(RFC8291.salt)
+        )
+        let viaHMAC = try WebPushEncryption.contentKeys(
+            sharedSecret: inputs.secret, auth: inputs.auth, devicePublic: inputs.device, senderPublic: inputs.sender, salt: inputs.salt)
+        let viaHKDF = try WebPushEncryption.contentKeysThroughHKDF(
+            sharedSecret: inputs.secret, auth: inputs.auth, devicePublic: inputs.device, senderPublic: inputs.sender, salt: inputs.salt)
+        #expect(viaHMAC.key == (try RFC8291.bytes(RFC8291.cek)))
+        #expect(viaHMAC.nonce == (try RFC8291.bytes(RFC8291.nonce)))
+        #expect(viaHKDF.key == viaHMAC.key && viaHKDF.nonce == viaHMAC.nonce)
+        // And on other inputs: the two ways agree.
+        for _ in 0..<50 {
+            let random = { (count: Int) in [UInt8](Crypto.randomBytes(count)) }
+            let (secret, auth, device, sender, salt) = (random(32), random(16), random(65), random(65), random(16))
+            let a = try WebPushEncryption.contentKeys(sharedSecret: secret, auth: auth, devicePublic: device, senderPublic: sender, salt: salt)
+            let b = try WebPushEncryption.contentKeysThroughHKDF(
+                sharedSecret: secret, auth: auth, devicePublic: device, senderPublic: sender, salt: salt)
+            #expect(a.key == b.key && a.nonce == b.nonce)
+        }
     }
 
     @Test func theRFCMessageDecryptsToTheRFCPlaintext() throws {
