@@ -300,7 +300,8 @@ public enum WebPushEncryption {
         let ikm = try hkdf(.extractAndExpand, salt: auth, key: sharedSecret, info: keyInfoLabel + devicePublic + senderPublic, length: 32)
         let prk = try hkdf(.extract, salt: salt, key: ikm, info: [], length: 32)
         return (
-            try hkdf(.expand, salt: [], key: prk, info: cekInfo, length: 16), try hkdf(.expand, salt: [], key: prk, info: nonceInfo, length: 12)
+            try hkdf(.expand, salt: [], key: prk, info: cekInfo, length: 16),
+            try hkdf(.expand, salt: [], key: prk, info: nonceInfo, length: 12)
         )
     }
 

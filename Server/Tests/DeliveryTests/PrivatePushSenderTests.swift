@@ -133,7 +133,8 @@ import Testing
         let rig = try Rig()
         let inOrder = InOrder()
         let sender = PrivatePushSender(
-            wrapping: inOrder, keys: rig.keys, open: { appId, token, stored in
+            wrapping: inOrder, keys: rig.keys,
+            open: { appId, token, stored in
                 let auth = try rig.secrets.open(stored.sealedAuth, context: StoredEncryptionKeys.sealingContext(appId: appId, token: token))
                 return try WebPushKeys(p256dh: [UInt8](stored.p256dh), auth: [UInt8](auth))
             }, logger: rig.log.logger(), sealers: 4)

@@ -61,7 +61,8 @@ private enum RFC8291 {
         for _ in 0..<50 {
             let random = { (count: Int) in [UInt8](Crypto.randomBytes(count)) }
             let (secret, auth, device, sender, salt) = (random(32), random(16), random(65), random(65), random(16))
-            let a = try WebPushEncryption.contentKeys(sharedSecret: secret, auth: auth, devicePublic: device, senderPublic: sender, salt: salt)
+            let a = try WebPushEncryption.contentKeys(
+                sharedSecret: secret, auth: auth, devicePublic: device, senderPublic: sender, salt: salt)
             let b = try WebPushEncryption.contentKeysThroughHKDF(
                 sharedSecret: secret, auth: auth, devicePublic: device, senderPublic: sender, salt: salt)
             #expect(a.key == b.key && a.nonce == b.nonce)
