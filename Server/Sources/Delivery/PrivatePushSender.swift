@@ -126,12 +126,15 @@ public final class PrivatePushSender: PushSender {
         guard job.privatePush != nil else { return inner.send(job, completion: completion) }
         // A token's pushes share a lane, so they leave in order.
         let lane = lanes[Int(UInt(bitPattern: job.token.hashValue) % UInt(lanes.count))]
-        let accepted = lane.waiting.withLock { state -> Bool in
-            guard !state.stopped else { return false }
+        let accepted = lane.waiting.withLock { state -> Bool? in
+            guard !state.stopped else { return nil }
             state.jobs.append(Waiting(job: job, completion: completion))
-            return true
+            return state.jobs.count == 1
         }
-        guard accepted else { return completion(Self.stopping(now())) }
+        guard let first = accepted else { return completion(Self.stopping(now())) }
+        // A job joining others waits for the pass that takes them (a pass that leaves jobs
+        // behind is followed by another): only the first of a queue wakes the worker.
+        guard first else { return }
         // Starts the worker the first time (later calls do nothing) and wakes it.
         lane.worker.start { [weak self, weak lane] in
             guard let self, let lane else { return .end }
