@@ -418,7 +418,7 @@ import Testing
         try SQLiteFile.execute(path: path, Self.schema10Rows)
 
         let store = try SQLiteStore(path: path)
-        #expect(store.schemaVersion == 21)
+        #expect(store.schemaVersion == 22)
         try Self.expectMigratedDefaults(store)
     }
 

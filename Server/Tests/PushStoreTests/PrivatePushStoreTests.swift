@@ -171,7 +171,7 @@ import Testing
         #expect(try SQLiteStore.migrate(path: path, to: 12) == 12)
         _ = try SQLiteFile.execute(path: path, Self.schema12Rows)
         let store = try SQLiteStore(path: path)
-        #expect(store.schemaVersion == 21)
+        #expect(store.schemaVersion == 22)
         try Self.expectMigrated(store)
     }
 

@@ -31,6 +31,65 @@ import Testing
         #expect(plan.flatMap { $0 }.contains { $0.contains("USING INDEX push_jobs_leased") }, "plan: \(plan)")
     }
 
+    /// The claim's due calls and due jobs are read through the partial indexes of migration 22,
+    /// which hold only pending jobs (issue 32): not through an index on `state` that holds every
+    /// job, nor by a scan. With and without excluded providers; and the health check's counts
+    /// read only the partial indexes.
+    @Test func dueJobsAreFoundThroughThePendingIndexes() async throws {
+        _ = try SQLiteStore(path: path)
+        func plan(_ sql: String) throws -> String {
+            try SQLiteFile.execute(path: path, "EXPLAIN QUERY PLAN " + sql.replacing("?", with: "'1'")).flatMap { $0 }
+                .joined(separator: " | ")
+        }
+        let exclusion = " AND (app_id, provider_id) NOT IN (VALUES (?, ?))"
+        for sql in [SQLiteStore.dueCallsQuery(), SQLiteStore.dueCallsQuery(exclusion: exclusion)] {
+            let plan = try plan(sql)
+            #expect(plan.contains("SEARCH push_jobs USING INDEX push_jobs_pending_calls (not_before<?)"), "plan: \(plan)")
+        }
+        for sql in [SQLiteStore.dueJobsQuery(), SQLiteStore.dueJobsQuery(exclusion: exclusion)] {
+            let plan = try plan(sql)
+            #expect(plan.contains("SEARCH push_jobs USING INDEX push_jobs_pending (not_before<?)"), "plan: \(plan)")
+        }
+        let counts = try plan(SQLiteStore.activeCountsQuery)
+        #expect(counts.contains("USING INDEX push_jobs_pending") && counts.contains("USING INDEX push_jobs_leased"), "plan: \(counts)")
+        #expect(!counts.contains("SCAN push_jobs |") && !counts.hasSuffix("SCAN push_jobs"), "plan: \(counts)")
+        let indexes = try SQLiteFile.execute(path: path, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'push_jobs'")
+            .flatMap { $0 }
+        #expect(!indexes.contains("push_jobs_due") && !indexes.contains("push_jobs_kind_due"), "indexes: \(indexes)")
+    }
+
+    /// The claim on the partial indexes: due calls first (however late the others are due),
+    /// then the others by due time, then the leases that ran out; not the jobs not yet due, nor
+    /// those of an excluded provider; and the counts follow.
+    @Test func claimTakesCallsThenDueJobsThenExpiredLeases() async throws {
+        let store = try SQLiteStore(path: path)
+        let now = Date(timeIntervalSince1970: 1_000)
+        func make(_ id: String, kind: PushKind = .chat, provider: String = "p", due: TimeInterval) -> PushJob {
+            var job = job(id, notBefore: now.addingTimeInterval(due))
+            job.kind = kind
+            job.providerId = provider
+            return job
+        }
+        try store.enqueue(
+            webhooks: [],
+            pushJobs: [
+                make("old", due: -50), make("older", due: -60), make("call", kind: .call, due: -1),
+                make("late-call", kind: .call, due: 10), make("later", due: 10), make("other", provider: "q", due: -70),
+                make("other-call", kind: .call, provider: "q", due: -70), make("lease", due: -100),
+            ])
+        #expect(try store.claimPushJobs(limit: 1, lease: 5, now: now.addingTimeInterval(-100)).map(\.id) == ["lease"])
+        let q: Set = [ProviderRef(appId: "a", providerId: "q")]
+        // The lease taken at -100 for 5 s ran out at -95, but it comes after the due jobs.
+        #expect(try store.claimPushJobs(limit: 3, lease: 30, now: now, excluding: q).map(\.id) == ["call", "older", "old"])
+        #expect(try store.claimPushJobs(limit: 10, lease: 30, now: now, excluding: q).map(\.id) == ["lease"])
+        #expect(try store.activePushJobCounts() == OutboxCounts(pending: 4, inFlight: 4, delivered: 0, failed: 0))
+        #expect(try store.claimPushJobs(limit: 1, lease: 30, now: now).map(\.id) == ["other-call"])
+        let last = try store.claimPushJobs(limit: 10, lease: 30, now: now.addingTimeInterval(10))
+        #expect(last.map(\.id) == ["late-call", "other", "later"])
+        #expect(try store.activePushJobCounts() == OutboxCounts(pending: 0, inFlight: 8, delivered: 0, failed: 0))
+        #expect(try store.pushJobCounts() == OutboxCounts(pending: 0, inFlight: 8, delivered: 0, failed: 0))
+    }
+
     /// SQLite binding: an empty blob is stored as an empty blob (not NULL, which a NOT NULL
     /// column refuses) and text is bound by its length (an embedded NUL does not cut it).
     @Test func emptyBlobsAndTextWithNULsRoundTrip() async throws {

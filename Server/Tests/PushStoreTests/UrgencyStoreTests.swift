@@ -70,7 +70,7 @@ import Testing
         #expect(try SQLiteStore.migrate(path: path, to: 13) == 13)
         _ = try SQLiteFile.execute(path: path, PrivatePushMigrationTests.schema12Rows)
         let store = try SQLiteStore(path: path)
-        #expect(store.schemaVersion == 21)
+        #expect(store.schemaVersion == 22)
         try Self.expectSchema13Migrated(store)
     }
 

@@ -260,5 +260,23 @@ enum Migrations {
             send_id TEXT NOT NULL REFERENCES push_group_sends(id) ON DELETE CASCADE, uid TEXT NOT NULL,
             PRIMARY KEY (send_id, uid));
         """,
+        // 22: the claim's due jobs through partial indexes that hold only pending jobs (as
+        // PostgreSQL's `push_jobs_pending` and `push_jobs_pending_calls` once did), instead of
+        // `push_jobs_due (state, not_before)` and `push_jobs_kind_due (state, kind, not_before)`,
+        // which held every job: each state change (pending, leased, delivered) deleted and
+        // re-inserted a job's entries in both, and finished jobs (kept for `--retention-days`)
+        // stayed in them. Now a job is in `push_jobs_pending` (a call also in
+        // `push_jobs_pending_calls`) from its accept to its lease or skip only. The other
+        // queries that read the old indexes now read the partial ones (the health check's
+        // counts, the release of abandoned leases, with their states written out), except the
+        // admin API's count by state, which scans the table (see `pushJobCounts`); the rest keep
+        // their plans (the primary key, `push_jobs_user`, `push_jobs_app_request`,
+        // `push_jobs_created`, `push_jobs_message`).
+        """
+        CREATE INDEX push_jobs_pending ON push_jobs(not_before) WHERE state = 'pending';
+        CREATE INDEX push_jobs_pending_calls ON push_jobs(not_before) WHERE state = 'pending' AND kind = 'call';
+        DROP INDEX push_jobs_due;
+        DROP INDEX push_jobs_kind_due;
+        """,
     ]
 }
