@@ -53,6 +53,10 @@ import Testing
         let counts = try plan(SQLiteStore.activeCountsQuery)
         #expect(counts.contains("USING INDEX push_jobs_pending") && counts.contains("USING INDEX push_jobs_leased"), "plan: \(counts)")
         #expect(!counts.contains("SCAN push_jobs |") && !counts.hasSuffix("SCAN push_jobs"), "plan: \(counts)")
+        // The admin API's counts (polled by the dashboard): no row read either.
+        let all = try plan(SQLiteStore.countsQuery)
+        #expect(all.contains("push_jobs_finished") && all.contains("push_jobs_pending") && all.contains("push_jobs_leased"), "plan: \(all)")
+        #expect(!all.contains("SCAN push_jobs |") && !all.hasSuffix("SCAN push_jobs") && !all.contains("SCAN push_jobs\n"), "plan: \(all)")
         let indexes = try SQLiteFile.execute(path: path, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'push_jobs'")
             .flatMap { $0 }
         #expect(!indexes.contains("push_jobs_due") && !indexes.contains("push_jobs_kind_due"), "indexes: \(indexes)")
