@@ -8,9 +8,14 @@
  * `authorization: bearer …` get 403.
  *
  * usage: apns-mock-native --cert server.pem --key server.key [--port 0] [--latency-ms 0]
- *                         [--max-streams 1000] [--log FILE] [--jwt-log FILE]
+ *                         [--max-streams 1000] [--log FILE] [--time-log FILE] [--jwt-log FILE]
  * --log appends the apns-id of every request answered 200 to FILE, one a line (flushed
  * after each batch of answers): tests count deliveries and duplicates per job with it.
+ * --time-log appends one line per request answered 200: `<answered> <arrived> <apns-id>
+ * <token>`, the two times in nanoseconds of CLOCK_MONOTONIC (the clock of Python's
+ * time.monotonic_ns() on Linux: comparable with a client's on this machine), the token from
+ * the :path `/3/device/<token>` (`-` if none); flushed like --log. bench.py --steady times
+ * each push from its send's answer to the mock's answer with it.
  * --jwt-log appends one line per distinct bearer token (provider JWT) the first time it is
  * seen: its unsigned part (`<header>.<claims>`, base64url: who signed it and when, not a
  * usable credential) and a 64-bit FNV-1a fingerprint of the whole token, so two tokens with
@@ -47,12 +52,17 @@ typedef struct conn {
     int want_out; /* EPOLLOUT registered */
 } conn;
 
+/* Longest device token kept for --time-log (APNs tokens are 64 hex digits). */
+#define TOKEN_MAX 100
+
 typedef struct {
     conn *c;
     int32_t stream_id;
     int authorized;
     uint64_t due_ns;
+    uint64_t arrived_ns;
     char apns_id[37]; /* echoed from the request, or empty */
+    char token[TOKEN_MAX + 1]; /* from the :path, or empty */
 } response;
 
 static response *queue;
@@ -63,6 +73,7 @@ static volatile sig_atomic_t stopping;
 static unsigned long long answered, refused;
 static int epfd;
 static FILE *answer_log;
+static FILE *time_log;
 static FILE *jwt_log;
 
 /* Fingerprints of the bearer tokens seen so far (a handful in any test: a linear scan). */
@@ -96,10 +107,11 @@ static void note_jwt(const uint8_t *token, size_t length) {
     fflush(jwt_log);
 }
 
-/* Per-stream request facts: a bearer token was sent; the apns-id to echo. */
+/* Per-stream request facts: a bearer token was sent; the apns-id to echo; the device token. */
 typedef struct {
     int authorized;
     char apns_id[37];
+    char token[TOKEN_MAX + 1];
 } stream_state;
 
 static uint64_t now_ns(void) {
@@ -124,7 +136,9 @@ static void enqueue(conn *c, int32_t stream_id, const stream_state *st) {
     r->stream_id = stream_id;
     r->authorized = st->authorized;
     memcpy(r->apns_id, st->apns_id, sizeof r->apns_id);
-    r->due_ns = now_ns() + (uint64_t)latency_ms * 1000000ull;
+    memcpy(r->token, st->token, sizeof r->token);
+    r->arrived_ns = now_ns();
+    r->due_ns = r->arrived_ns + (uint64_t)latency_ms * 1000000ull;
     q_tail++;
     c->pending++;
 }
@@ -203,6 +217,12 @@ static int on_header(nghttp2_session *s, const nghttp2_frame *f, const uint8_t *
     if (st && namelen == 7 && memcmp(name, "apns-id", 7) == 0 && valuelen == 36) {
         memcpy(st->apns_id, value, 36);
         st->apns_id[36] = 0;
+    }
+    if (st && time_log && namelen == 5 && memcmp(name, ":path", 5) == 0 && valuelen > 10 &&
+        memcmp(value, "/3/device/", 10) == 0) {
+        size_t length = valuelen - 10 > TOKEN_MAX ? TOKEN_MAX : valuelen - 10;
+        memcpy(st->token, value + 10, length);
+        st->token[length] = 0;
     }
     return 0;
 }
@@ -289,6 +309,7 @@ static int answer_due(void) {
         if (r->due_ns > now) {
             for (size_t i = 0; i < ntouched; i++) flush(touched[i]);
             if (answer_log) fflush(answer_log);
+            if (time_log) fflush(time_log);
             uint64_t wait = (r->due_ns - now + 999999) / 1000000;
             return (int)(wait > 1000 ? 1000 : wait);
         }
@@ -314,6 +335,9 @@ static int answer_due(void) {
             nghttp2_submit_response(c->session, r->stream_id, ok, 2, NULL);
             answered++;
             if (answer_log) fprintf(answer_log, "%s\n", id);
+            if (time_log)
+                fprintf(time_log, "%llu %llu %s %s\n", (unsigned long long)now_ns(), (unsigned long long)r->arrived_ns, id,
+                        r->token[0] ? r->token : "-");
         } else {
             nghttp2_submit_response(c->session, r->stream_id, denied, 2, NULL);
             refused++;
@@ -327,6 +351,7 @@ static int answer_due(void) {
     }
     for (size_t i = 0; i < ntouched; i++) flush(touched[i]);
     if (answer_log) fflush(answer_log);
+    if (time_log) fflush(time_log);
     return -1;
 }
 
@@ -344,6 +369,9 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--log")) {
             answer_log = fopen(argv[i + 1], "a");
             if (!answer_log) { perror("--log"); return 2; }
+        } else if (!strcmp(argv[i], "--time-log")) {
+            time_log = fopen(argv[i + 1], "a");
+            if (!time_log) { perror("--time-log"); return 2; }
         } else if (!strcmp(argv[i], "--jwt-log")) {
             jwt_log = fopen(argv[i + 1], "a");
             if (!jwt_log) { perror("--jwt-log"); return 2; }
