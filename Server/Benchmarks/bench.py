@@ -9,7 +9,7 @@ For each injected latency (default 0 ms and 50 ms) it:
      users per request) until the outbox reports N delivered; reads p50/p99 (job accepted ->
      APNs answered) from `/metrics` and the server's peak RSS (VmHWM),
   4. sends the same N notifications with `aioapns` to the same mock and times them,
-  5. sends the same N requests with `h2load -c 4 -m 100` (nghttp2-client; bearer JWT, apns-topic,
+  5. sends the same N requests with `h2load -c 4 -m 1000` (nghttp2-client; bearer JWT, apns-topic,
      /3/device/<token>) to the same mock: the mock's ceiling on this machine (issue 32).
 Prints pushes/s for both (delivered pushes only; the service runs with its default
 --sqlite-sync full), ours as a percentage of h2load's, and the service's CPU µs per push.
@@ -838,8 +838,9 @@ def main():
                              "(issue 31): accept time and pushes/s of each")
     parser.add_argument("--no-h2load", action="store_true", help="skip h2load (nghttp2-client) against the mock")
     parser.add_argument("--h2load-clients", type=int, default=4, help="h2load's connections (-c)")
-    parser.add_argument("--h2load-streams", type=int, default=100,
-                        help="h2load's requests in flight per connection (-m); at a latency L it cannot pass c*m/L per second")
+    parser.add_argument("--h2load-streams", type=int, default=1000,
+                        help="h2load's requests in flight per connection (-m; default 1000, APNs's and the mock's stream "
+                             "limit); at a latency L it cannot pass c*m/L per second")
     parser.add_argument("--profile", action="store_true",
                         help="record the service with perf over each timed part; print its CPU split by library")
     parser.add_argument("--profile-freq", type=int, default=999, help="perf's sampling rate with --profile (Hz)")
