@@ -66,11 +66,13 @@ with the repository's virtual environment (Scripts/pyenv.sh, which installs aioa
 """
 import argparse
 import asyncio
+import atexit
 import base64
 import http.client
 import json
 import os
 import re
+import shutil
 import signal
 import statistics
 import ssl
@@ -817,6 +819,8 @@ def main():
                         help="mock answer delays in ms (default 0 50; 50 with --scaling or several instances)")
     parser.add_argument("--scratch", default=os.path.join(SERVER, ".build-bench"))
     parser.add_argument("--no-build", action="store_true")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the work directory (each run's database, logs and credentials) instead of removing it at exit")
     parser.add_argument("--runs", type=int, default=3, help="runs per latency (the summary shows medians)")
     parser.add_argument("--instances", type=int, default=1, help="push-server processes sharing one PostgreSQL")
     parser.add_argument("--database", help="postgres://… URL the instances share (each run makes its own schema)")
@@ -861,6 +865,8 @@ def main():
     args.transports = args.transports or ["curl", "native"]
     if args.profile:
         PROFILE.update({"dir": tempfile.mkdtemp(prefix="push-bench-perf-"), "freq": args.profile_freq})
+        if not args.keep:
+            atexit.register(shutil.rmtree, PROFILE["dir"], True)
     cluster = args.scaling or args.no_peer or args.instances > 1 or args.database or args.postgres
     if args.latency is None:
         args.latency = [50] if cluster else [0, 50]
@@ -876,6 +882,11 @@ def main():
                                args.scratch, "--show-bin-path"], capture_output=True, text=True).stdout.strip()
                if args.no_build else build(args.scratch))
     work = tempfile.mkdtemp(prefix="push-bench-")
+    if args.keep:
+        print("work directory (kept): %s" % work)
+    else:
+        # Each run's SQLite files and logs: tens of megabytes a run, removed at exit.
+        atexit.register(shutil.rmtree, work, True)
     creds = os.path.join(work, "creds")
     subprocess.run(["sh", os.path.join(SERVER, "Mocks", "make_test_ca.sh"), creds], check=True)
     if args.group:
