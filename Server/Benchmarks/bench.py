@@ -223,6 +223,18 @@ def tokens_for(n):
     return ["%064x" % (0xB000000000 + i) for i in range(n)]
 
 
+def run_senders(target, count, errors):
+    """Runs target(0) … target(count - 1) on threads of their own and waits for them; raises
+    the first error they recorded in `errors` (the run is then void)."""
+    threads = [threading.Thread(target=target, args=(index,)) for index in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise RuntimeError("a send failed: %s" % errors[0])
+
+
 def run_service(bin_dir, creds, mock_port, n, work, mock_pid=None, instances=1, postgres=None, pool=None,
                 users_per_send=1000, private=False, transport=None, steady=None):
     """Starts `instances` push-servers (SQLite in `work`, or all on a fresh schema of
@@ -333,13 +345,7 @@ def measure(servers, creds, n, admin_key, mock_pid, postgres, users_per_send, pr
         except Exception as error:  # reported below: the run is void
             errors.append(error)
 
-    threads = [threading.Thread(target=send_all, args=(index,)) for index in range(min(len(apis), len(chunks)))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    if errors:
-        raise RuntimeError("a send failed: %s" % errors[0])
+    run_senders(send_all, min(len(apis), len(chunks)), errors)
     accepted = time.time() - started
     if os.environ.get("BENCH_TOP"):
         subprocess.Popen(["sh", "-c", "sleep 1; top -H -b -n 1 -p %d | head -25" % pids[0]])
@@ -520,13 +526,7 @@ def measure_steady(server, creds, n, admin_key, rate, seconds, warmup, time_log)
         except Exception as error:  # reported below: the run is void
             errors.append(error)
 
-    threads = [threading.Thread(target=send_slots, args=(index,)) for index in range(min(STEADY_SENDERS, slots))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    if errors:
-        raise RuntimeError("a send failed: %s" % errors[0])
+    run_senders(send_slots, min(STEADY_SENDERS, slots), errors)
     pushes = sum(min(100, n - user * 100) for user, _, _, _ in sends)
     # The service's answers (/healthz, live counters), then the mock's log of them (flushed
     # after each batch of answers: it may trail the service by a batch). A new connection: the

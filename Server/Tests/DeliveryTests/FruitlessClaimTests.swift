@@ -89,13 +89,18 @@ import Testing
     /// claims from 27 sends in flight, and claims resume when it is back to 26.
     static let configuration = DeliveryEngine.Configuration(batchSize: 100, maxInFlight: 32, lease: 60, idleWait: 0.2)
 
-    @Test func aProviderAtItsShareIsNotSearchedForAfterEveryChunk() async throws {
+    /// A running engine on a manual clock over `busyJobs` due jobs of one provider, its sends held.
+    static func start(busyJobs: Int) -> (PushTestSupport.ManualClock, CountingOutbox, HeldSender, DeliveryEngine) {
         let clock = PushTestSupport.ManualClock()
-        let outbox = CountingOutbox(jobs: Self.jobs(200, provider: "busy", at: clock.now))
+        let outbox = CountingOutbox(jobs: jobs(busyJobs, provider: "busy", at: clock.now))
         let sender = HeldSender()
-        let engine = DeliveryEngine(
-            store: outbox, sender: sender, configuration: Self.configuration, logger: .silent, clock: clock)
+        let engine = DeliveryEngine(store: outbox, sender: sender, configuration: configuration, logger: .silent, clock: clock)
         engine.start()
+        return (clock, outbox, sender, engine)
+    }
+
+    @Test func aProviderAtItsShareIsNotSearchedForAfterEveryChunk() async throws {
+        let (_, outbox, sender, engine) = Self.start(busyJobs: 200)
         defer { engine.stop(timeout: 0) }
 
         // The first claim fills the provider's share; the next, leaving it out, finds nothing.
@@ -113,12 +118,7 @@ import Testing
     }
 
     @Test func aNewSendOrTheTimeEndsTheWaitForOtherProviders() async throws {
-        let clock = PushTestSupport.ManualClock()
-        let outbox = CountingOutbox(jobs: Self.jobs(100, provider: "busy", at: clock.now))
-        let sender = HeldSender()
-        let engine = DeliveryEngine(
-            store: outbox, sender: sender, configuration: Self.configuration, logger: .silent, clock: clock)
-        engine.start()
+        let (clock, outbox, sender, engine) = Self.start(busyJobs: 100)
         defer { engine.stop(timeout: 0) }
         #expect(await eventually(timeout: 30) { sender.count == 28 && outbox.counts.empty == 1 })
 
