@@ -70,6 +70,9 @@ public final class DeliveryEngine: Sendable {
         /// one provider holds its share (one busy app), every answered chunk was followed by a
         /// claim that read that provider's whole backlog to find nothing.
         var fruitless: (excluded: Set<ProviderRef>, until: Date)?
+        /// How many times ``DeliveryEngine/wake()`` was called: a claim that found nothing is
+        /// remembered only if no send came while it read (its result may predate that send).
+        var wakes = 0
     }
 
     /// When the retries the engine recorded fall due, so that the claimer idles until the first
@@ -189,6 +192,7 @@ public final class DeliveryEngine: Sendable {
     public func wake() {
         lock.withLock {
             shared.fruitless = nil
+            shared.wakes &+= 1
             claimer.wakeInsideLock()
         }
     }
@@ -236,7 +240,7 @@ public final class DeliveryEngine: Sendable {
         let perProvider = self.perProvider
         let providerClaimAt = self.providerClaimAt
         enum Pass {
-            case claim(free: Int, excluded: Set<ProviderRef>, busiest: Int)
+            case claim(free: Int, excluded: Set<ProviderRef>, busiest: Int, wakes: Int)
             case idle(until: Date)
             case end
         }
@@ -255,13 +259,14 @@ public final class DeliveryEngine: Sendable {
                 return .idle(until: fruitless.until)
             }
             let busiest = shared.sendingBy.values.filter { $0 <= providerClaimAt }.max() ?? 0
-            return .claim(free: configuration.maxInFlight - shared.sending, excluded: excluded, busiest: busiest)
+            return .claim(
+                free: configuration.maxInFlight - shared.sending, excluded: excluded, busiest: busiest, wakes: shared.wakes)
         }
-        let slots: (free: Int, excluded: Set<ProviderRef>, busiest: Int)
+        let slots: (free: Int, excluded: Set<ProviderRef>, busiest: Int, wakes: Int)
         switch pass {
         case .end: return .end
         case .idle(let until): return .idleUntil(until)
-        case .claim(let free, let excluded, let busiest): slots = (free, excluded, busiest)
+        case .claim(let free, let excluded, let busiest, let wakes): slots = (free, excluded, busiest, wakes)
         }
         // A claim may go to one provider only: at most what keeps every provider within its share.
         let limit = min(slots.free, configuration.batchSize, perProvider - slots.busiest)
@@ -282,7 +287,7 @@ public final class DeliveryEngine: Sendable {
                 lock.withLock {
                     if let retry = shared.retries.next(after: now), retry < until { until = retry }
                     shared.claimerIdleUntil = until
-                    if !slots.excluded.isEmpty { shared.fruitless = (slots.excluded, until) }
+                    if !slots.excluded.isEmpty, shared.wakes == slots.wakes { shared.fruitless = (slots.excluded, until) }
                     return until
                 })
         }
