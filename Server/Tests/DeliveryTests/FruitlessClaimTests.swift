@@ -18,11 +18,15 @@ import Testing
         private var claims = 0
         private var emptyClaims = 0
         private var claimed = 0
+        private var onEmptyClaim: (@Sendable () -> Void)?
 
         init(jobs: [PushJob]) { pending = jobs }
 
+        /// Runs `action` once, inside the next claim that finds nothing (before it returns).
+        func duringNextEmptyClaim(_ action: @escaping @Sendable () -> Void) { lock.withLock { onEmptyClaim = action } }
+
         func claimPushJobs(limit: Int, lease: TimeInterval, now: Date, excluding excluded: Set<ProviderRef>) throws -> [PushJob] {
-            lock.withLock {
+            let (taken, action) = lock.withLock { () -> ([PushJob], (@Sendable () -> Void)?) in
                 claims += 1
                 var taken: [PushJob] = []
                 pending.removeAll { job in
@@ -34,8 +38,12 @@ import Testing
                 }
                 if taken.isEmpty { emptyClaims += 1 }
                 claimed += taken.count
-                return taken
+                let action = taken.isEmpty ? onEmptyClaim : nil
+                if action != nil { onEmptyClaim = nil }
+                return (taken, action)
             }
+            action?()
+            return taken
         }
 
         func finishPushJob(id: String, outcome: JobOutcome, now: Date) throws {}
@@ -137,5 +145,23 @@ import Testing
         #expect(sender.count == 29)
         clock.advance(by: 0.5)
         #expect(await eventually(timeout: 30) { sender.count == 30 })
+    }
+
+    @Test func aSendWhileTheClaimThatFindsNothingReadsIsClaimedAtOnce() async throws {
+        let (_, outbox, sender, engine) = Self.start(busyJobs: 100)
+        defer { engine.stop(timeout: 0) }
+        #expect(await eventually(timeout: 30) { sender.count == 28 && outbox.counts.empty == 1 })
+        // A wake with nothing new: the claim it starts leaves the busy provider out and finds
+        // nothing; while it reads, another provider's send is accepted. That claim's result
+        // predates the send, so its job must not wait for the idle second (the time does not
+        // move here: it would wait for ever).
+        outbox.duringNextEmptyClaim { [weak engine] in
+            outbox.add(Self.jobs(1, provider: "quiet", at: Date(timeIntervalSince1970: 0)))
+            engine?.wake()
+        }
+        engine.wake()
+        #expect(await eventually(timeout: 30) { sender.count == 29 && outbox.counts.claimed == 29 })
+        // The claim after it, leaving the busy provider out again, finds nothing: remembered.
+        #expect(await eventually(timeout: 30) { outbox.counts.empty == 3 })
     }
 }
