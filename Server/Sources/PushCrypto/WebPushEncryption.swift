@@ -270,8 +270,9 @@ public enum WebPushEncryption {
     ///     CEK     = HMAC(PRK, "Content-Encoding: aes128gcm" ‖ 0 ‖ 1)[0..<16]      HKDF-Expand, 16
     ///     NONCE   = HMAC(PRK, "Content-Encoding: nonce" ‖ 0 ‖ 1)[0..<12]          HKDF-Expand, 12
     ///
-    /// OpenSSL's HKDF gives the same bytes (`WebPushEncryptionTests` checks both against RFC
-    /// 8291's appendix) but costs three to four times as much per step in OpenSSL 3.0.
+    /// OpenSSL's HKDF (`Crypto.hkdfSHA256`) gives the same bytes (`WebPushEncryptionTests`
+    /// checks both against RFC 8291's appendix) but costs three to four times as much per step
+    /// in OpenSSL 3.0.
     package static func contentKeys(
         sharedSecret: [UInt8], auth: [UInt8], devicePublic: [UInt8], senderPublic: [UInt8], salt: [UInt8]
     ) throws(WebPushError) -> (key: [UInt8], nonce: [UInt8]) {
@@ -289,38 +290,6 @@ public enum WebPushEncryption {
         guard
             ccrypto_hmac_sha256(OpenSSLObjects.hmacSHA256, key, key.count, first, first.count, second, second.count, &output) == 1
         else { throw .openSSLFailure("HMAC-SHA-256") }
-        return output
-    }
-
-    /// RFC 8291's key schedule through OpenSSL's HKDF (extract and expand): the reference the
-    /// tests hold ``contentKeys`` to.
-    package static func contentKeysThroughHKDF(
-        sharedSecret: [UInt8], auth: [UInt8], devicePublic: [UInt8], senderPublic: [UInt8], salt: [UInt8]
-    ) throws(WebPushError) -> (key: [UInt8], nonce: [UInt8]) {
-        let ikm = try hkdf(.extractAndExpand, salt: auth, key: sharedSecret, info: keyInfoLabel + devicePublic + senderPublic, length: 32)
-        let prk = try hkdf(.extract, salt: salt, key: ikm, info: [], length: 32)
-        return (
-            try hkdf(.expand, salt: [], key: prk, info: cekInfo, length: 16),
-            try hkdf(.expand, salt: [], key: prk, info: nonceInfo, length: 12)
-        )
-    }
-
-    private enum HKDFMode: Int32 {
-        case extractAndExpand = 0
-        case extract = 1
-        case expand = 2
-    }
-
-    private static func hkdf(
-        _ mode: HKDFMode, salt: [UInt8], key: [UInt8], info: [UInt8], length: Int
-    ) throws(WebPushError)
-        -> [UInt8]
-    {
-        var output = [UInt8](repeating: 0, count: length)
-        guard
-            ccrypto_hkdf_sha256(OpenSSLObjects.hkdf, mode.rawValue, salt, salt.count, key, key.count, info, info.count, &output, length)
-                == 1
-        else { throw .openSSLFailure("HKDF-SHA-256") }
         return output
     }
 }
