@@ -234,6 +234,9 @@ public final class DeliverySender: PushSender {
     /// UUID made from the SHA-256 of the id. Every attempt of a job carries the same one, so
     /// duplicates after a crash are identifiable at the receiver.
     public static func apnsId(forJob id: String) -> String {
+        // The service's own ids are lowercase UUIDs: sent as they are (parsing and printing one
+        // through `UUID` cost as much as the rest of a push's headers).
+        if isLowercaseUUID(id) { return id }
         if let uuid = UUID(uuidString: id) { return uuid.uuidString.lowercased() }
         var bytes = Array(Crypto.sha256(Data(id.utf8)).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x50  // version 5 style: name-based (SHA)
@@ -243,6 +246,22 @@ public final class DeliverySender: PushSender {
             hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20),
         ]
         return parts.joined(separator: "-")
+    }
+
+    /// Whether `id` is a UUID in its lowercase text form (8-4-4-4-12 hex digits).
+    static func isLowercaseUUID(_ id: String) -> Bool {
+        let checked = id.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard bytes.count == 36 else { return false }
+            for (index, byte) in bytes.enumerated() {
+                switch index {
+                case 8, 13, 18, 23: guard byte == UInt8(ascii: "-") else { return false }
+                default: guard (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) else { return false }
+                }
+            }
+            return true
+        }
+        // A string without contiguous UTF-8 (bridged): the slow way.
+        return checked ?? (UUID(uuidString: id)?.uuidString.lowercased() == id)
     }
 
     private func sendFCM(_ job: PushJob, credentials: FCMCredentials) async -> JobOutcome {

@@ -116,7 +116,8 @@ public final class PrivatePushSender: PushSender {
     }
 
     public func send(_ job: PushJob) async -> JobOutcome {
-        switch seal(job) {
+        var salts = WebPushEncryption.Salts(count: 1)
+        switch seal(job, salts: &salts) {
         case .send(let sealed): return await inner.send(sealed)
         case .fail(let outcome): return outcome
         }
@@ -151,7 +152,9 @@ public final class PrivatePushSender: PushSender {
             state.jobs.removeFirst(count)
             return (chunk, !state.jobs.isEmpty)
         }
-        let sealed = chunk.map { (seal($0.job), $0.completion) }
+        // One draw of random bytes for the whole chunk's salts.
+        var salts = WebPushEncryption.Salts(count: chunk.count { $0.job.privatePush != nil })
+        let sealed = chunk.map { (seal($0.job, salts: &salts), $0.completion) }
         for (sealing, completion) in sealed {
             switch sealing {
             case .send(let job): inner.send(job, completion: completion)
@@ -183,8 +186,9 @@ public final class PrivatePushSender: PushSender {
     }
 
     /// The job as it goes out: unchanged without a private push; else its clear part with `enc`,
-    /// or without a key the clear part (and a call's ids), or a failure.
-    func seal(_ job: PushJob) -> Sealing {
+    /// or without a key the clear part (and a call's ids), or a failure. `salts`: where the
+    /// message's salt comes from.
+    func seal(_ job: PushJob, salts: inout WebPushEncryption.Salts) -> Sealing {
         guard let privatePush = job.privatePush else { return .send(job) }
         let stored: StoredEncryptionKeys?
         do {
@@ -207,8 +211,8 @@ public final class PrivatePushSender: PushSender {
         }
         do {
             let keys = try open(job.appId, job.token, stored)
-            let message = try WebPushEncryption.encrypt([UInt8](privatePush.plaintext), for: keys)
-            sent.payload = Self.adding(enc: Base64URL.encode(message), to: job.payload)
+            let message = try WebPushEncryption.encrypt([UInt8](privatePush.plaintext), for: keys, salt: salts.next())
+            sent.payload = Self.adding(enc: message, to: job.payload)
             return .send(sent)
         } catch {
             // Never the key or the text: what failed, by kind.
@@ -218,12 +222,15 @@ public final class PrivatePushSender: PushSender {
         }
     }
 
-    /// The clear part with `,"enc":"…"` before its closing brace (an object with keys: `aps`,
-    /// `pushId`), exactly the size ``PrivateFit`` counts.
-    static func adding(enc: String, to clear: Data) -> Data {
-        var payload = Data(clear.dropLast())
-        payload.append(contentsOf: ",\"enc\":\"".utf8)
-        payload.append(contentsOf: enc.utf8)
+    /// The clear part with `,"enc":"…"` (the message, base64url) before its closing brace (an
+    /// object with keys: `aps`, `pushId`), exactly the size ``PrivateFit`` counts; written once
+    /// into a buffer of its final size.
+    static func adding(enc message: [UInt8], to clear: Data) -> Data {
+        let key = Array(",\"enc\":\"".utf8)
+        var payload = Data(capacity: clear.count + key.count + Base64URL.encodedLength(message.count) + 1)
+        payload.append(clear.dropLast())
+        payload.append(contentsOf: key)
+        Base64URL.append(message, to: &payload)
         payload.append(contentsOf: "\"}".utf8)
         return payload
     }

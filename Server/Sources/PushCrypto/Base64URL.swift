@@ -18,25 +18,52 @@ public enum Base64URL {
     /// Encodes bytes as unpadded base64url text.
     public static func encode<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         let input = Array(bytes)
-        var output = [UInt8]()
-        output.reserveCapacity((input.count * 4 + 2) / 3)
-        var index = 0
-        while index + 3 <= input.count {
-            let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
-            output.append(alphabet[Int(chunk >> 18 & 63)])
-            output.append(alphabet[Int(chunk >> 12 & 63)])
-            output.append(alphabet[Int(chunk >> 6 & 63)])
-            output.append(alphabet[Int(chunk & 63)])
-            index += 3
+        return String(unsafeUninitializedCapacity: encodedLength(input.count)) { output in
+            write(input, to: UnsafeMutableRawBufferPointer(output))
         }
-        let rest = input.count - index
-        if rest > 0 {
-            let chunk = UInt32(input[index]) << 16 | (rest == 2 ? UInt32(input[index + 1]) << 8 : 0)
-            output.append(alphabet[Int(chunk >> 18 & 63)])
-            output.append(alphabet[Int(chunk >> 12 & 63)])
-            if rest == 2 { output.append(alphabet[Int(chunk >> 6 & 63)]) }
+    }
+
+    /// Appends the unpadded base64url text of `bytes` to `output`, with no text in between: a
+    /// private push's `enc` goes straight into its payload.
+    public static func append(_ bytes: [UInt8], to output: inout Data) {
+        let start = output.count
+        output.count += encodedLength(bytes.count)
+        output.withUnsafeMutableBytes { buffer in
+            _ = write(bytes, to: UnsafeMutableRawBufferPointer(rebasing: buffer[start...]))
         }
-        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The length of the unpadded text of `count` bytes.
+    public static func encodedLength(_ count: Int) -> Int { (count * 4 + 2) / 3 }
+
+    /// Writes the text of `input` at the start of `output` (at least ``encodedLength(_:)`` bytes);
+    /// returns its length.
+    private static func write(_ input: [UInt8], to output: UnsafeMutableRawBufferPointer) -> Int {
+        alphabet.withUnsafeBufferPointer { alphabet in
+            var index = 0
+            var position = 0
+            while index + 3 <= input.count {
+                let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+                output[position] = alphabet[Int(chunk >> 18 & 63)]
+                output[position + 1] = alphabet[Int(chunk >> 12 & 63)]
+                output[position + 2] = alphabet[Int(chunk >> 6 & 63)]
+                output[position + 3] = alphabet[Int(chunk & 63)]
+                index += 3
+                position += 4
+            }
+            let rest = input.count - index
+            if rest > 0 {
+                let chunk = UInt32(input[index]) << 16 | (rest == 2 ? UInt32(input[index + 1]) << 8 : 0)
+                output[position] = alphabet[Int(chunk >> 18 & 63)]
+                output[position + 1] = alphabet[Int(chunk >> 12 & 63)]
+                position += 2
+                if rest == 2 {
+                    output[position] = alphabet[Int(chunk >> 6 & 63)]
+                    position += 1
+                }
+            }
+            return position
+        }
     }
 
     /// Decodes base64url text, unpadded (or with the `=` padding of its length); `nil` if it is

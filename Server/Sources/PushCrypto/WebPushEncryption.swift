@@ -186,7 +186,40 @@ public enum WebPushEncryption {
     ///   plaintext.
     /// - Throws: `WebPushError.plaintextTooLarge`, or `.openSSLFailure`.
     public static func encrypt(_ plaintext: [UInt8], for keys: WebPushKeys) throws(WebPushError) -> [UInt8] {
-        try encrypt(plaintext, for: keys, ephemeralScalar: nil, salt: Array(Crypto.randomBytes(16)))
+        try encrypt(plaintext, for: keys, ephemeralScalar: nil, salt: Array(Crypto.randomBytes(saltLength)))
+    }
+
+    /// The length of a message's salt.
+    public static let saltLength = 16
+
+    /// Encrypts `plaintext` for one device with a fresh ephemeral key and `salt`: ``saltLength``
+    /// bytes from a cryptographic random generator, never used for another message. A sender
+    /// that seals many messages at once draws all their salts in one call (``Salts``).
+    /// - Throws: `WebPushError.plaintextTooLarge`, or `.openSSLFailure`.
+    public static func encrypt(_ plaintext: [UInt8], for keys: WebPushKeys, salt: ArraySlice<UInt8>) throws(WebPushError) -> [UInt8] {
+        try encrypt(plaintext, for: keys, ephemeralScalar: nil, salt: Array(salt))
+    }
+
+    /// The salts of a batch of messages, drawn from OpenSSL's random generator in one call
+    /// (one call per message cost as much as the rest of a message's key schedule). Each
+    /// ``next()`` gives bytes no other call gives.
+    public struct Salts {
+        private let bytes: [UInt8]
+        private var used = 0
+
+        /// Salts for `count` messages.
+        public init(count: Int) {
+            bytes = Array(Crypto.randomBytes(max(0, count) * WebPushEncryption.saltLength))
+        }
+
+        /// The next unused salt; a fresh one when all were used.
+        public mutating func next() -> ArraySlice<UInt8> {
+            guard used + WebPushEncryption.saltLength <= bytes.count else {
+                return ArraySlice(Crypto.randomBytes(WebPushEncryption.saltLength))
+            }
+            defer { used += WebPushEncryption.saltLength }
+            return bytes[used..<used + WebPushEncryption.saltLength]
+        }
     }
 
     /// Encrypts with a given ephemeral private scalar (32 bytes, big-endian) and salt: for RFC
@@ -196,7 +229,7 @@ public enum WebPushEncryption {
         _ plaintext: [UInt8], for keys: WebPushKeys, ephemeralScalar: [UInt8]?, salt: [UInt8]
     ) throws(WebPushError) -> [UInt8] {
         guard plaintext.count <= maximumPlaintextLength else { throw .plaintextTooLarge(length: plaintext.count) }
-        precondition(salt.count == 16, "an aes128gcm salt is 16 bytes")
+        precondition(salt.count == saltLength, "an aes128gcm salt is 16 bytes")
         if let ephemeralScalar, ephemeralScalar.count != 32 { throw .invalidPrivateKey }
         // The ephemeral key pair and the ECDH secret in one call: no EVP_PKEY per message.
         var senderPublic = [UInt8](repeating: 0, count: 65)

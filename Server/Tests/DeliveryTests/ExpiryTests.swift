@@ -55,5 +55,14 @@ import Testing
         let derived = DeliverySender.apnsId(forJob: "job-42")
         #expect(derived == DeliverySender.apnsId(forJob: "job-42"))
         #expect(UUID(uuidString: derived) != nil && derived != DeliverySender.apnsId(forJob: "job-43"))
+        // A lowercase UUID is sent as it is; an uppercase one lowercased; anything else that is
+        // not one (a digit out of range, a dash misplaced) derived, never passed through
+        let uuid = "1b4e28ba-2fa1-4d2e-883f-0016d3cca427"
+        #expect(DeliverySender.apnsId(forJob: uuid) == uuid)
+        #expect(DeliverySender.apnsId(forJob: uuid.uppercased()) == uuid)
+        for notOne in ["1b4e28ba-2fa1-4d2e-883f-0016d3cca42g", "1b4e28ba2-fa1-4d2e-883f-0016d3cca427", uuid + "0", "{\(uuid)}"] {
+            let id = DeliverySender.apnsId(forJob: notOne)
+            #expect(id != notOne && UUID(uuidString: id) != nil, "\(notOne)")
+        }
     }
 }

@@ -17,6 +17,9 @@ import Testing
             expected = expected.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             let text = Base64URL.encode(bytes)
             #expect(text == expected, "\(length) bytes")
+            var appended = Data("{".utf8)
+            Base64URL.append(bytes, to: &appended)
+            #expect(appended == Data(("{" + expected).utf8), "\(length) bytes appended")
             #expect(Base64URL.decode(text) == bytes, "\(length) bytes")
         }
         // RFC 4648 §10's vectors, and padding of the right length is accepted.
