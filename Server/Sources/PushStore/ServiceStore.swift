@@ -85,10 +85,12 @@ public protocol ServiceStore: OutboxStore, SharedStore, MessageChangeStore, Encr
     func tokenRegisteredAt(appId: String, token: String) throws -> Date?
 
     // MARK: Sends (the outbox side that writes)
-    /// Stores the jobs of a send (push jobs and webhook jobs) and its idempotency record in
-    /// one transaction, unless the key was used before.
+    /// Stores the jobs of a send (push jobs, taken batch by batch, and webhook jobs) and its
+    /// idempotency record in one transaction, unless the key was used before (then no batch is
+    /// made). `response`: the answer to store with the key, made after the last batch.
     func acceptSend(
-        appId: String, idempotencyKey: String, requestHash: Data, jobs: [PushJob], webhooks: [WebhookJob], response: Data, now: Date
+        appId: String, idempotencyKey: String, requestHash: Data, jobs: SendJobs, webhooks: [WebhookJob],
+        response: () throws -> Data, now: Date
     ) throws -> SendAcceptance
     /// The push jobs of one accepted send, oldest first.
     func pushJobs(requestId: String) throws -> [PushJob]
@@ -168,6 +170,16 @@ public protocol ServiceStore: OutboxStore, SharedStore, MessageChangeStore, Encr
 }
 
 extension ServiceStore {
+    /// Stores the jobs of a send made beforehand and its idempotency record in one transaction,
+    /// unless the key was used before.
+    public func acceptSend(
+        appId: String, idempotencyKey: String, requestHash: Data, jobs: [PushJob], webhooks: [WebhookJob], response: Data, now: Date
+    ) throws -> SendAcceptance {
+        try acceptSend(
+            appId: appId, idempotencyKey: idempotencyKey, requestHash: requestHash, jobs: SendJobs(jobs), webhooks: webhooks,
+            response: { response }, now: now)
+    }
+
     /// Revokes one auth token, as ``revokeAuthTokens(appId:uid:hash:now:)`` does; nil when the
     /// user has no such token.
     public func revokeAuthToken(appId: String, uid: String, hash: Data, now: Date) throws -> Revocation? {

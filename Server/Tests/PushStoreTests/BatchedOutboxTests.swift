@@ -75,6 +75,76 @@ import Testing
         #expect(try fixture.store.pushJobCounts().pending == 4)
     }
 
+    /// A send made batch by batch while the store writes it (issue 32): batches of any size,
+    /// empty ones too, are all stored; the answer is made after the last batch and stored with
+    /// the key; a replay of the key makes no batch at all.
+    @Test func aSendMadeInBatchesIsStoredWholeAndAReplayMakesNoBatch() throws {
+        let fixture = try Fixture()
+        let jobs = fixture.jobs(1_039)
+        var batches = [Array(jobs[0..<1]), Array(jobs[1..<701]), [], Array(jobs[701..<1_034]), Array(jobs[1_034...])][...]
+        let outcome = try fixture.store.acceptSend(
+            appId: "a1", idempotencyKey: "k1", requestHash: Data([1]), jobs: SendJobs { batches.popFirst() }, webhooks: [],
+            response: { Data("made after \(5 - batches.count) batches".utf8) }, now: BatchedOutboxTests.Fixture.t0)
+        #expect(outcome == .accepted(response: Data("made after 5 batches".utf8)))
+        let stored = try fixture.store.pushJobs(requestId: "r1")
+        #expect(Dictionary(uniqueKeysWithValues: stored.map { ($0.id, $0) }) == Dictionary(uniqueKeysWithValues: jobs.map { ($0.id, $0) }))
+        var made = 0
+        let replay = try fixture.store.acceptSend(
+            appId: "a1", idempotencyKey: "k1", requestHash: Data([1]),
+            jobs: SendJobs {
+                made += 1
+                return made == 1 ? fixture.jobs(3, request: "r2", idPrefix: "x") : nil
+            }, webhooks: [], response: { Data("other".utf8) }, now: BatchedOutboxTests.Fixture.t0)
+        #expect(replay == .replayed(response: Data("made after 5 batches".utf8)))
+        #expect(made == 0)
+        #expect(try fixture.store.pushJobCounts().pending == jobs.count)
+    }
+
+    struct Refused: Error, Equatable {}
+
+    /// A batch maker that throws after some batches were written refuses the send: the error
+    /// reaches the caller as thrown, no job and no key is stored, and the key is free again.
+    @Test func aBatchThatCannotBeMadeRefusesTheWholeSend() throws {
+        let fixture = try Fixture()
+        var made = 0
+        #expect(throws: Refused()) {
+            try fixture.store.acceptSend(
+                appId: "a1", idempotencyKey: "k1", requestHash: Data([1]),
+                jobs: SendJobs {
+                    made += 1
+                    if made == 3 { throw Refused() }
+                    return fixture.jobs(600, request: "r1", idPrefix: "b\(made)-")
+                }, webhooks: [], response: { Data("ok".utf8) }, now: BatchedOutboxTests.Fixture.t0)
+        }
+        #expect(made == 3)
+        #expect(try fixture.store.pushJobs(requestId: "r1").isEmpty)
+        #expect(try fixture.store.pushJobCounts().pending == 0)
+        #expect(try fixture.accept(fixture.jobs(2, request: "r2"), key: "k1") == .accepted(response: Data("ok".utf8)))
+    }
+
+    /// Whatever the batches, the store gets chunks of exactly its statement size, the last one
+    /// shorter and none empty, every job once and in order; skipped-only sends say so.
+    @Test func batchesAreHandedOnInChunksOfOneSize() throws {
+        let fixture = try Fixture()
+        let jobs = fixture.jobs(1_300)
+        for sizes in [[1_300], [1, 511, 1, 787], [0, 0], [200, 200, 200, 200, 200, 200, 100], [512, 512, 276]] {
+            var rest = jobs[...]
+            var batches = sizes.map { size in
+                defer { rest = rest.dropFirst(size) }
+                return Array(rest.prefix(size))
+            }[...]
+            var chunks: [ArraySlice<PushJob>] = []
+            let toSend = try SendJobs { batches.popFirst() }.forEachChunk(of: 512) { chunks.append($0) }
+            let total = sizes.reduce(0, +)
+            #expect(chunks.map(\.count) == Array(repeating: 512, count: total / 512) + (total % 512 == 0 ? [] : [total % 512]), "\(sizes)")
+            #expect(chunks.flatMap { $0 }.map(\.id) == jobs.prefix(total).map(\.id), "\(sizes)")
+            #expect(toSend == (total > 0), "\(sizes)")
+        }
+        var skippedOnly = fixture.jobs(3)
+        for index in skippedOnly.indices { skippedOnly[index].skipped = true }
+        #expect(try SendJobs(skippedOnly).forEachChunk(of: 2) { _ in } == false)
+    }
+
     /// Claims of 1, 7 and 500 take the calls first, then the others by due time, each job once;
     /// finishes of 300 and of the rest end them all.
     @Test func claimsAndFinishesOfAnySizeTakeEachJobOnce() throws {

@@ -92,27 +92,33 @@ extension AdminAPI {
         let now = service.now
         let facts = try RecipientFacts.read(
             service.store, appId: call.appId, uids: request.recipients.map(\.uid), holdSeconds: app?.holdWhileActiveSeconds ?? 0, now: now)
-        // A push APNs would refuse (too large) is refused here, naming the field, not stored.
-        let (jobs, perRecipient, held) = try factory.jobs(
-            for: request.event, recipients: request.recipients, facts: facts, now: now, checkingSize: true)
+        // The jobs are made recipient by recipient while the store writes them (issue 32: a
+        // large send is never in memory whole). A push APNs would refuse (too large) refuses the
+        // send inside the store's transaction, naming the field: none of its jobs is stored. A
+        // call's record is written first, as before its jobs (a decline may come as soon as they
+        // are stored); one left by a refused call is only read if that session is answered.
+        let batches = RecipientJobBatches(
+            factory: factory, event: request.event, recipients: request.recipients, facts: facts, now: now, checkingSize: true)
         if case .call(let event) = request.event, event.callAction == "initiated" {
             try service.store.recordCall(
                 CallRecord(
                     appId: call.appId, sessionId: event.sessionId, callerUid: event.sender.id, details: CallDeclinePush.details(of: event),
                     createdAt: service.now, recipients: request.recipients.map(\.uid)))
         }
-        var answer: [String: Any] = ["requestId": requestId, "jobs": jobs.filter { !$0.skipped }.count, "recipients": perRecipient]
-        if let group { answer["group"] = group }
-        let response = JSON.encode(answer)
         let outcome = try service.store.acceptSend(
             appId: call.appId, idempotencyKey: Self.storedKey(idempotencyKey, requestId: requestId),
-            requestHash: Self.requestHash(body), jobs: jobs, webhooks: [], response: response, now: service.now)
+            requestHash: Self.requestHash(body), jobs: SendJobs { try batches.next() }, webhooks: [],
+            response: {
+                var answer: [String: Any] = ["requestId": requestId, "jobs": batches.toSend, "recipients": batches.entries]
+                if let group { answer["group"] = group }
+                return JSON.encode(answer)
+            }, now: service.now)
         if case .accepted = outcome {
-            try ActivityHold.record(held, store: service.store, appId: call.appId, seconds: facts.holdSeconds, now: now)
+            try ActivityHold.record(batches.held, store: service.store, appId: call.appId, seconds: facts.holdSeconds, now: now)
         }
         return (
             outcome,
-            "send accepted app=\(call.appId) request=\(requestId) jobs=\(jobs.count { !$0.skipped }) skipped=\(jobs.count(where: \.skipped))"
+            "send accepted app=\(call.appId) request=\(requestId) jobs=\(batches.toSend) skipped=\(batches.skipped)"
         )
     }
 

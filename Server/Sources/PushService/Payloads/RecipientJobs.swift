@@ -50,33 +50,78 @@ extension JobFactory {
     func jobs(
         for event: SendRequest.Event, recipients: [SendRequest.Recipient], facts: RecipientFacts, now: Date, checkingSize: Bool
     ) throws(APIError) -> (jobs: [PushJob], entries: [[String: Any]], held: [ActivityHold.Held]) {
+        let batches = RecipientJobBatches(
+            factory: self, event: event, recipients: recipients, facts: facts, now: now, checkingSize: checkingSize)
         var jobs: [PushJob] = []
-        var entries: [[String: Any]] = []
-        var held: [ActivityHold.Held] = []
-        for recipient in recipients {
-            let tokens = facts.tokens[recipient.uid] ?? []
-            var treatment = PreferenceRules.Treatment.normal
-            if !tokens.isEmpty, let preferences = facts.preferences[recipient.uid] {
-                treatment = PreferenceRules.decide(
-                    event: event, recipient: recipient.uid, preferences: preferences,
-                    fallbackTimezone: PreferenceRules.registrationTimezone(tokens), now: now)
-            }
-            var recipientJobs = self.jobs(for: event, uid: recipient.uid, badge: recipient.badge, tokens: tokens, treatment: treatment)
-            if let activity = facts.activities[recipient.uid],
-                let waiting = ActivityHold.apply(
-                    &recipientJobs, event: event, tokens: tokens, activities: activity, seconds: facts.holdSeconds, now: now)
-            {
-                held.append(ActivityHold.Held(uid: recipient.uid, conversationId: waiting.conversationId, jobIds: waiting.jobIds))
-            }
-            if checkingSize, let refusal = PayloadSize.check(recipientJobs, event: event, badge: recipient.badge) { throw refusal }
-            jobs += recipientJobs
-            jobs += revokedJobs(
-                for: event, uid: recipient.uid, badge: recipient.badge, revoked: facts.revoked[recipient.uid] ?? [], registered: tokens)
-            var entry: [String: Any] = ["uid": recipient.uid, "jobs": recipientJobs.filter { !$0.skipped }.count]
-            if let rule = treatment.rule { entry["rule"] = rule }
-            if recipient.autoBadge { entry["badge"] = recipient.badge ?? 0 }
-            entries.append(entry)
+        while let batch = try batches.next() { jobs += batch }
+        return (jobs, batches.entries, batches.held)
+    }
+}
+
+/// A send's jobs made recipient by recipient (``JobFactory/jobs(for:recipients:facts:now:checkingSize:)``
+/// says what each gets), for the store to take batch by batch (``SendJobs``) so that a large
+/// send is never in memory whole. What the send's answer needs is gathered on the way: the
+/// entries, the held pushes and the counts are complete once ``next()`` returned nil.
+final class RecipientJobBatches {
+    private let factory: JobFactory
+    private let event: SendRequest.Event
+    private let recipients: [SendRequest.Recipient]
+    private let facts: RecipientFacts
+    private let now: Date
+    private let checkingSize: Bool
+    private var position = 0
+    /// Each recipient's entry in the send's answer, so far.
+    private(set) var entries: [[String: Any]] = []
+    /// The pushes held while their user reads elsewhere, so far.
+    private(set) var held: [ActivityHold.Held] = []
+    /// The jobs made so far that go out.
+    private(set) var toSend = 0
+    /// The jobs made so far that are recorded skipped.
+    private(set) var skipped = 0
+
+    init(
+        factory: JobFactory, event: SendRequest.Event, recipients: [SendRequest.Recipient], facts: RecipientFacts, now: Date,
+        checkingSize: Bool
+    ) {
+        self.factory = factory
+        self.event = event
+        self.recipients = recipients
+        self.facts = facts
+        self.now = now
+        self.checkingSize = checkingSize
+    }
+
+    /// The next recipient's jobs (possibly none), or nil after the last recipient.
+    /// - Throws: with `checkingSize`, the refusal of a push APNs would refuse.
+    func next() throws(APIError) -> [PushJob]? {
+        guard position < recipients.count else { return nil }
+        let recipient = recipients[position]
+        position += 1
+        let tokens = facts.tokens[recipient.uid] ?? []
+        var treatment = PreferenceRules.Treatment.normal
+        if !tokens.isEmpty, let preferences = facts.preferences[recipient.uid] {
+            treatment = PreferenceRules.decide(
+                event: event, recipient: recipient.uid, preferences: preferences,
+                fallbackTimezone: PreferenceRules.registrationTimezone(tokens), now: now)
         }
-        return (jobs, entries, held)
+        var recipientJobs = factory.jobs(for: event, uid: recipient.uid, badge: recipient.badge, tokens: tokens, treatment: treatment)
+        if let activity = facts.activities[recipient.uid],
+            let waiting = ActivityHold.apply(
+                &recipientJobs, event: event, tokens: tokens, activities: activity, seconds: facts.holdSeconds, now: now)
+        {
+            held.append(ActivityHold.Held(uid: recipient.uid, conversationId: waiting.conversationId, jobIds: waiting.jobIds))
+        }
+        if checkingSize, let refusal = PayloadSize.check(recipientJobs, event: event, badge: recipient.badge) { throw refusal }
+        let going = recipientJobs.count { !$0.skipped }
+        var entry: [String: Any] = ["uid": recipient.uid, "jobs": going]
+        if let rule = treatment.rule { entry["rule"] = rule }
+        if recipient.autoBadge { entry["badge"] = recipient.badge ?? 0 }
+        entries.append(entry)
+        recipientJobs += factory.revokedJobs(
+            for: event, uid: recipient.uid, badge: recipient.badge, revoked: facts.revoked[recipient.uid] ?? [], registered: tokens)
+        let sent = recipientJobs.count { !$0.skipped }
+        toSend += sent
+        skipped += recipientJobs.count - sent
+        return recipientJobs
     }
 }

@@ -22,18 +22,21 @@ extension PostgresStore {
     static let insertChunk = 5_000
 
     public func acceptSend(
-        appId: String, idempotencyKey: String, requestHash: Data, jobs: [PushJob], webhooks: [WebhookJob], response: Data, now: Date
+        appId: String, idempotencyKey: String, requestHash: Data, jobs: SendJobs, webhooks: [WebhookJob],
+        response: () throws -> Data, now: Date
     ) throws -> SendAcceptance {
         try withConnection { connection in
             try connection.transaction {
                 // The key first: a concurrent send with the same key waits here until the other
-                // commits (then this one replays it) or rolls back (then this one goes on).
+                // commits (then this one replays it) or rolls back (then this one goes on). The
+                // answer is written once the jobs are made (below), in the same transaction, so
+                // no other send ever reads the empty one.
                 let inserted = try connection.query(
                     """
                     INSERT INTO idempotency (app_id, key, request_hash, response, created_at) VALUES ($1, $2, $3, $4, $5)
                     ON CONFLICT (app_id, key) DO NOTHING
                     """,
-                    [.text(appId), .text(idempotencyKey), .bytea(requestHash), .bytea(response), .date(now)]
+                    [.text(appId), .text(idempotencyKey), .bytea(requestHash), .bytea(Data()), .date(now)]
                 ).affected
                 if inserted == 0 {
                     let seen = try connection.query(
@@ -43,8 +46,14 @@ extension PostgresStore {
                     guard let (hash, stored) = seen else { throw StoreError.conflict }
                     return hash == requestHash ? .replayed(response: stored) : .keyReused
                 }
-                try insert(jobs, webhooks: webhooks, into: connection)
-                return .accepted(response: response)
+                let toSend = try jobs.forEachChunk(of: Self.insertChunk) { try insertPushJobs($0, into: connection) }
+                try insert(webhooks, into: connection)
+                if toSend || !webhooks.isEmpty { connection.notifyAtCommit(notifyJobs) }
+                let answer = try response()
+                try connection.query(
+                    "UPDATE idempotency SET response = $3 WHERE app_id = $1 AND key = $2",
+                    [.text(appId), .text(idempotencyKey), .bytea(answer)])
+                return .accepted(response: answer)
             }
         }
     }
@@ -60,6 +69,15 @@ extension PostgresStore {
 
     /// Inserts jobs (a few statements however many) and has the commit notify the listeners.
     func insert(_ jobs: [PushJob], webhooks: [WebhookJob], into connection: PGConnection) throws {
+        try insert(webhooks, into: connection)
+        for start in stride(from: 0, to: jobs.count, by: Self.insertChunk) {
+            try insertPushJobs(jobs[start..<min(start + Self.insertChunk, jobs.count)], into: connection)
+        }
+        if jobs.contains(where: { !$0.skipped }) || !webhooks.isEmpty { connection.notifyAtCommit(notifyJobs) }
+    }
+
+    /// Inserts webhook jobs, ``insertChunk`` per statement.
+    private func insert(_ webhooks: [WebhookJob], into connection: PGConnection) throws {
         for start in stride(from: 0, to: webhooks.count, by: Self.insertChunk) {
             let chunk = webhooks[start..<min(start + Self.insertChunk, webhooks.count)]
             try connection.query(
@@ -75,47 +93,47 @@ extension PostgresStore {
                     .dates(chunk.map(\.createdAt)),
                 ])
         }
-        for start in stride(from: 0, to: jobs.count, by: Self.insertChunk) {
-            let chunk = jobs[start..<min(start + Self.insertChunk, jobs.count)]
-            // One statement: the job rows and the queue rows of those not skipped.
-            try connection.query(
-                """
-                WITH u AS MATERIALIZED (
-                    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                        $8::text[], $9::bytea[], $10::text[], $11::bigint[], $12::bigint[], $13::text[], $14::text[], $15::bigint[],
-                        $16::bigint[], $17::bigint[], $18::text[], $19::text[], $20::bigint[], $21::bytea[], $22::text[],
-                        $23::text[], $24::text[])
-                        AS u(id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type, priority,
-                            expiration, collapse_id, topic_suffix, attempts, not_before, created_at, environment, rule, skipped,
-                            private_plaintext, trimmed, interruption_level, level_reason)),
-                jobs AS (
-                INSERT INTO push_jobs (id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type,
-                    priority, expiration, collapse_id, topic_suffix, state, attempts, not_before, created_at, environment, rule,
-                    finished_at, private_plaintext, trimmed, interruption_level, level_reason)
-                SELECT id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type,
-                    priority, expiration, collapse_id, topic_suffix, CASE WHEN skipped = 1 THEN 'skipped' ELSE 'pending' END,
-                    attempts, not_before, created_at, environment, rule, CASE WHEN skipped = 1 THEN created_at END,
-                    private_plaintext, trimmed, interruption_level, level_reason
-                FROM u)
-                INSERT INTO push_queue (id, lane, due, not_before, attempts)
-                SELECT id, CASE WHEN kind = 'call' THEN \(PostgresMigrations.callLane) ELSE \(PostgresMigrations.otherLane) END,
-                    not_before, not_before, attempts
-                FROM u WHERE skipped = 0
-                """,
-                [
-                    .textArray(chunk.map(\.id)), .textArray(chunk.map(\.appId)), .textArray(chunk.map(\.requestId)),
-                    .textArray(chunk.map(\.uid)), .textArray(chunk.map(\.token)), .textArray(chunk.map(\.platform.rawValue)),
-                    .textArray(chunk.map(\.kind.rawValue)), .textArray(chunk.map(\.providerId)), .byteaArray(chunk.map(\.payload)),
-                    .textArray(chunk.map(\.headers.pushType.rawValue)), .intArray(chunk.map { Int64($0.headers.priority) }),
-                    .intArray(chunk.map(\.headers.expiration)), .textArray(chunk.map(\.headers.collapseId)),
-                    .textArray(chunk.map(\.headers.topicSuffix)), .intArray(chunk.map { Int64($0.attempts) }),
-                    .dates(chunk.map(\.notBefore)), .dates(chunk.map(\.createdAt)), .textArray(chunk.map(\.environment?.rawValue)),
-                    .textArray(chunk.map(\.rule)), .intArray(chunk.map { $0.skipped ? 1 : 0 }),
-                    .byteaArray(chunk.map(PrivatePushColumns.plaintext)), .textArray(chunk.map(PrivatePushColumns.trimmed)),
-                    .textArray(chunk.map(\.interruptionLevel)), .textArray(chunk.map(\.levelReason)),
-                ])
-        }
-        if jobs.contains(where: { !$0.skipped }) || !webhooks.isEmpty { connection.notifyAtCommit(notifyJobs) }
+    }
+
+    /// Inserts push jobs (at most ``insertChunk``) in one statement: the job rows and the queue
+    /// rows of those not skipped.
+    private func insertPushJobs(_ chunk: ArraySlice<PushJob>, into connection: PGConnection) throws {
+        try connection.query(
+            """
+            WITH u AS MATERIALIZED (
+                SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                    $8::text[], $9::bytea[], $10::text[], $11::bigint[], $12::bigint[], $13::text[], $14::text[], $15::bigint[],
+                    $16::bigint[], $17::bigint[], $18::text[], $19::text[], $20::bigint[], $21::bytea[], $22::text[],
+                    $23::text[], $24::text[])
+                    AS u(id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type, priority,
+                        expiration, collapse_id, topic_suffix, attempts, not_before, created_at, environment, rule, skipped,
+                        private_plaintext, trimmed, interruption_level, level_reason)),
+            jobs AS (
+            INSERT INTO push_jobs (id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type,
+                priority, expiration, collapse_id, topic_suffix, state, attempts, not_before, created_at, environment, rule,
+                finished_at, private_plaintext, trimmed, interruption_level, level_reason)
+            SELECT id, app_id, request_id, uid, token, platform, kind, provider_id, payload, push_type,
+                priority, expiration, collapse_id, topic_suffix, CASE WHEN skipped = 1 THEN 'skipped' ELSE 'pending' END,
+                attempts, not_before, created_at, environment, rule, CASE WHEN skipped = 1 THEN created_at END,
+                private_plaintext, trimmed, interruption_level, level_reason
+            FROM u)
+            INSERT INTO push_queue (id, lane, due, not_before, attempts)
+            SELECT id, CASE WHEN kind = 'call' THEN \(PostgresMigrations.callLane) ELSE \(PostgresMigrations.otherLane) END,
+                not_before, not_before, attempts
+            FROM u WHERE skipped = 0
+            """,
+            [
+                .textArray(chunk.map(\.id)), .textArray(chunk.map(\.appId)), .textArray(chunk.map(\.requestId)),
+                .textArray(chunk.map(\.uid)), .textArray(chunk.map(\.token)), .textArray(chunk.map(\.platform.rawValue)),
+                .textArray(chunk.map(\.kind.rawValue)), .textArray(chunk.map(\.providerId)), .byteaArray(chunk.map(\.payload)),
+                .textArray(chunk.map(\.headers.pushType.rawValue)), .intArray(chunk.map { Int64($0.headers.priority) }),
+                .intArray(chunk.map(\.headers.expiration)), .textArray(chunk.map(\.headers.collapseId)),
+                .textArray(chunk.map(\.headers.topicSuffix)), .intArray(chunk.map { Int64($0.attempts) }),
+                .dates(chunk.map(\.notBefore)), .dates(chunk.map(\.createdAt)), .textArray(chunk.map(\.environment?.rawValue)),
+                .textArray(chunk.map(\.rule)), .intArray(chunk.map { $0.skipped ? 1 : 0 }),
+                .byteaArray(chunk.map(PrivatePushColumns.plaintext)), .textArray(chunk.map(PrivatePushColumns.trimmed)),
+                .textArray(chunk.map(\.interruptionLevel)), .textArray(chunk.map(\.levelReason)),
+            ])
     }
 
     /// Claims due jobs in one statement: call pushes first (they jump the queue), then the

@@ -8,8 +8,10 @@ import ServerSupport
 
 extension SQLiteStore {
     public func acceptSend(
-        appId: String, idempotencyKey: String, requestHash: Data, jobs: [PushJob], webhooks: [WebhookJob], response: Data, now: Date
+        appId: String, idempotencyKey: String, requestHash: Data, jobs: SendJobs, webhooks: [WebhookJob],
+        response: () throws -> Data, now: Date
     ) throws -> SendAcceptance {
+        var toSend = false
         let acceptance = try withConnection { connection in
             try connection.transaction { () throws -> SendAcceptance in
                 let seen = try connection.query(
@@ -18,17 +20,18 @@ extension SQLiteStore {
                 if let (hash, stored) = seen.first {
                     return hash == requestHash ? .replayed(response: stored) : .keyReused
                 }
-                try Self.insert(jobs, into: connection)
+                toSend = try jobs.forEachChunk(of: Self.insertChunk) { try Self.insert($0, into: connection) }
                 for webhook in webhooks {
                     try Self.insert(webhook, into: connection)
                 }
+                let answer = try response()
                 try connection.run(
                     "INSERT INTO idempotency (app_id, key, request_hash, response, created_at) VALUES (?, ?, ?, ?, ?)",
-                    [.text(appId), .text(idempotencyKey), .blob(requestHash), .blob(response), .date(now)])
-                return .accepted(response: response)
+                    [.text(appId), .text(idempotencyKey), .blob(requestHash), .blob(answer), .date(now)])
+                return .accepted(response: answer)
             }
         }
-        if case .accepted = acceptance { reportAdded(jobs, webhooks: webhooks) }
+        if case .accepted = acceptance { reportAdded(toSend: toSend, webhooks: !webhooks.isEmpty) }
         return acceptance
     }
 

@@ -101,7 +101,12 @@ public final class SQLiteStore: ServiceStore, @unchecked Sendable {
     /// Runs the ``onJobsAdded(_:)`` handler when `jobs` or `webhooks` hold work (a push job
     /// that was not skipped, or a webhook job). Call after the commit, outside the connection.
     func reportAdded(_ jobs: [PushJob], webhooks: [WebhookJob]) {
-        guard !webhooks.isEmpty || jobs.contains(where: { !$0.skipped }) else { return }
+        reportAdded(toSend: jobs.contains { !$0.skipped }, webhooks: !webhooks.isEmpty)
+    }
+
+    /// Runs the handler of ``onJobsAdded(_:)`` when push jobs to send or webhook jobs were added.
+    func reportAdded(toSend: Bool, webhooks: Bool) {
+        guard toSend || webhooks else { return }
         jobsAdded.withLock { $0 }?()
     }
 
