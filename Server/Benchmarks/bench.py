@@ -323,6 +323,8 @@ def measure(servers, creds, n, admin_key, mock_pid, postgres, users_per_send, pr
                           "-o", os.environ["BENCH_PERF"] + (".private" if private else ""),
                           "--", "sleep", "12"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(0.5)
+    with open("/proc/%d/status" % pids[0]) as f:
+        peak_before_send = re.search(r"VmHWM:\s+(\d+ kB)", f.read()).group(1)
     profile = start_profile(pids[0], "%d" % pids[0])
     cpu_before = sum(cpu_seconds(pid) for pid in pids)
     pg_cpu_before = postgres.cpu() if postgres else None
@@ -351,7 +353,8 @@ def measure(servers, creds, n, admin_key, mock_pid, postgres, users_per_send, pr
         subprocess.Popen(["sh", "-c", "sleep 1; top -H -b -n 1 -p %d | head -25" % pids[0]])
     if os.environ.get("BENCH_SENDER") == "none":
         with open("/proc/%d/status" % pids[0]) as f:
-            print("accept only: %.2f s, peak RSS %s" % (accepted, re.search(r"VmHWM:\s+(\d+ kB)", f.read()).group(1)))
+            print("accept only: %.2f s, peak RSS %s (%s before the send)" % (
+                accepted, re.search(r"VmHWM:\s+(\d+ kB)", f.read()).group(1), peak_before_send))
         return None
     # Wait for the last answer on /healthz (live in-memory totals of each instance: cheap),
     # then for the outbox to have recorded every outcome (/admin/outbox counts rows: polled
@@ -910,6 +913,8 @@ def main():
                     ours = run_service(bin_dir, creds, mock_port, args.n,
                                        os.path.join(work, "data-%d-%d-%s" % (latency, run, transport)), mock.pid,
                                        transport=transport)
+                    if ours is None:  # BENCH_SENDER=none: the accept alone was measured and printed
+                        return
                     ours_runs[transport].append(ours)
                     print("%-8s %-12s %12.0f %9.2f %9.1f %9.1f %9.1f %7d %8.2f %10.0f" % (
                         "%d ms" % latency, "ours/" + transport, ours["rate"], ours["elapsed"], ours["p50"], ours["p99"],
