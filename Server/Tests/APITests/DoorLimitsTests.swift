@@ -127,6 +127,38 @@ import Testing
         #expect(try harness.store.allPushJobs().isEmpty, "no job is stored")
     }
 
+    /// A send whose jobs are made while the store writes them (issue 32: a send with more tokens
+    /// than `sendJobsMadeBeforeTheStore`; here every send) answers exactly as one whose jobs were
+    /// made beforehand, and an oversized one is still refused by name with nothing stored.
+    @Test func aSendStreamedIntoTheStoreAnswersAsAnyOtherAndAnOversizedOneStoresNothing() async throws {
+        var answers: [String] = []
+        for madeBefore in [0, 2_048] {
+            let harness = try await Harness.start { $0.sendJobsMadeBeforeTheStore = madeBefore }
+            try await harness.makeApp()
+            for (uid, tokens) in [("bob", ["ab12", "ab13"]), ("carol", ["cd12"]), ("dave", [])] {
+                let session = try await harness.makeUser(uid)
+                for token in tokens {
+                    #expect(try await harness.register(token, platform: "apns_ios_device", session: session).status == 200)
+                }
+            }
+            var send = Self.chat()
+            send["recipients"] = [["uid": "bob"], ["uid": "carol"], ["uid": "dave"]]
+            let sent = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", send)
+            #expect(sent.status == 200 && sent.data["jobs"] as? Int == 3, "\(madeBefore): \(sent.data)")
+            var answer = sent.data
+            answer["requestId"] = nil
+            answers.append(String(decoding: try JSONSerialization.data(withJSONObject: answer, options: .sortedKeys), as: UTF8.self))
+            #expect(try harness.store.allPushJobs().count == 3)
+
+            let (oversized, field) = Self.oversized("custom")
+            let refused = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", oversized)
+            #expect(refused.status == 400 && Self.error(refused).details.keys.sorted() == [field], "\(madeBefore): \(refused.status)")
+            #expect(try harness.store.allPushJobs().count == 3, "the refused send stored nothing")
+        }
+        #expect(answers.count == 2 && answers[0] == answers[1], "\(answers)")
+        #expect(answers.first?.contains("\"uid\":\"dave\"") == true)
+    }
+
     /// A VoIP push may be larger than an alert (5,120 bytes): a call that fits it rings on VoIP.
     @Test func aCallThatFitsVoIPsLimitIsAcceptedForAVoIPToken() async throws {
         let harness = try await Harness.start()

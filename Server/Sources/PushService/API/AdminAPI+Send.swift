@@ -92,13 +92,23 @@ extension AdminAPI {
         let now = service.now
         let facts = try RecipientFacts.read(
             service.store, appId: call.appId, uids: request.recipients.map(\.uid), holdSeconds: app?.holdWhileActiveSeconds ?? 0, now: now)
-        // The jobs are made recipient by recipient while the store writes them (issue 32: a
-        // large send is never in memory whole). A push APNs would refuse (too large) refuses the
-        // send inside the store's transaction, naming the field: none of its jobs is stored. A
-        // call's record is written first, as before its jobs (a decline may come as soon as they
-        // are stored); one left by a refused call is only read if that session is answered.
+        // A large send's jobs are made recipient by recipient while the store writes them
+        // (issue 32: they are never in memory whole); a small one's before the store's
+        // transaction, which then holds the store (on SQLite its one connection, that claims and
+        // finishes wait for) no longer than its insert. A push APNs would refuse (too large)
+        // refuses the send either way, naming the field: none of its jobs is stored. A call's
+        // record is written first, as before its jobs (a decline may come as soon as they are
+        // stored); one left by a refused call is only read if that session is answered.
         let batches = RecipientJobBatches(
             factory: factory, event: request.event, recipients: request.recipients, facts: facts, now: now, checkingSize: true)
+        let jobs: SendJobs
+        if facts.tokenCount <= service.configuration.sendJobsMadeBeforeTheStore {
+            var made: [PushJob] = []
+            while let batch = try batches.next() { made += batch }
+            jobs = SendJobs(made)
+        } else {
+            jobs = SendJobs { try batches.next() }
+        }
         if case .call(let event) = request.event, event.callAction == "initiated" {
             try service.store.recordCall(
                 CallRecord(
@@ -107,7 +117,7 @@ extension AdminAPI {
         }
         let outcome = try service.store.acceptSend(
             appId: call.appId, idempotencyKey: Self.storedKey(idempotencyKey, requestId: requestId),
-            requestHash: Self.requestHash(body), jobs: SendJobs { try batches.next() }, webhooks: [],
+            requestHash: Self.requestHash(body), jobs: jobs, webhooks: [],
             response: {
                 var answer: [String: Any] = ["requestId": requestId, "jobs": batches.toSend, "recipients": batches.entries]
                 if let group { answer["group"] = group }

@@ -46,6 +46,11 @@ public struct ServiceConfiguration: Sendable {
     public var delivery = DeliveryConfiguration()
     /// Most concurrent sends (`--delivery-max-in-flight`, `PUSH_DELIVERY_MAX_IN_FLIGHT`).
     public var deliveryMaxInFlight = 1400
+    /// Most tokens a send may have for its jobs to be made before the store's transaction (a few
+    /// megabytes of jobs at most); a larger send's jobs are made inside it, recipient by
+    /// recipient, so that they are never all in memory. Not an option: tests lower it to reach
+    /// the streamed path with a few tokens.
+    public var sendJobsMadeBeforeTheStore = 2_048
     /// Largest request body in bytes (`--max-body-bytes`, `PUSH_MAX_BODY_BYTES`).
     public var maxBodyBytes = 64 * 1024
     /// Requests per minute per auth token; 0 disables (`--rate-limit`, `PUSH_RATE_LIMIT`).

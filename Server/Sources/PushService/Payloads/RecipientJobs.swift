@@ -22,6 +22,12 @@ struct RecipientFacts {
     /// What each recipient reads elsewhere now, read only when the app holds pushes.
     var activities: [String: [UserActivity]] = [:]
 
+    /// How many tokens the recipients have, revoked ones included: about how many jobs the
+    /// send makes.
+    var tokenCount: Int {
+        tokens.values.reduce(0) { $0 + $1.count } + revoked.values.reduce(0) { $0 + $1.count }
+    }
+
     /// The facts of `uids` in `appId`, whose hold while a user reads is `holdSeconds`.
     static func read(_ store: any ServiceStore, appId: String, uids: [String], holdSeconds: Int, now: Date) throws -> RecipientFacts {
         var facts = RecipientFacts()
