@@ -115,6 +115,29 @@ private enum RFC8291 {
         #expect(first[21] == 0x04)
     }
 
+    @Test func saltsDrawnTogetherAreEachUsedOnceAndGoIntoTheirMessage() throws {
+        // Given salts drawn for three messages
+        let device = try Device()
+        var salts = WebPushEncryption.Salts(count: 3)
+
+        // When four messages are sealed with them (one more than drawn)
+        var messages: [[UInt8]] = []
+        var given: [[UInt8]] = []
+        for index in 0..<4 {
+            let salt = salts.next()
+            given.append(Array(salt))
+            messages.append(try WebPushEncryption.encrypt([UInt8(index)], for: device.keys, salt: salt))
+        }
+
+        // Then each message carries its own salt, all four differ, and each opens
+        #expect(given.allSatisfy { $0.count == WebPushEncryption.saltLength })
+        #expect(Set(given).count == 4)
+        for (index, message) in messages.enumerated() {
+            #expect(Array(message[0..<16]) == given[index])
+            #expect(try WebPushEncryption.decrypt(message, with: device.key, auth: device.auth) == [UInt8(index)])
+        }
+    }
+
     @Test func aPlaintextOverOneRecordIsRefused() throws {
         let device = try Device()
         let plaintext = [UInt8](repeating: 0x41, count: WebPushEncryption.maximumPlaintextLength + 1)
