@@ -101,14 +101,9 @@ extension AdminAPI {
         // stored); one left by a refused call is only read if that session is answered.
         let batches = RecipientJobBatches(
             factory: factory, event: request.event, recipients: request.recipients, facts: facts, now: now, checkingSize: true)
-        let jobs: SendJobs
-        if facts.tokenCount <= service.configuration.sendJobsMadeBeforeTheStore {
-            var made: [PushJob] = []
-            while let batch = try batches.next() { made += batch }
-            jobs = SendJobs(made)
-        } else {
-            jobs = SendJobs { try batches.next() }
-        }
+        let jobs =
+            facts.tokenCount <= service.configuration.sendJobsMadeBeforeTheStore
+            ? SendJobs(try batches.rest()) : SendJobs { try batches.next() }
         if case .call(let event) = request.event, event.callAction == "initiated" {
             try service.store.recordCall(
                 CallRecord(

@@ -58,9 +58,7 @@ extension JobFactory {
     ) throws(APIError) -> (jobs: [PushJob], entries: [[String: Any]], held: [ActivityHold.Held]) {
         let batches = RecipientJobBatches(
             factory: self, event: event, recipients: recipients, facts: facts, now: now, checkingSize: checkingSize)
-        var jobs: [PushJob] = []
-        while let batch = try batches.next() { jobs += batch }
-        return (jobs, batches.entries, batches.held)
+        return (try batches.rest(), batches.entries, batches.held)
     }
 }
 
@@ -95,6 +93,14 @@ final class RecipientJobBatches {
         self.facts = facts
         self.now = now
         self.checkingSize = checkingSize
+    }
+
+    /// The jobs of every recipient not made yet, in one array.
+    /// - Throws: as ``next()``.
+    func rest() throws(APIError) -> [PushJob] {
+        var jobs: [PushJob] = []
+        while let batch = try next() { jobs += batch }
+        return jobs
     }
 
     /// The next recipient's jobs (possibly none), or nil after the last recipient.
