@@ -255,6 +255,30 @@ struct NotificationInfoParsingTests {
         #expect(CometChatPushNotifications.parseNotificationInfo(from: text)?.unreadMessageCount == 2)
     }
 
+    @Test("Keys that are not text are skipped, not the object: every text key of it is still read, at every level")
+    func keysThatAreNotText() throws {
+        let sender: [AnyHashable: Any] = [AnyHashable(1): "one", "uid": "alice", "name": "Alice"]
+        let receiver = NSDictionary(dictionary: [AnyHashable(2): "two", "guid": "g1", "name": "Team"])
+        let message: [AnyHashable: Any] = [
+            AnyHashable(3.5): "x", "sender": sender, "receiver": receiver, "receiverType": "group", "id": "m7",
+        ]
+        let payload: [AnyHashable: Any] = [
+            AnyHashable(0): "zero", "type": "chat", "message": message,
+            "aps": [AnyHashable(4): true, "alert": ["title": "Alice", "body": "Hi"] as [AnyHashable: Any]] as [AnyHashable: Any],
+        ]
+        let info = try #require(CometChatPushNotifications.parseNotificationInfo(from: payload))
+        #expect(info.kind == .chat)
+        #expect(info.senderUid == "alice")
+        #expect(info.senderName == "Alice")
+        #expect(info.receiverId == "g1")
+        #expect(info.receiverName == "Team")
+        #expect(info.receiverType == .group)
+        #expect(info.messageId == "m7")
+        #expect(info.title == "Alice")
+        #expect(info.body == "Hi")
+        #expect(info.rawPayload[AnyHashable(0)] as? String == "zero", "rawPayload keeps every key as given")
+    }
+
     @Test(
         "Counts: number or text, top level or under payload; negative and non-numeric ignored",
         arguments: [

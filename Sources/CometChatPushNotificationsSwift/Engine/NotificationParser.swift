@@ -10,11 +10,18 @@ enum NotificationParser {
 
     /// The fields of `payload`; an unrecognised payload gives kind `.other` and empty fields.
     static func parse(_ payload: [AnyHashable: Any]) -> NotificationFields {
+        parse(object: R.textKeyed(payload))
+    }
+
+    /// The fields of a payload whose keys are text. Every lookup below is by a text key: on a
+    /// `[AnyHashable: Any]` each one would box and compare `AnyHashable`s, which costs more than
+    /// making this view once.
+    private static func parse(object payload: [String: Any]) -> NotificationFields {
         var out = NotificationFields()
-        let message = R.dictionary(payload["message"])
-        let aps = R.dictionary(payload["aps"])
+        let message = R.object(payload["message"])
+        let aps = R.object(payload["aps"])
         let alert = aps?["alert"]
-        let alertObject = R.dictionary(alert)
+        let alertObject = R.object(alert)
         let type = R.string(payload["type"])?.lowercased()
         let source = R.string(payload["source"])?.lowercased()
 
@@ -41,7 +48,7 @@ enum NotificationParser {
         out.sentAt = date(payload["sentAt"]) ?? date(message?["sentAt"])
         out.unreadMessageCount =
             R.count(payload["unreadMessageCount"])
-            ?? R.count(R.dictionary(payload["payload"])?["unreadMessageCount"])
+            ?? R.count(R.object(payload["payload"])?["unreadMessageCount"])
         out.callAction = R.string(payload["callAction"])?.lowercased()
         out.sessionId = R.string(payload["sessionId"]) ?? R.string(message?["sessionId"])
         out.callType = R.string(payload["callType"])?.lowercased()
@@ -79,12 +86,12 @@ enum NotificationParser {
     /// An id given as text, or as an object with one of `keys` (`message.sender.uid`).
     private static func entityId(_ value: Any?, keys: [String]) -> String? {
         if let text = R.string(value) { return text }
-        guard let object = R.dictionary(value) else { return nil }
+        guard let object = R.object(value) else { return nil }
         return keys.lazy.compactMap { R.string(object[$0]) }.first
     }
 
     private static func entityText(_ value: Any?, key: String) -> String? {
-        R.string(R.dictionary(value)?[key])
+        R.string(R.object(value)?[key])
     }
 
     /// CometChat marks "not in a thread" with parent id 0.

@@ -9,17 +9,33 @@ enum PayloadReader {
 
     /// A dictionary, from a dictionary of any key type or from JSON text holding an object.
     static func dictionary(_ value: Any?) -> [AnyHashable: Any]? {
+        if let dict = value as? [AnyHashable: Any] { return dict }
+        return object(value)
+    }
+
+    /// An object to read by text key: a dictionary (its entries whose keys are text) or JSON
+    /// text holding an object. Parsers read payloads through this rather than through
+    /// ``dictionary(_:)``: a lookup by text key in `[String: Any]` hashes and compares strings,
+    /// one in `[AnyHashable: Any]` boxes and compares `AnyHashable`s, several times slower.
+    static func object(_ value: Any?) -> [String: Any]? {
         switch value {
-        case let dict as [AnyHashable: Any]: return dict
         case let dict as [String: Any]: return dict
+        case let dict as [AnyHashable: Any]: return textKeyed(dict)
         case let dict as NSDictionary:
-            var out: [AnyHashable: Any] = [:]
-            for (key, element) in dict { if let key = key as? AnyHashable { out[key] = element } }
+            var out: [String: Any] = [:]
+            for (key, element) in dict { if let key = key as? String { out[key] = element } }
             return out
         case let text as String: return jsonObject(text)
         case let data as Data: return jsonObject(data)
         default: return nil
         }
+    }
+
+    /// The entries of `dictionary` whose keys are text, keyed by that text.
+    static func textKeyed(_ dictionary: [AnyHashable: Any]) -> [String: Any] {
+        var out = [String: Any](minimumCapacity: dictionary.count)
+        for (key, value) in dictionary { if let key = key.base as? String { out[key] = value } }
+        return out
     }
 
     /// Non-blank text, from a string or a number (`12` reads as `"12"`). Booleans read as `nil`.
@@ -100,14 +116,14 @@ enum PayloadReader {
     /// The first character of the number's Objective-C type encoding.
     private static func typeCode(_ number: NSNumber) -> UInt8 { UInt8(bitPattern: number.objCType.pointee) }
 
-    private static func jsonObject(_ text: String) -> [AnyHashable: Any]? {
+    private static func jsonObject(_ text: String) -> [String: Any]? {
         guard text.utf8.count <= maxJSONTextLength,
             text.first(where: { !$0.isWhitespace }) == "{"
         else { return nil }
         return jsonObject(Data(text.utf8))
     }
 
-    private static func jsonObject(_ data: Data) -> [AnyHashable: Any]? {
+    private static func jsonObject(_ data: Data) -> [String: Any]? {
         guard data.count <= maxJSONTextLength,
             let object = try? JSONSerialization.jsonObject(with: data)
         else { return nil }
