@@ -12,6 +12,7 @@
 #include <string.h>
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
+#include <openssl/ec.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
@@ -19,88 +20,60 @@
 #include <openssl/param_build.h>
 #include <openssl/rand.h>
 
-/// P-256's domain parameters as an EVP_PKEY without a key, made once by the caller and shared
-/// read-only between threads: key generation and public key import start from it instead of
-/// looking up the algorithm and building the curve's group each time (in OpenSSL 3.0 that costs
-/// more than the curve arithmetic of a key generation). NULL on failure.
-static inline EVP_PKEY *cclinux_p256_parameters(void) {
-    EVP_PKEY *parameters = NULL;
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
-    if (ctx == NULL || EVP_PKEY_paramgen_init(ctx) != 1 || EVP_PKEY_CTX_set_group_name(ctx, "P-256") != 1
-        || EVP_PKEY_paramgen(ctx, &parameters) != 1) {
-        EVP_PKEY_free(parameters);
-        parameters = NULL;
+/// P-256's group, built once by the caller and shared read-only between threads (every use
+/// passes its own BN_CTX): OpenSSL's nistz256 arithmetic. The device's side of RFC 8291's ECDH
+/// works on it directly: in OpenSSL 3.0 importing the sender's key as an EVP_PKEY and deriving
+/// through an EVP_PKEY_CTX cost a third more than the scalar multiplication. NULL on failure.
+static inline EC_GROUP *cclinux_p256_group(void) {
+    EC_GROUP *group = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1);
+    if (group == NULL) { ERR_clear_error(); }
+    return group;
+}
+
+/// An HMAC-SHA-256 context without a key, its digest set once by the caller: the template that
+/// cclinux_hkdf_sha256 duplicates for each MAC, so that no MAC looks HMAC or SHA-256 up by name
+/// again (in OpenSSL 3.0 such a fetch costs more than the MAC of a short input; OpenSSL's own HKDF
+/// does it on every call). Shared read-only between threads (a duplicate copies it). NULL on
+/// failure.
+static inline EVP_MAC_CTX *cclinux_hmac_sha256_template(void) {
+    EVP_MAC_CTX *ctx = NULL;
+    EVP_MAC *mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+    OSSL_PARAM params[2];
+    params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)"SHA256", 0);
+    params[1] = OSSL_PARAM_construct_end();
+    ctx = mac == NULL ? NULL : EVP_MAC_CTX_new(mac);
+    if (ctx != NULL && EVP_MAC_CTX_set_params(ctx, params) != 1) {
+        EVP_MAC_CTX_free(ctx);
+        ctx = NULL;
     }
-    EVP_PKEY_CTX_free(ctx);
+    EVP_MAC_free(mac);
     ERR_clear_error();
-    return parameters;
+    return ctx;
 }
 
-/// OpenSSL's HKDF, fetched once by the caller (a fetch per derivation costs twice the
-/// derivation) and shared read-only between threads. NULL on failure.
-static inline EVP_KDF *cclinux_hkdf_fetch(void) {
-    EVP_KDF *kdf = EVP_KDF_fetch(NULL, "HKDF", NULL);
-    ERR_clear_error();
-    return kdf;
-}
-
-/// OpenSSL's AES-128-GCM, fetched once by the caller and shared read-only between threads.
-/// NULL on failure.
-static inline EVP_CIPHER *cclinux_aes128gcm_fetch(void) {
-    EVP_CIPHER *cipher = EVP_CIPHER_fetch(NULL, "AES-128-GCM", NULL);
-    ERR_clear_error();
-    return cipher;
-}
-
-/// A P-256 key from its parts: the 32-byte private scalar (NULL for a public key; else it must be
-/// in [1, n-1]) and the 65-byte uncompressed public point. A public key is imported on
-/// `parameters` (cclinux_p256_parameters): OpenSSL's decoding (EC_POINT_oct2point) refuses a
-/// coordinate that is not below the field prime and a point off the curve, and 65 bytes with
-/// 0x04 first cannot encode the point at infinity (P-256's cofactor is 1, so every point on the
-/// curve is in the prime-order group). Free with EVP_PKEY_free; NULL when the parts are not a
-/// P-256 key.
-static inline EVP_PKEY *cclinux_p256_key(const EVP_PKEY *parameters, const uint8_t *scalar, const uint8_t *point) {
-    OSSL_PARAM_BLD *builder = NULL;
-    OSSL_PARAM *params = NULL;
-    EVP_PKEY_CTX *ctx = NULL;
-    EVP_PKEY *key = NULL;
+/// The private scalar of a P-256 key pair (32 bytes, big-endian) as a BIGNUM in secure memory,
+/// flagged for constant-time use, after checking the pair: the scalar must be in [1, n-1] (as
+/// CryptoKit demands of a raw private key) and `point` (65 bytes, uncompressed) a point on the
+/// curve. Free with BN_clear_free; NULL when the parts are not a P-256 key pair.
+static inline BIGNUM *cclinux_p256_scalar(const EC_GROUP *group, const uint8_t *scalar, const uint8_t *point) {
     BIGNUM *secret = NULL;
+    EC_POINT *public_point = NULL;
+    const BIGNUM *order = group == NULL ? NULL : EC_GROUP_get0_order(group);
     int ok = 0;
-    if (point == NULL || point[0] != 0x04) { return NULL; }
-    if (scalar == NULL) {
-        key = parameters == NULL ? NULL : EVP_PKEY_new();
-        if (key != NULL && (EVP_PKEY_copy_parameters(key, parameters) != 1 || EVP_PKEY_set1_encoded_public_key(key, point, 65) != 1)) {
-            EVP_PKEY_free(key);
-            key = NULL;
-        }
-        ERR_clear_error();
-        return key;
+    if (order == NULL || scalar == NULL || point == NULL || point[0] != 0x04) { return NULL; }
+    secret = BN_secure_new();
+    public_point = EC_POINT_new(group);
+    ok = secret != NULL && public_point != NULL && BN_bin2bn(scalar, 32, secret) != NULL && !BN_is_zero(secret)
+        && BN_cmp(secret, order) < 0 && EC_POINT_oct2point(group, public_point, point, 65, NULL) == 1;
+    EC_POINT_free(public_point);
+    if (!ok) {
+        BN_clear_free(secret);
+        secret = NULL;
+    } else {
+        BN_set_flags(secret, BN_FLG_CONSTTIME);
     }
-    builder = OSSL_PARAM_BLD_new();
-    ok = builder != NULL
-        && OSSL_PARAM_BLD_push_utf8_string(builder, OSSL_PKEY_PARAM_GROUP_NAME, "P-256", 0) == 1
-        && OSSL_PARAM_BLD_push_octet_string(builder, OSSL_PKEY_PARAM_PUB_KEY, point, 65) == 1;
-    if (ok) {
-        // The scalar must be in [1, n-1], as CryptoKit demands of a raw private key (n: the order
-        // of P-256's group, big-endian; both are 32 bytes, so memcmp orders them).
-        static const uint8_t order[32] = {
-            0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-            0xbc, 0xe6, 0xfa, 0xad, 0xa7, 0x17, 0x9e, 0x84, 0xf3, 0xb9, 0xca, 0xc2, 0xfc, 0x63, 0x25, 0x51};
-        secret = BN_bin2bn(scalar, 32, NULL);
-        ok = secret != NULL && !BN_is_zero(secret) && memcmp(scalar, order, 32) < 0
-            && OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_PRIV_KEY, secret) == 1;
-    }
-    if (ok) { params = OSSL_PARAM_BLD_to_param(builder); }
-    if (params != NULL) { ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL); }
-    if (ctx != NULL && EVP_PKEY_fromdata_init(ctx) == 1) {
-        if (EVP_PKEY_fromdata(ctx, &key, EVP_PKEY_KEYPAIR, params) != 1) { key = NULL; }
-    }
-    EVP_PKEY_CTX_free(ctx);
-    OSSL_PARAM_free(params);
-    OSSL_PARAM_BLD_free(builder);
-    BN_clear_free(secret);
     ERR_clear_error();
-    return key;
+    return secret;
 }
 
 /// Generates a P-256 key pair: its private scalar (32 bytes, big-endian) into `scalar` and its
@@ -120,45 +93,98 @@ static inline int cclinux_p256_generate(uint8_t *scalar, uint8_t *point) {
     return ok ? 1 : 0;
 }
 
-/// P-256 ECDH: the 32-byte shared secret (the x coordinate) of the key pair `mine` (from
-/// cclinux_p256_key with its scalar) and the peer's uncompressed point `peer`, imported on
-/// `parameters`. Returns 1, -1 when `peer` is not a point on P-256, 0 otherwise.
-static inline int cclinux_p256_ecdh(const EVP_PKEY *parameters, EVP_PKEY *mine, const uint8_t *peer, uint8_t *out) {
-    EVP_PKEY *theirs = cclinux_p256_key(parameters, NULL, peer);
-    EVP_PKEY_CTX *ctx = NULL;
-    size_t length = 32;
+/// P-256 ECDH: the 32-byte shared secret (the x coordinate of `scalar` × `peer`) of the device's
+/// scalar (from cclinux_p256_scalar) and the peer's uncompressed point `peer` (65 bytes).
+/// OpenSSL's decoding (EC_POINT_oct2point) refuses a coordinate that is not below the field prime
+/// and a point off the curve, and 65 bytes with 0x04 first cannot encode the point at infinity
+/// (P-256's cofactor is 1, so every point on the curve is in the prime-order group). Returns 1,
+/// -1 when `peer` is not a point on P-256, 0 otherwise.
+static inline int cclinux_p256_ecdh(const EC_GROUP *group, const BIGNUM *scalar, const uint8_t *peer, uint8_t *out) {
+    BN_CTX *ctx = NULL;
+    EC_POINT *theirs = NULL;
+    EC_POINT *shared = NULL;
+    BIGNUM *x = NULL;
     int result = 0;
-    if (theirs == NULL) { return -1; }
-    ctx = EVP_PKEY_CTX_new(mine, NULL);
-    // The peer was checked when it was imported (cclinux_p256_key): no second, full check here,
-    // which would cost another scalar multiplication.
-    if (ctx != NULL && EVP_PKEY_derive_init(ctx) == 1 && EVP_PKEY_derive_set_peer_ex(ctx, theirs, 0) == 1
-        && EVP_PKEY_derive(ctx, out, &length) == 1 && length == 32) {
-        result = 1;
+    if (group == NULL || scalar == NULL || peer == NULL || out == NULL) { return 0; }
+    if (peer[0] != 0x04) { return -1; }
+    ctx = BN_CTX_secure_new();
+    theirs = EC_POINT_new(group);
+    shared = EC_POINT_new(group);
+    x = BN_new();
+    if (ctx != NULL && theirs != NULL && shared != NULL && x != NULL) {
+        if (EC_POINT_oct2point(group, theirs, peer, 65, ctx) != 1) {
+            result = -1;
+        } else if (EC_POINT_mul(group, shared, NULL, theirs, scalar, ctx) == 1 && !EC_POINT_is_at_infinity(group, shared)
+            && EC_POINT_get_affine_coordinates(group, shared, x, NULL, ctx) == 1 && BN_bn2binpad(x, out, 32) == 32) {
+            result = 1;
+        }
     }
-    EVP_PKEY_CTX_free(ctx);
-    EVP_PKEY_free(theirs);
+    if (result != 1) { OPENSSL_cleanse(out, 32); }
+    BN_clear_free(x);
+    EC_POINT_clear_free(shared);
+    EC_POINT_free(theirs);
+    BN_CTX_free(ctx);
     ERR_clear_error();
     return result;
 }
 
-/// HKDF-SHA-256 (RFC 5869, extract then expand) of `ikm` with `salt` and `info`, `length` bytes
-/// into `out`, with the KDF of cclinux_hkdf_fetch.
-static inline int cclinux_hkdf_sha256(
-    EVP_KDF *kdf, const uint8_t *salt, size_t salt_length, const uint8_t *ikm, size_t ikm_length,
-    const uint8_t *info, size_t info_length, uint8_t *out, size_t length) {
-    EVP_KDF_CTX *ctx = kdf != NULL ? EVP_KDF_CTX_new(kdf) : NULL;
-    OSSL_PARAM params[5];
-    int ok = 0;
-    params[0] = OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, (char *)"SHA256", 0);
-    params[1] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, (void *)ikm, ikm_length);
-    params[2] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SALT, (void *)salt, salt_length);
-    params[3] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, (void *)info, info_length);
-    params[4] = OSSL_PARAM_construct_end();
-    if (ctx != NULL && EVP_KDF_derive(ctx, out, length, params) == 1) { ok = 1; }
-    EVP_KDF_CTX_free(ctx);
-    ERR_clear_error();
+/// HMAC-SHA-256 of `first` ‖ `second` ‖ `third` (each may be empty) under `key`, with a duplicate
+/// of `template_ctx` (cclinux_hmac_sha256_template); 32 bytes to `out`.
+static inline int cclinux_hmac_sha256(
+    const EVP_MAC_CTX *template_ctx, const uint8_t *key, size_t key_length, const uint8_t *first, size_t first_length,
+    const uint8_t *second, size_t second_length, const uint8_t *third, size_t third_length, uint8_t *out) {
+    size_t length = 0;
+    EVP_MAC_CTX *ctx = template_ctx == NULL ? NULL : EVP_MAC_CTX_dup(template_ctx);
+    int ok = ctx != NULL && EVP_MAC_init(ctx, key, key_length, NULL) == 1
+        && (first_length == 0 || EVP_MAC_update(ctx, first, first_length) == 1)
+        && (second_length == 0 || EVP_MAC_update(ctx, second, second_length) == 1)
+        && (third_length == 0 || EVP_MAC_update(ctx, third, third_length) == 1)
+        && EVP_MAC_final(ctx, out, &length, 32) == 1 && length == 32;
+    EVP_MAC_CTX_free(ctx);
     return ok;
+}
+
+/// HKDF-SHA-256 (RFC 5869 §2.2 and §2.3: extract, then expand) of `ikm` with `salt` and `info`,
+/// `length` bytes (at most 255 × 32) into `out`, every HMAC through `template_ctx`
+/// (cclinux_hmac_sha256_template).
+static inline int cclinux_hkdf_sha256(
+    const EVP_MAC_CTX *template_ctx, const uint8_t *salt, size_t salt_length, const uint8_t *ikm, size_t ikm_length,
+    const uint8_t *info, size_t info_length, uint8_t *out, size_t length) {
+    uint8_t prk[32];
+    uint8_t block[32];
+    uint8_t counter = 0;
+    size_t done = 0;
+    static const uint8_t no_salt[32] = {0};
+    int ok = length > 0 && length <= 255 * 32;
+    // Extract: PRK = HMAC(salt, IKM), where no salt means HashLen zeros.
+    if (salt_length == 0) {
+        salt = no_salt;
+        salt_length = sizeof no_salt;
+    }
+    ok = ok && cclinux_hmac_sha256(template_ctx, salt, salt_length, ikm, ikm_length, NULL, 0, NULL, 0, prk);
+    // Expand: T(i) = HMAC(PRK, T(i-1) ‖ info ‖ i), T(0) empty.
+    while (ok && done < length) {
+        size_t take = length - done < 32 ? length - done : 32;
+        counter += 1;
+        ok = cclinux_hmac_sha256(template_ctx, prk, 32, block, counter == 1 ? 0 : 32, info, info_length, &counter, 1, block);
+        if (ok) {
+            memcpy(out + done, block, take);
+            done += take;
+        }
+    }
+    OPENSSL_cleanse(prk, sizeof prk);
+    OPENSSL_cleanse(block, sizeof block);
+    if (!ok) { OPENSSL_cleanse(out, length); }
+    ERR_clear_error();
+    return ok ? 1 : 0;
+}
+
+/// OpenSSL's AES-128-GCM, fetched once by the caller and shared read-only between threads.
+/// NULL on failure.
+static inline EVP_CIPHER *cclinux_aes128gcm_fetch(void) {
+    EVP_CIPHER *cipher = EVP_CIPHER_fetch(NULL, "AES-128-GCM", NULL);
+    ERR_clear_error();
+    return cipher;
 }
 
 /// AES-128-GCM decryption without additional data: `sealed` is the ciphertext followed by its

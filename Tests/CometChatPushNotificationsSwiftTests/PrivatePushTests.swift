@@ -56,6 +56,62 @@ struct PrivatePushDecryptorTests {
         #expect(PNBase64URL.encode(message) == RFC8291Vector.message)
     }
 
+    /// RFC 5869 Appendix A's SHA-256 cases: IKM, salt, info (hex) and the expected OKM.
+    static let hkdfCases: [(ikm: String, salt: String, info: String, okm: String)] = [
+        (
+            String(repeating: "0b", count: 22), "000102030405060708090a0b0c", "f0f1f2f3f4f5f6f7f8f9",
+            "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865"
+        ),
+        (
+            hexRange(0x00, 0x50), hexRange(0x60, 0xb0), hexRange(0xb0, 0x100),
+            "b11e398dc80327a1c8e7f78c596a49344f012eda2d4efad8a050cc4c19afa97c59045a99cac7827271cb41c65e590e09da3275600c2f09b8367793a9aca3db71cc30c58179ec3e87c14c01d5c1f3434f1d87"
+        ),
+        (
+            String(repeating: "0b", count: 22), "", "",
+            "8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d9d201395faa4b61a96c8"
+        ),
+    ]
+
+    static func hexRange(_ from: Int, _ to: Int) -> String { (from..<to).map { String(format: "%02x", $0) }.joined() }
+
+    static func hexBytes(_ hex: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            bytes.append(UInt8(hex[index..<next], radix: 16)!)
+            index = next
+        }
+        return bytes
+    }
+
+    @Test("HKDF-SHA-256 gives RFC 5869's test cases 1 to 3 (several blocks, long inputs, no salt and no info)", arguments: 0..<3)
+    func hkdfVectors(_ index: Int) throws {
+        let vector = Self.hkdfCases[index]
+        let okm = Self.hexBytes(vector.okm)
+        let derived = try crypto.hkdfSHA256(
+            inputKeyMaterial: Self.hexBytes(vector.ikm), salt: Self.hexBytes(vector.salt), info: Self.hexBytes(vector.info),
+            outputByteCount: okm.count)
+        #expect(derived == okm)
+        // A shorter output is the same key's prefix.
+        #expect(
+            try crypto.hkdfSHA256(
+                inputKeyMaterial: Self.hexBytes(vector.ikm), salt: Self.hexBytes(vector.salt), info: Self.hexBytes(vector.info),
+                outputByteCount: 16) == Array(okm.prefix(16)))
+    }
+
+    @Test("ECDH agrees both ways, and a point off the curve is refused as the sender's key")
+    func ecdhAgreesBothWays() throws {
+        let (one, two) = (try crypto.generateP256KeyPair(), try crypto.generateP256KeyPair())
+        let secret = try crypto.sharedSecret(one, peerPublicKey: two.publicKey)
+        #expect(secret.count == 32)
+        #expect(try crypto.sharedSecret(two, peerPublicKey: one.publicKey) == secret)
+        #expect(try crypto.sharedSecret(one, peerPublicKey: one.publicKey) != secret)
+        var offCurve = two.publicKey
+        offCurve[64] ^= 1
+        #expect(throws: PNPushCryptoError.invalidPublicKey) { _ = try crypto.sharedSecret(one, peerPublicKey: offCurve) }
+    }
+
     @Test("Base64url: no padding, the URL alphabet, and nothing else accepted")
     func base64url() {
         #expect(PNBase64URL.encode([0xfb, 0xff]) == "-_8")

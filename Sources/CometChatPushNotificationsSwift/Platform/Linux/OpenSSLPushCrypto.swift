@@ -2,17 +2,18 @@
 import CCryptoLinux
 import Foundation
 
-/// ``PNPushCrypto`` on OpenSSL's libcrypto (Linux): P-256 key generation and ECDH through
-/// `EVP_PKEY`, HKDF through `EVP_KDF`, AES-128-GCM through `EVP_CIPHER`, SHA-256 through
-/// `EVP_Digest`, random bytes from `RAND_bytes`. Converts and forwards only.
+/// ``PNPushCrypto`` on OpenSSL's libcrypto (Linux): P-256 key generation through `EVP_PKEY`, ECDH
+/// on OpenSSL's P-256 arithmetic (`EC_POINT_mul`), HKDF on OpenSSL's HMAC (`EVP_MAC`), AES-128-GCM
+/// through `EVP_CIPHER`, SHA-256 through `EVP_Digest`, random bytes from `RAND_bytes`. Converts and
+/// forwards only.
 struct OpenSSLPushCrypto: PNPushCrypto {
     // Made once per process and shared read-only by every thread (`nonisolated(unsafe)`: never
     // changed, never freed; OpenSSL 3 lets threads use them concurrently, each use with its own
     // context): in OpenSSL 3.0 an algorithm fetch, or building P-256's group, costs more than the
     // work of a decryption step. Nil only when OpenSSL itself is broken; the shim's functions then
     // fail as on any OpenSSL failure.
-    nonisolated(unsafe) private static let p256Parameters: OpaquePointer? = cclinux_p256_parameters()
-    nonisolated(unsafe) private static let hkdf: OpaquePointer? = cclinux_hkdf_fetch()
+    nonisolated(unsafe) private static let p256: OpaquePointer? = cclinux_p256_group()
+    nonisolated(unsafe) private static let hmacSHA256: OpaquePointer? = cclinux_hmac_sha256_template()
     nonisolated(unsafe) private static let aes128GCM: OpaquePointer? = cclinux_aes128gcm_fetch()
 
     func generateP256KeyPair() throws -> PNP256KeyPair {
@@ -26,38 +27,38 @@ struct OpenSSLPushCrypto: PNPushCrypto {
         guard peerPublicKey.count == 65, peerPublicKey[0] == 0x04 else { throw PNPushCryptoError.invalidPublicKey }
         let own = try Self.imported(keyPair)
         var secret = [UInt8](repeating: 0, count: 32)
-        switch withExtendedLifetime(own, { cclinux_p256_ecdh(Self.p256Parameters, own.pkey, peerPublicKey, &secret) }) {
+        switch withExtendedLifetime(own, { cclinux_p256_ecdh(Self.p256, own.scalar, peerPublicKey, &secret) }) {
         case 1: return secret
         case -1: throw PNPushCryptoError.invalidPublicKey
         default: throw PNPushCryptoError.failure("ECDH")
         }
     }
 
-    /// The device's key as OpenSSL holds it. Importing costs more than the ECDH itself, and every
-    /// push uses the same key, so the last one imported is kept (OpenSSL 3 lets threads derive
-    /// with one key, each with its own context).
+    /// The device's key as OpenSSL's arithmetic takes it (its scalar, after checking the pair).
+    /// Every push uses the same key, so the last one imported is kept (threads multiply with one
+    /// scalar concurrently, each with its own context).
     private static func imported(_ keyPair: PNP256KeyPair) throws -> ImportedKey {
         if let last = lastImported.current, last.keyPair == keyPair { return last }
         guard keyPair.privateKey.count == 32, keyPair.publicKey.count == 65,
-            let pkey = cclinux_p256_key(p256Parameters, keyPair.privateKey, keyPair.publicKey)
+            let scalar = cclinux_p256_scalar(p256, keyPair.privateKey, keyPair.publicKey)
         else { throw PNPushCryptoError.invalidPrivateKey }
-        let key = ImportedKey(pkey: pkey, keyPair: keyPair)
+        let key = ImportedKey(scalar: scalar, keyPair: keyPair)
         lastImported.withLock { $0 = key }
         return key
     }
 
     private static let lastImported = PNLocked<ImportedKey?>(nil)
 
-    /// An imported key pair, freed with its last reference.
+    /// An imported key pair, its scalar cleared and freed with its last reference.
     private final class ImportedKey: @unchecked Sendable {
-        // @unchecked: the EVP_PKEY is never changed after import; OpenSSL 3 allows concurrent derivations with it.
-        let pkey: OpaquePointer
+        // @unchecked: the BIGNUM is never changed after import; OpenSSL only reads a scalar it multiplies by.
+        let scalar: OpaquePointer
         let keyPair: PNP256KeyPair
-        init(pkey: OpaquePointer, keyPair: PNP256KeyPair) {
-            self.pkey = pkey
+        init(scalar: OpaquePointer, keyPair: PNP256KeyPair) {
+            self.scalar = scalar
             self.keyPair = keyPair
         }
-        deinit { EVP_PKEY_free(pkey) }
+        deinit { BN_clear_free(scalar) }
     }
 
     func hkdfSHA256(
@@ -68,7 +69,7 @@ struct OpenSSLPushCrypto: PNPushCrypto {
         guard outputByteCount > 0, outputByteCount <= 255 * 32 else { throw PNPushCryptoError.failure("HKDF output length") }
         var out = [UInt8](repeating: 0, count: outputByteCount)
         let ok = cclinux_hkdf_sha256(
-            Self.hkdf, salt, salt.count, inputKeyMaterial, inputKeyMaterial.count, info, info.count, &out, outputByteCount)
+            Self.hmacSHA256, salt, salt.count, inputKeyMaterial, inputKeyMaterial.count, info, info.count, &out, outputByteCount)
         guard ok == 1 else { throw PNPushCryptoError.failure("HKDF-SHA-256") }
         return out
     }
