@@ -464,7 +464,7 @@ import Testing
                 .replacingOccurrences(of: "'h', 'h'", with: "'\\x68', 'h'"))
         let store = try schema.open(poolSize: 1)
         defer { store.close() }
-        #expect(store.schemaVersion == 21)
+        #expect(store.schemaVersion == 22)
         try Self.expectMigratedDefaults(store)
     }
 

@@ -185,7 +185,7 @@ import Testing
                 .replacingOccurrences(of: "'p1', '{}', 'alert'", with: "'p1', '\\x7b7d', 'alert'"))
         let store = try schema.open(poolSize: 1)
         defer { store.close() }
-        #expect(store.schemaVersion == 21)
+        #expect(store.schemaVersion == 22)
         try Self.expectMigrated(store)
         // The view of job rows has the new columns
         #expect(try schema.psql("SELECT count(*) FROM push_job_rows WHERE private_plaintext IS NULL AND trimmed IS NULL") == "1")

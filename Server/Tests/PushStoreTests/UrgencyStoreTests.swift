@@ -84,7 +84,7 @@ import Testing
                 .replacingOccurrences(of: "'p1', '{}', 'alert'", with: "'p1', '\\x7b7d', 'alert'"))
         let store = try schema.open(poolSize: 1)
         defer { store.close() }
-        #expect(store.schemaVersion == 21)
+        #expect(store.schemaVersion == 22)
         try Self.expectSchema13Migrated(store)
         #expect(try schema.psql("SELECT count(*) FROM push_job_rows WHERE interruption_level IS NULL AND level_reason IS NULL") == "1")
     }
