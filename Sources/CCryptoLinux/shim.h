@@ -141,6 +141,7 @@ static inline int cclinux_hmac_sha256(
         && (third_length == 0 || EVP_MAC_update(ctx, third, third_length) == 1)
         && EVP_MAC_final(ctx, out, &length, 32) == 1 && length == 32;
     EVP_MAC_CTX_free(ctx);
+    ERR_clear_error();
     return ok;
 }
 
