@@ -72,7 +72,7 @@ struct PrivatePushDecryptorTests {
         ),
     ]
 
-    static func hexRange(_ from: Int, _ to: Int) -> String { (from..<to).map { String(format: "%02x", $0) }.joined() }
+    static func hexRange(_ from: Int, _ to: Int) -> String { PNHex.string((from..<to).map { UInt8($0) }) }
 
     static func hexBytes(_ hex: String) -> [UInt8] {
         var bytes: [UInt8] = []

@@ -9,8 +9,11 @@ enum PayloadReader {
 
     /// A dictionary, from a dictionary of any key type or from JSON text holding an object.
     static func dictionary(_ value: Any?) -> [AnyHashable: Any]? {
-        if let dict = value as? [AnyHashable: Any] { return dict }
-        return object(value)
+        switch value {
+        case let dict as [AnyHashable: Any]: return dict
+        case let dict as NSDictionary: return anyKeyed(dict)
+        default: return object(value)
+        }
     }
 
     /// An object to read by text key: a dictionary (its entries whose keys are text) or JSON
@@ -21,14 +24,18 @@ enum PayloadReader {
         switch value {
         case let dict as [String: Any]: return dict
         case let dict as [AnyHashable: Any]: return textKeyed(dict)
-        case let dict as NSDictionary:
-            var out: [String: Any] = [:]
-            for (key, element) in dict { if let key = key as? String { out[key] = element } }
-            return out
+        case let dict as NSDictionary: return textKeyed(anyKeyed(dict))
         case let text as String: return jsonObject(text)
         case let data as Data: return jsonObject(data)
         default: return nil
         }
+    }
+
+    /// Every entry of `dictionary` whose key is hashable.
+    private static func anyKeyed(_ dictionary: NSDictionary) -> [AnyHashable: Any] {
+        var out: [AnyHashable: Any] = [:]
+        for (key, element) in dictionary { if let key = key as? AnyHashable { out[key] = element } }
+        return out
     }
 
     /// The entries of `dictionary` whose keys are text, keyed by that text.
