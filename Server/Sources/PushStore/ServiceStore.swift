@@ -87,9 +87,12 @@ public protocol ServiceStore: OutboxStore, SharedStore, MessageChangeStore, Encr
     // MARK: Sends (the outbox side that writes)
     /// Stores the jobs of a send (push jobs, taken batch by batch, and webhook jobs) and its
     /// idempotency record in one transaction, unless the key was used before (then no batch is
-    /// made). `response`: the answer to store with the key, made after the last batch.
+    /// made). `call`: the record of the call an initiated call's send rings, written (or
+    /// replaced, as ``recordCall(_:)`` does) in the same transaction before the jobs, so a send
+    /// that is refused, replayed or whose key was reused leaves no record and changes none.
+    /// `response`: the answer to store with the key, made after the last batch.
     func acceptSend(
-        appId: String, idempotencyKey: String, requestHash: Data, jobs: SendJobs, webhooks: [WebhookJob],
+        appId: String, idempotencyKey: String, requestHash: Data, jobs: SendJobs, webhooks: [WebhookJob], call: CallRecord?,
         response: () throws -> Data, now: Date
     ) throws -> SendAcceptance
     /// The push jobs of one accepted send, oldest first.
@@ -170,6 +173,17 @@ public protocol ServiceStore: OutboxStore, SharedStore, MessageChangeStore, Encr
 }
 
 extension ServiceStore {
+    /// Stores the jobs of a send that rings no call and its idempotency record in one
+    /// transaction, unless the key was used before.
+    public func acceptSend(
+        appId: String, idempotencyKey: String, requestHash: Data, jobs: SendJobs, webhooks: [WebhookJob],
+        response: () throws -> Data, now: Date
+    ) throws -> SendAcceptance {
+        try acceptSend(
+            appId: appId, idempotencyKey: idempotencyKey, requestHash: requestHash, jobs: jobs, webhooks: webhooks, call: nil,
+            response: response, now: now)
+    }
+
     /// Stores the jobs of a send made beforehand and its idempotency record in one transaction,
     /// unless the key was used before.
     public func acceptSend(

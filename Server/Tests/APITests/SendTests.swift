@@ -246,4 +246,51 @@ import Testing
         #expect(toAlice.count == 1, "one busy push for bob's three answers")
         #expect(try harness.store.pendingWebhookJobCount() == 1)
     }
+
+    /// An initiated call's record is written with its jobs, in one transaction: a call refused
+    /// as too large (its jobs made before the store's transaction or, in a large send, inside
+    /// it), or sent with an idempotency key another send used, records no call and changes none,
+    /// so nobody can answer a call that rang nobody (or take over one that rang).
+    @Test func aRefusedCallRecordsNoCallAndChangesNone() async throws {
+        try await harness.register("bob-voip", platform: "apns_ios_voip", session: bob)
+        let carol = try await harness.makeUser("carol")
+        try await harness.register("carol-voip", platform: "apns_ios_voip", session: carol)
+
+        // A call too large for APNs is refused, and leaves no record of its session
+        var tooLarge = Self.call("initiated")
+        tooLarge["call"] = (tooLarge["call"] as? [String: Any] ?? [:]).merging([
+            "sessionId": "refused-call",
+            "sender": ["uid": "alice", "avatar": "https://a.example/" + String(repeating: "a", count: 2_000)],
+            "receiver": ["uid": "bob", "avatar": "https://b.example/" + String(repeating: "b", count: 1_900)],
+        ]) { $1 }
+        for madeBefore in [2_048, 0] {
+            let harness = try await Harness.start { $0.sendJobsMadeBeforeTheStore = madeBefore }
+            try await harness.makeApp()
+            let bob = try await harness.makeUser("bob")
+            // An alert token: the call's alert push is over APNs' 4,096 bytes.
+            try await harness.register("b0b0", platform: "apns_ios_device", session: bob)
+            let refused = try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", tooLarge)
+            #expect(refused.status == 400 && refused.errorCode == "ERR_BAD_REQUEST", "\(madeBefore)")
+            #expect(try harness.store.allPushJobs().isEmpty)
+            #expect(try harness.store.call(appId: "app1", sessionId: "refused-call") == nil, "\(madeBefore)")
+            let answer = try await harness.client("PUT", "/calls/refused-call", session: bob, ["status": "rejected"])
+            #expect(answer.status == 403 && answer.errorCode == "ERR_NOT_CALL_RECIPIENT", "\(madeBefore)")
+        }
+
+        // A call that rang bob, then the same session "to carol" with a key a chat used: 422,
+        // and the call still rings bob only
+        #expect(try await harness.admin("POST", "/notifications/push/v1/send", appId: "app1", Self.call("initiated")).status == 200)
+        let chat = try await harness.admin(
+            "POST", "/notifications/push/v1/send", appId: "app1", Self.chat([:]), headers: ["Idempotency-Key": "used"])
+        #expect(chat.status == 200)
+        var toCarol = Self.call("initiated")
+        toCarol["recipients"] = [["uid": "carol"]]
+        let reused = try await harness.admin(
+            "POST", "/notifications/push/v1/send", appId: "app1", toCarol, headers: ["Idempotency-Key": "used"])
+        #expect(reused.status == 422)
+        #expect(try harness.store.call(appId: "app1", sessionId: "v1.us.call-7f3a")?.recipients == ["bob"])
+        let byCarol = try await harness.client("PUT", "/calls/v1.us.call-7f3a", session: carol, ["status": "rejected"])
+        #expect(byCarol.status == 403 && byCarol.errorCode == "ERR_NOT_CALL_RECIPIENT")
+        #expect(try await harness.client("PUT", "/calls/v1.us.call-7f3a", session: bob, ["status": "rejected"]).status == 200)
+    }
 }

@@ -96,23 +96,23 @@ extension AdminAPI {
         // (issue 32: they are never in memory whole); a small one's before the store's
         // transaction, which then holds the store (on SQLite its one connection, that claims and
         // finishes wait for) no longer than its insert. A push APNs would refuse (too large)
-        // refuses the send either way, naming the field: none of its jobs is stored. A call's
-        // record is written first, as before its jobs (a decline may come as soon as they are
-        // stored); one left by a refused call is only read if that session is answered.
+        // refuses the send either way, naming the field: none of its jobs is stored. An
+        // initiated call's record is written in the same transaction, before its jobs (a decline
+        // may come as soon as they are stored): a refused or replayed send writes none.
         let batches = RecipientJobBatches(
             factory: factory, event: request.event, recipients: request.recipients, facts: facts, now: now, checkingSize: true)
         let jobs =
             facts.tokenCount <= service.configuration.sendJobsMadeBeforeTheStore
             ? SendJobs(try batches.rest()) : SendJobs { try batches.next() }
+        var ringing: CallRecord?
         if case .call(let event) = request.event, event.callAction == "initiated" {
-            try service.store.recordCall(
-                CallRecord(
-                    appId: call.appId, sessionId: event.sessionId, callerUid: event.sender.id, details: CallDeclinePush.details(of: event),
-                    createdAt: service.now, recipients: request.recipients.map(\.uid)))
+            ringing = CallRecord(
+                appId: call.appId, sessionId: event.sessionId, callerUid: event.sender.id, details: CallDeclinePush.details(of: event),
+                createdAt: service.now, recipients: request.recipients.map(\.uid))
         }
         let outcome = try service.store.acceptSend(
             appId: call.appId, idempotencyKey: Self.storedKey(idempotencyKey, requestId: requestId),
-            requestHash: Self.requestHash(body), jobs: jobs, webhooks: [],
+            requestHash: Self.requestHash(body), jobs: jobs, webhooks: [], call: ringing,
             response: {
                 var answer: [String: Any] = ["requestId": requestId, "jobs": batches.toSend, "recipients": batches.entries]
                 if let group { answer["group"] = group }

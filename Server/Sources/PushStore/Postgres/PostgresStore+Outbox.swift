@@ -22,7 +22,7 @@ extension PostgresStore {
     static let insertChunk = 5_000
 
     public func acceptSend(
-        appId: String, idempotencyKey: String, requestHash: Data, jobs: SendJobs, webhooks: [WebhookJob],
+        appId: String, idempotencyKey: String, requestHash: Data, jobs: SendJobs, webhooks: [WebhookJob], call: CallRecord?,
         response: () throws -> Data, now: Date
     ) throws -> SendAcceptance {
         try withConnection { connection in
@@ -46,6 +46,8 @@ extension PostgresStore {
                     guard let (hash, stored) = seen else { throw StoreError.conflict }
                     return hash == requestHash ? .replayed(response: stored) : .keyReused
                 }
+                // Before the jobs (a decline may come as soon as they are claimed), committed with them.
+                if let call { try Self.insert(call, into: connection) }
                 let toSend = try jobs.forEachChunk(of: Self.insertChunk) { try insertPushJobs($0, into: connection) }
                 try insert(webhooks, into: connection)
                 if toSend || !webhooks.isEmpty { connection.notifyAtCommit(notifyJobs) }

@@ -65,19 +65,22 @@ extension PostgresStore {
     // MARK: Calls
 
     public func recordCall(_ call: CallRecord) throws {
-        try withConnection {
-            try $0.query(
-                """
-                INSERT INTO calls (app_id, session_id, caller_uid, details, created_at, recipients, answered)
-                VALUES ($1, $2, $3, $4, $5, $6, $7)
-                ON CONFLICT (app_id, session_id) DO UPDATE SET caller_uid = excluded.caller_uid, details = excluded.details,
-                    recipients = excluded.recipients
-                """,
-                [
-                    .text(call.appId), .text(call.sessionId), .text(call.callerUid), .bytea(call.details), .date(call.createdAt),
-                    .text(CallRecord.encode(uids: call.recipients)), .text(CallRecord.encode(uids: [])),
-                ])
-        }
+        try withConnection { try Self.insert(call, into: $0) }
+    }
+
+    /// Writes (or replaces, keeping who answered) a call's record.
+    static func insert(_ call: CallRecord, into connection: PGConnection) throws {
+        try connection.query(
+            """
+            INSERT INTO calls (app_id, session_id, caller_uid, details, created_at, recipients, answered)
+            VALUES ($1, $2, $3, $4, $5, $6, $7)
+            ON CONFLICT (app_id, session_id) DO UPDATE SET caller_uid = excluded.caller_uid, details = excluded.details,
+                recipients = excluded.recipients
+            """,
+            [
+                .text(call.appId), .text(call.sessionId), .text(call.callerUid), .bytea(call.details), .date(call.createdAt),
+                .text(CallRecord.encode(uids: call.recipients)), .text(CallRecord.encode(uids: [])),
+            ])
     }
 
     public func call(appId: String, sessionId: String) throws -> CallRecord? {

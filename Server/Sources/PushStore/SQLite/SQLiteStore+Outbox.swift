@@ -8,7 +8,7 @@ import ServerSupport
 
 extension SQLiteStore {
     public func acceptSend(
-        appId: String, idempotencyKey: String, requestHash: Data, jobs: SendJobs, webhooks: [WebhookJob],
+        appId: String, idempotencyKey: String, requestHash: Data, jobs: SendJobs, webhooks: [WebhookJob], call: CallRecord?,
         response: () throws -> Data, now: Date
     ) throws -> SendAcceptance {
         var toSend = false
@@ -20,6 +20,8 @@ extension SQLiteStore {
                 if let (hash, stored) = seen.first {
                     return hash == requestHash ? .replayed(response: stored) : .keyReused
                 }
+                // Before the jobs (a decline may come as soon as they are claimed), committed with them.
+                if let call { try Self.insert(call, into: connection) }
                 toSend = try jobs.forEachChunk(of: Self.insertChunk) { try Self.insert($0, into: connection) }
                 for webhook in webhooks {
                     try Self.insert(webhook, into: connection)

@@ -56,19 +56,22 @@ extension SQLiteStore {
     }
 
     public func recordCall(_ call: CallRecord) throws {
-        try withConnection {
-            try $0.run(
-                """
-                INSERT INTO calls (app_id, session_id, caller_uid, details, created_at, recipients, answered)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (app_id, session_id) DO UPDATE SET caller_uid = excluded.caller_uid, details = excluded.details,
-                    recipients = excluded.recipients
-                """,
-                [
-                    .text(call.appId), .text(call.sessionId), .text(call.callerUid), .blob(call.details), .date(call.createdAt),
-                    .text(CallRecord.encode(uids: call.recipients)), .text(CallRecord.encode(uids: [])),
-                ])
-        }
+        try withConnection { try Self.insert(call, into: $0) }
+    }
+
+    /// Writes (or replaces, keeping who answered) a call's record.
+    static func insert(_ call: CallRecord, into connection: SQLiteConnection) throws {
+        try connection.run(
+            """
+            INSERT INTO calls (app_id, session_id, caller_uid, details, created_at, recipients, answered)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (app_id, session_id) DO UPDATE SET caller_uid = excluded.caller_uid, details = excluded.details,
+                recipients = excluded.recipients
+            """,
+            [
+                .text(call.appId), .text(call.sessionId), .text(call.callerUid), .blob(call.details), .date(call.createdAt),
+                .text(CallRecord.encode(uids: call.recipients)), .text(CallRecord.encode(uids: [])),
+            ])
     }
 
     public func call(appId: String, sessionId: String) throws -> CallRecord? {
