@@ -41,11 +41,12 @@ struct CallsHarness {
     init(
         ownership: PNPushKitOwnership = .sdk, backgroundModes: Set<String> = ["remote-notification", "voip"],
         voipToken: Bool = true, loggedIn: Bool = true, requestCallPermissions: Bool = true, config: PNConfiguration? = nil,
-        permission: PNNotificationPermission = .authorized
+        permission: PNNotificationPermission = .authorized, languages: [String]? = nil
     ) async {
         device = SimulatedDevice(
             permission: permission, promptAnswer: permission, backgroundModes: backgroundModes,
             clock: SimulatedClock(autoAdvanceLimit: 0))
+        if let languages { device.preferredLanguages = languages }
         calls = device.calls
         if voipToken { calls.pushKit.issueToken(SimulatedDevice.token(0xA0)) }
         let delegate = self.delegate

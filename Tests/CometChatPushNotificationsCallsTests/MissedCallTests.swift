@@ -303,6 +303,41 @@ struct MissedCallTests {
         h.expectRulesHeld()
     }
 
+    @Test("The notification and its Call back button are in the device's language (the first one with texts)")
+    func inTheDevicesLanguage() async throws {
+        let h = await CallsHarness(languages: ["ja-JP", "de-CH", "en"])
+        let callBack = try #require(h.device.notificationCenter.categories.last?.actions.first)
+        #expect(callBack.title == "Zurückrufen", "no texts in Japanese: German, the next language")
+        await ringOut(h, callPush(session: "s1", from: "bob", name: "Bob", type: "video"))
+        var push = callPush(session: "g1", from: "bob", name: "Bob", receiver: "team", group: true)
+        push["receiverName"] = "Team Rocket"
+        await ringOut(h, push)
+        #expect(missedRequests(h).map(\.title) == ["Bob", "Bob"])
+        #expect(missedRequests(h).map(\.body) == ["Verpasster Videoanruf", "Verpasster Gruppen-Audioanruf in Team Rocket"])
+        #expect(missedShown(h).map(\.body) == ["Verpasster Videoanruf", "Verpasster Gruppen-Audioanruf in Team Rocket"])
+        // Call back reaches the delegate as in English.
+        try h.device.perform(CometChatPushNotificationsCalls.callBackActionIdentifier, on: try #require(missedShown(h).first).notification)
+        await h.settle()
+        #expect(h.delegate.calledBack.map(\.sessionId) == ["s1"])
+        h.expectRulesHeld()
+    }
+
+    @Test("A keyless private call on a French device: \"Appel manqué\", also as the missed call's caller name")
+    func keylessCallerInFrench() async throws {
+        let h = await CallsHarness(config: privateCallsConfig(), languages: ["fr-CA"])
+        var standard: [String: Any] = [:]
+        for (key, value) in callPush(session: "s1") { if let key = key as? String { standard[key] = value } }
+        var userInfo: [AnyHashable: Any] = [:]
+        for (key, value) in try SimulatedPrivatePush.voip(standard, for: nil) { userInfo[key] = value }
+        await ringOut(h, userInfo)
+        let request = try #require(missedRequests(h).first)
+        #expect(request.title == "Appel manqué" && request.body == "Appel audio manqué")
+        h.device.tap(try #require(missedShown(h).first).notification)
+        await h.settle()
+        #expect(h.delegate.calledBack.map(\.callerName) == ["Appel manqué"])
+        h.expectRulesHeld()
+    }
+
     @Test("A keyless private call names no caller: the notification says \"Missed call\"")
     func keylessCaller() async throws {
         let h = await CallsHarness(config: privateCallsConfig())

@@ -25,11 +25,12 @@ public final class PNCallsProduct: NSObject, PNProductModule {
         engine.install(config)
     }
 
-    /// `MissedCallCategory`, with its Call back action, where calls ring and
-    /// `missedCallNotifications` is on.
+    /// `MissedCallCategory`, with its Call back action in the device's language, where calls
+    /// ring and `missedCallNotifications` is on.
     public var notificationCategories: [PNNotificationCategory] {
         guard let engine = engine.current, engine.ports.ringsCalls, engine.missedCalls.enabled else { return [] }
-        return [MissedCallNotification.category]
+        let languages = engine.sdk?.runtimePlatform.preferredLanguages() ?? []
+        return [MissedCallNotification.category(MissedCallTexts.forLanguages(languages))]
     }
 
     /// Takes the responses to missed-call notifications: a tap or Call back reaches the

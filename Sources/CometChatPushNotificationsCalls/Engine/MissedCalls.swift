@@ -4,13 +4,13 @@ import Foundation
 /// The "Missed call" notification: what it shows, its category with the Call back action, the
 /// keys it carries in `userInfo`, and its identifier.
 enum MissedCallNotification {
-    /// The category with the Call back action.
-    static var category: PNNotificationCategory {
+    /// The category with the Call back action, its button in the language of `texts`.
+    static func category(_ texts: MissedCallTexts) -> PNNotificationCategory {
         PNNotificationCategory(
             identifier: CometChatPushNotificationsCalls.missedCallCategoryIdentifier,
             actions: [
                 PNNotificationAction(
-                    identifier: CometChatPushNotificationsCalls.callBackActionIdentifier, title: "Call back",
+                    identifier: CometChatPushNotificationsCalls.callBackActionIdentifier, title: texts.callBack,
                     options: [.foreground])
             ])
     }
@@ -31,26 +31,18 @@ enum MissedCallNotification {
         static let isGroup = "missedCall.isGroup"
     }
 
-    /// The title when the push named no caller (a private app's VoIP token without a key).
-    static let unknownCallerTitle = "Missed call"
-
     /// The request for `call`. Its identifier is the call's alert collapse id, so the alert push
     /// of the same call (to a device that also has an alert token) and this notification replace
     /// each other instead of showing twice; its thread is the caller's, so missed calls are
-    /// grouped by caller.
-    static func request(for call: IncomingCall, crypto: PNPushCrypto) -> PNLocalNotificationRequest {
+    /// grouped by caller. Its words are in the language of `texts`; the title is the caller's
+    /// name, or `texts.unknownCaller` when the push named no caller (a private app's VoIP token
+    /// without a key).
+    static func request(for call: IncomingCall, crypto: PNPushCrypto, texts: MissedCallTexts) -> PNLocalNotificationRequest {
         let named = !(call.callerUid.isEmpty && call.callerName == CallPush.placeholderName)
-        let kind = call.isVideo ? "video" : "audio"
-        let body: String
-        if call.isGroup {
-            let group = CallPushParser.text(call.rawPayload["receiverName"]) ?? call.receiver
-            body = "Missed group \(kind) call in \(group)"
-        } else {
-            body = "Missed \(kind) call"
-        }
+        let group = call.isGroup ? CallPushParser.text(call.rawPayload["receiverName"]) ?? call.receiver : nil
         return PNLocalNotificationRequest(
             identifier: identifier(sessionId: call.sessionId, crypto: crypto),
-            title: named ? call.callerName : unknownCallerTitle, body: body,
+            title: named ? call.callerName : texts.unknownCaller, body: texts.body(video: call.isVideo, group: group),
             threadIdentifier: call.callerUid.isEmpty ? nil : call.callerUid,
             categoryIdentifier: CometChatPushNotificationsCalls.missedCallCategoryIdentifier,
             userInfo: [
@@ -75,13 +67,14 @@ enum MissedCallNotification {
         notification.userInfo[Key.type] as? String == type
     }
 
-    /// The missed call a notification's `userInfo` describes, or `nil` when it is not one.
-    static func missedCall(from userInfo: [AnyHashable: Any]) -> PNMissedCall? {
+    /// The missed call a notification's `userInfo` describes, or `nil` when it is not one. A
+    /// caller the push did not name is called `unknownCaller`, as the notification's title.
+    static func missedCall(from userInfo: [AnyHashable: Any], unknownCaller: String) -> PNMissedCall? {
         guard userInfo[Key.type] as? String == type, let sessionId = userInfo[Key.sessionId] as? String else { return nil }
         func text(_ key: String) -> String { userInfo[key] as? String ?? "" }
         let name = text(Key.callerName)
         return PNMissedCall(
-            sessionId: sessionId, callerUid: text(Key.callerUid), callerName: name.isEmpty ? unknownCallerTitle : name,
+            sessionId: sessionId, callerUid: text(Key.callerUid), callerName: name.isEmpty ? unknownCaller : name,
             receiver: text(Key.receiver), callType: text(Key.callType) == "video" ? .video : .audio,
             isGroup: text(Key.isGroup) == "true")
     }
@@ -126,7 +119,8 @@ final class MissedCalls: Sendable {
             platform.logger.log(.debug, "Call \(call.sessionId) was missed; missedCallNotifications is off, so no notification.")
             return
         }
-        let request = MissedCallNotification.request(for: call, crypto: platform.pushCrypto)
+        let texts = MissedCallTexts.forLanguages(platform.preferredLanguages())
+        let request = MissedCallNotification.request(for: call, crypto: platform.pushCrypto, texts: texts)
         sdk.beginWork()
         Task { [weak sdk] in
             defer { sdk?.endWork() }
@@ -154,7 +148,10 @@ final class MissedCalls: Sendable {
         guard MissedCallNotification.isMissedCall(response.notification) else { return false }
         switch response.action {
         case .open, .custom(CometChatPushNotificationsCalls.callBackActionIdentifier):
-            guard let call = MissedCallNotification.missedCall(from: response.notification.userInfo) else {
+            let languages = state.withLock { $0.sdk }?.runtimePlatform.preferredLanguages() ?? []
+            let unknownCaller = MissedCallTexts.forLanguages(languages).unknownCaller
+            guard let call = MissedCallNotification.missedCall(from: response.notification.userInfo, unknownCaller: unknownCaller)
+            else {
                 completion()
                 return true
             }

@@ -44,7 +44,8 @@ public final class PNConfiguration: NSObject, Sendable {
     /// ``PNCallKitAvailability/automatic``: the device's region setting decides.
     public let callKitAvailability: PNCallKitAvailability
     /// Post a "Missed call" notification, with a Call back action, for a call that rang on this
-    /// device and ended unanswered (Calls product). Default `true`.
+    /// device and ended unanswered (Calls product), in the device's language when it is English,
+    /// German, Spanish, French, Portuguese or Arabic (else English). Default `true`.
     public let missedCallNotifications: Bool
 
     /// Creates a configuration. Only `appId` and `region` are required.
