@@ -28,6 +28,15 @@ struct MissedCallTests {
         await h.advance(by: 45)
     }
 
+    /// A private app's call push to a VoIP token registered without a key: it names no caller.
+    func keylessPrivateCallPush(session: String) throws -> [AnyHashable: Any] {
+        var standard: [String: Any] = [:]
+        for (key, value) in callPush(session: session) { if let key = key as? String { standard[key] = value } }
+        var userInfo: [AnyHashable: Any] = [:]
+        for (key, value) in try SimulatedPrivatePush.voip(standard, for: nil) { userInfo[key] = value }
+        return userInfo
+    }
+
     /// The call's alert push, as the service sends it to an alert token (Contract/payloads/
     /// call-initiated-alert.json), for the harness's caller and callee.
     func alertPush(session: String) -> [String: Any] {
@@ -325,11 +334,7 @@ struct MissedCallTests {
     @Test("A keyless private call on a French device: \"Appel manqué\", also as the missed call's caller name")
     func keylessCallerInFrench() async throws {
         let h = await CallsHarness(config: privateCallsConfig(), languages: ["fr-CA"])
-        var standard: [String: Any] = [:]
-        for (key, value) in callPush(session: "s1") { if let key = key as? String { standard[key] = value } }
-        var userInfo: [AnyHashable: Any] = [:]
-        for (key, value) in try SimulatedPrivatePush.voip(standard, for: nil) { userInfo[key] = value }
-        await ringOut(h, userInfo)
+        await ringOut(h, try keylessPrivateCallPush(session: "s1"))
         let request = try #require(missedRequests(h).first)
         #expect(request.title == "Appel manqué" && request.body == "Appel audio manqué")
         h.device.tap(try #require(missedShown(h).first).notification)
@@ -341,11 +346,7 @@ struct MissedCallTests {
     @Test("A keyless private call names no caller: the notification says \"Missed call\"")
     func keylessCaller() async throws {
         let h = await CallsHarness(config: privateCallsConfig())
-        var standard: [String: Any] = [:]
-        for (key, value) in callPush(session: "s1") { if let key = key as? String { standard[key] = value } }
-        var userInfo: [AnyHashable: Any] = [:]
-        for (key, value) in try SimulatedPrivatePush.voip(standard, for: nil) { userInfo[key] = value }
-        await ringOut(h, userInfo)
+        await ringOut(h, try keylessPrivateCallPush(session: "s1"))
         let request = try #require(missedRequests(h).first)
         #expect(request.title == "Missed call" && request.threadIdentifier == nil)
         h.expectRulesHeld()
