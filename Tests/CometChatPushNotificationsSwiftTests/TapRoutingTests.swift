@@ -126,6 +126,22 @@ struct TapRoutingTests {
         #expect(device.notificationCenter.delegateOwner == .sdk)
     }
 
+    @Test("On a device in another language the Reply action speaks it (the first of its languages the SDK has)")
+    func categoriesInTheDevicesLanguage() async throws {
+        for (languages, words) in [
+            (["ja-JP", "de-AT", "en"], ["Antworten", "Senden", "Nachricht"]), (["pt-BR"], ["Responder", "Enviar", "Mensagem"]),
+            (["ja-JP"], ["Reply", "Send", "Message"]),
+        ] {
+            let device = SimulatedDevice()
+            device.preferredLanguages = languages
+            _ = await device.launchAndSettle(notificationConfig(), delegate: RecordingDelegate())
+            let reply = try #require(device.notificationCenter.categories.first?.actions.first)
+            #expect(reply.title == words[0], "\(languages)")
+            #expect(reply.kind == .textInput(buttonTitle: words[1], placeholder: words[2]), "\(languages)")
+        }
+        #expect(Set(MessageCategory.texts.keys) == PNBuiltInLanguage.all, "words in every built-in language")
+    }
+
     @Test("A reply goes to the Chat product, which completes; without it the reply reaches didTapNotification")
     func replies() async throws {
         device.simulateUnlinked(["CometChatPushNotificationsChat"])  // the test binary links it

@@ -1,10 +1,9 @@
 import Foundation
+@_spi(PNProducts) import CometChatPushNotificationsSwift
 
-/// The words of the "Missed call" notification and its Call back button in the device's
-/// language: English, German, Spanish, French, Portuguese and Arabic, the languages a
-/// self-hosted service writes its call pushes in (`docs/design/push-languages.md`), chosen as
-/// the service chooses a token's (each of `Locale.preferredLanguages` in order, then shortened
-/// one subtag at a time: `pt-BR` is Portuguese); English when none matches.
+/// The words of the "Missed call" notification and its Call back button in one of the SDK's
+/// built-in languages (``PNBuiltInLanguage``: those a self-hosted service writes its call pushes
+/// in, chosen as it chooses a token's; English when none of the device's matches).
 struct MissedCallTexts: Equatable, Sendable {
     /// The language the texts are in (`en`, `de`, …).
     let language: String
@@ -21,27 +20,16 @@ struct MissedCallTexts: Equatable, Sendable {
     /// The Call back button.
     let callBack: String
 
-    /// Whether the language is written right to left.
-    var rightToLeft: Bool { language == "ar" }
-
     /// The body of a missed call: of its kind, naming the group of a group call.
     func body(video: Bool, group: String?) -> String {
         guard let group else { return video ? videoCall : audioCall }
-        let name = Self.needsIsolation(group, inRightToLeft: rightToLeft) ? "\u{2068}\(group)\u{2069}" : group
+        let name = PNBuiltInLanguage.isolated(group, in: language)
         return (video ? groupVideoCall : groupAudioCall).replacingOccurrences(of: "{group}", with: name)
     }
 
     /// The texts for a device whose languages are `preferred` (most preferred first).
     static func forLanguages(_ preferred: [String]) -> MissedCallTexts {
-        for tag in preferred {
-            var candidate = tag.replacingOccurrences(of: "_", with: "-").lowercased()
-            while !candidate.isEmpty {
-                if let texts = builtIn[candidate] { return texts }
-                guard let cut = candidate.lastIndex(of: "-") else { break }
-                candidate = String(candidate[..<cut])
-            }
-        }
-        return english
+        builtIn[PNBuiltInLanguage.choose(from: preferred)] ?? english
     }
 
     static let english = MissedCallTexts(
@@ -73,24 +61,4 @@ struct MissedCallTexts: Equatable, Sendable {
             groupAudioCall: "مكالمة صوتية جماعية فائتة في {group}", groupVideoCall: "مكالمة فيديو جماعية فائتة في {group}",
             unknownCaller: "مكالمة فائتة", callBack: "معاودة الاتصال"),
     ]
-
-    /// Whether a name must be isolated (U+2068 … U+2069) so that it cannot reorder the line
-    /// around it: its first strongly directional character goes the other way than the line
-    /// (a Latin group name in an Arabic line, an Arabic one in an English line).
-    static func needsIsolation(_ name: String, inRightToLeft lineIsRightToLeft: Bool) -> Bool {
-        for scalar in name.unicodeScalars {
-            if isRightToLeft(scalar) { return !lineIsRightToLeft }
-            if scalar.properties.isAlphabetic { return lineIsRightToLeft }
-        }
-        return false
-    }
-
-    /// Hebrew, Arabic, Syriac, Thaana, N'Ko and the other scripts of U+0590–U+08FF, and the
-    /// Hebrew and Arabic presentation forms.
-    static func isRightToLeft(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x1_0800...0x1_0FFF, 0x1_E800...0x1_EFFF: return true
-        default: return false
-        }
-    }
 }

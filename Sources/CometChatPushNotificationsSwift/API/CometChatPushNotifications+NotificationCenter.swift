@@ -11,7 +11,7 @@ extension CometChatPushNotifications {
         }
         guard first else { return }
         let center = platform.notificationCenter
-        center.setCategories([MessageCategory.category])
+        center.setCategories([MessageCategory.category(languages: platform.preferredLanguages())])
         center.becomeDelegate(
             PNNotificationCenterEvents(
                 willPresent: { [weak self] notification, completion in
@@ -24,9 +24,11 @@ extension CometChatPushNotifications {
                 }))
     }
 
-    /// The SDK's categories: `MessageCategory` and those of the installed products.
+    /// The SDK's categories: `MessageCategory` and those of the installed products, their words
+    /// in the device's language.
     var sdkCategories: [PNNotificationCategory] {
-        [MessageCategory.category] + state.withLock { $0.products }.flatMap(\.notificationCategories)
+        [MessageCategory.category(languages: platform.preferredLanguages())]
+            + state.withLock { $0.products }.flatMap(\.notificationCategories)
     }
 
     /// Sets the categories again once the products are installed, when they add any: iOS keeps

@@ -27,10 +27,13 @@ extension CometChatPushNotifications {
         handleNotificationResponse(PNNotificationResponse(response), completionHandler: completionHandler)
     }
 
-    /// The SDK's `MessageCategory` with its Reply action, for apps that set their own categories
-    /// after `initialize`: include it, since iOS keeps only the last set.
+    /// The SDK's `MessageCategory` with its Reply action (in the device's language, as
+    /// `initialize` sets it), for apps that set their own categories after `initialize`: include
+    /// it, since iOS keeps only the last set.
     @objc(messageCategory)
-    public static var messageCategory: UNNotificationCategory { UNNotificationCategory(pn: MessageCategory.category) }
+    public static var messageCategory: UNNotificationCategory {
+        UNNotificationCategory(pn: MessageCategory.category(languages: Locale.preferredLanguages))
+    }
 
     /// Every category `initialize` set: ``messageCategory`` and those of the linked products
     /// (the Calls product's `MissedCallCategory`, with its Call back action). Apps that set their
