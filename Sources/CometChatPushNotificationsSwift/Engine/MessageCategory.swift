@@ -12,9 +12,12 @@ enum MessageCategory {
         let placeholder: String
     }
 
+    /// The Reply action's words in English, where no other language has them.
+    static let english = Texts(reply: "Reply", send: "Send", placeholder: "Message")
+
     /// The Reply action's words in each of ``PNBuiltInLanguage/all``.
     static let texts: [String: Texts] = [
-        "en": Texts(reply: "Reply", send: "Send", placeholder: "Message"),
+        "en": english,
         "de": Texts(reply: "Antworten", send: "Senden", placeholder: "Nachricht"),
         "es": Texts(reply: "Responder", send: "Enviar", placeholder: "Mensaje"),
         "fr": Texts(reply: "Répondre", send: "Envoyer", placeholder: "Message"),
@@ -25,7 +28,7 @@ enum MessageCategory {
     /// The category with the Reply action, in the first of `languages` the SDK has words in
     /// (``PNBuiltInLanguage/choose(from:)``; English when none).
     static func category(languages: [String]) -> PNNotificationCategory {
-        let words = texts[PNBuiltInLanguage.choose(from: languages)] ?? texts["en"]!
+        let words = texts[PNBuiltInLanguage.choose(from: languages)] ?? english
         return PNNotificationCategory(
             identifier: CometChatPushNotifications.messageCategoryIdentifier,
             actions: [
